@@ -1,0 +1,380 @@
+/**
+ * The command table: names, options, help text and how each command is sandboxed. The
+ * implementations load lazily (one dynamic import per command) so `hint` never pays for the MCP
+ * SDK or the collectors at start-up.
+ */
+import type { OptionSpecs } from "./args.ts";
+import type { CommandModule } from "./plan.ts";
+
+/**
+ * How a command is confined:
+ * - "worker": runs in a Worker whose Deno permissions are narrowed to what the plan needs;
+ * - "revoke": runs in-process, opens its few files, then revokes every permission class
+ *   (cheaper than a Worker on the per-prompt hook path);
+ * - "none": needs no access at all (help, version).
+ */
+export type SandboxMode = "worker" | "revoke" | "none";
+
+export interface CommandSpec {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
+  readonly help: string;
+  readonly options: OptionSpecs;
+  readonly sandbox: SandboxMode;
+  /** Shown in `verdict --help`; internal commands are hidden. */
+  readonly listed: boolean;
+  readonly load: () => Promise<CommandModule>;
+}
+
+const CONFIG = {
+  config: {
+    kind: "string",
+    value: "FILE",
+    description: "config file (default: $VERDICT_CONFIG, else ~/.config/verdict/config.json)",
+  },
+} as const;
+
+const RECORDS = {
+  records: {
+    kind: "string",
+    value: "FILE",
+    description: "records file (default: $VERDICT_RECORDS, else ~/.local/share/verdict/records.jsonl)",
+  },
+} as const;
+
+const AS_OF = {
+  "as-of": {
+    kind: "string",
+    value: "T",
+    description: "pin the clock: an RFC 3339 time, or a file holding one (also $VERDICT_ASOF)",
+  },
+} as const;
+
+const TOP = (fallback: number) => ({
+  top: { kind: "string", value: "N", description: `how many quotes at most (default ${fallback})` },
+} as const);
+
+const JSON_OUT = { json: { kind: "boolean", description: "print JSON instead of text" } } as const;
+const EXPLAIN = {
+  explain: {
+    kind: "boolean",
+    description: "show why: the search terms chosen, each weight applied, the gate's rule",
+  },
+} as const;
+
+export const COMMANDS: readonly CommandSpec[] = [
+  {
+    name: "collect",
+    summary: "gather prompts, notes, docs and commits into the records file",
+    usage:
+      "verdict collect [--out FILE] [--since DATE] [--git-repo DIR]... [--doc-root DIR]... [--skip-protected] [--full] [--quiet]",
+    help: `Examples:
+  verdict collect
+  verdict collect --doc-root ~/notes --git-repo ~/src/app --since 2026-01-01
+
+Reads, and only reads: typed prompts and memory-file writes from Claude Code
+(~/.claude/projects, ~/.claude/history.jsonl), typed input from Codex TUI sessions
+(~/.codex/sessions), Markdown under each doc root (config "doc_roots" plus --doc-root,
+and ~/.claude/projects/*/memory/*.md), and commits and dated tags of each git repo
+(config "git_repos" plus --git-repo). Text matching a credential pattern is dropped.
+
+The records file is an archive: records whose source file has since been deleted
+are kept. A second collect re-reads only new or grown files.`,
+    options: {
+      out: {
+        kind: "string",
+        value: "FILE",
+        description: "records file to write (default: $VERDICT_RECORDS, else ~/.local/share/verdict/records.jsonl)",
+      },
+      since: { kind: "string", value: "DATE", description: "drop records older than DATE (e.g. 2026-01-01)" },
+      "git-repo": { kind: "strings", value: "DIR", description: "also read this git work tree (repeatable)" },
+      "doc-root": { kind: "strings", value: "DIR", description: "also read Markdown under DIR (repeatable)" },
+      "skip-protected": {
+        kind: "boolean",
+        description: "skip macOS privacy-protected folders (Desktop, Documents, Downloads, Library…)",
+      },
+      full: { kind: "boolean", description: "ignore the incremental state and re-read every file" },
+      quiet: { kind: "boolean", description: "print nothing but errors" },
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    listed: true,
+    load: () => import("./cmd/collect.ts"),
+  },
+  {
+    name: "hint",
+    summary: "the gated look-up a hook runs before each prompt (silent unless sure)",
+    usage: "verdict hint [--records FILE] [--seen FILE] [--top N] [--plain] [--as-of T] [--explain]",
+    help: `Examples:
+  echo '{"session_id":"s1","prompt":"should we use pg_dump?","cwd":"/src/app"}' | verdict hint
+  echo "should we use pg_dump?" | verdict hint --plain
+
+Reads the Claude Code UserPromptSubmit hook JSON on stdin (at most 4 MiB), or a plain
+prompt with --plain. Prints the hook output when an earlier decision clears the gate,
+and nothing otherwise. A shown record is written to the cooldown ledger (--seen, or
+$VERDICT_SEEN; an empty value disables it; default: one ledger per session under
+~/.local/state/verdict/seen/).`,
+    options: {
+      ...RECORDS,
+      seen: { kind: "string", value: "FILE", description: "cooldown ledger (append-only JSONL)" },
+      ...TOP(2),
+      plain: { kind: "boolean", description: "stdin is the prompt text, not hook JSON" },
+      ...AS_OF,
+      ...EXPLAIN,
+      ...CONFIG,
+    },
+    sandbox: "revoke",
+    listed: true,
+    load: () => import("./cmd/hint.ts"),
+  },
+  {
+    name: "recall",
+    summary: "look up earlier decisions (no gate, longer quotes)",
+    usage: 'verdict recall [--records FILE] [--top N] [--json] [--as-of T] [--explain] "<words>"',
+    help: `Examples:
+  verdict recall "pg_dump backups"
+  verdict recall --json --top 10 "数据库 迁移"
+
+Ranks every record against the words and prints the best, each with its date, kind,
+project, source file:line, score and matched terms.`,
+    options: { ...RECORDS, ...TOP(5), ...JSON_OUT, ...AS_OF, ...EXPLAIN, ...CONFIG },
+    sandbox: "worker",
+    listed: true,
+    load: () => import("./cmd/recall.ts"),
+  },
+  {
+    name: "query",
+    summary: "like recall, for a caller's session (needs --as-of; skips the live session)",
+    usage:
+      'verdict query --as-of T [--records FILE] [--entities FILE] [--top N] [--json] [--live-session ID] [--live-transcript FILE] [--explain] "<text>"',
+    help: `Examples:
+  verdict query --as-of 2026-11-29T12:00:00Z --live-session 5c0375b4 "switch the queue to redis"
+
+Ranks records as recall does, with the caller's project weighted, entities boosted,
+and the live session's own records left out.`,
+    options: {
+      ...AS_OF,
+      ...RECORDS,
+      entities: { kind: "string", value: "FILE", description: "entity list (TSV; default: config \"entities\")" },
+      ...TOP(5),
+      ...JSON_OUT,
+      "live-session": { kind: "string", value: "ID", description: "leave out records of this session" },
+      "live-transcript": {
+        kind: "string",
+        value: "FILE",
+        description: "the live session's transcript (its session id and project are read from it)",
+      },
+      ...EXPLAIN,
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    listed: true,
+    load: () => import("./cmd/query.ts"),
+  },
+  {
+    name: "mcp",
+    summary: "serve the MCP tools over stdio",
+    usage: "verdict mcp [--records FILE]",
+    help: `Example (Claude Code):
+  claude mcp add verdict -- verdict mcp
+
+Speaks MCP on stdin/stdout; diagnostics go to stderr.`,
+    options: { ...RECORDS, ...CONFIG },
+    sandbox: "worker",
+    listed: true,
+    load: () => import("./cmd/mcp.ts"),
+  },
+  {
+    name: "serve",
+    summary: "serve the MCP tools over HTTP on loopback",
+    usage:
+      "verdict serve [--records FILE] [--bind ADDR] [--port N] [--token-file FILE] | verdict serve --print-addr [--json]",
+    help: `Examples:
+  verdict serve
+  verdict serve --port 9000
+  verdict serve --bind 0.0.0.0 --token-file ~/.config/verdict/token
+
+POST /mcp (Streamable HTTP) and GET /healthz. Defaults: --bind 127.0.0.1
+($VERDICT_MCP_BIND), --port 8933. A bind that is not loopback needs --token-file
+($VERDICT_MCP_TOKEN_FILE, mode 0600 or stricter). Requests with an Origin header are
+refused.`,
+    options: {
+      ...RECORDS,
+      bind: { kind: "string", value: "ADDR", description: "address to listen on (default 127.0.0.1)" },
+      port: { kind: "string", value: "N", description: "port to listen on (default 8933)" },
+      "token-file": { kind: "string", value: "FILE", description: "bearer token file (mode 0600)" },
+      "print-addr": { kind: "boolean", description: "print the address serve listens on, and exit" },
+      ...JSON_OUT,
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    listed: true,
+    load: () => import("./cmd/serve.ts"),
+  },
+  {
+    name: "compact build",
+    summary: "snapshot a session's unlanded work (summary, state, digest)",
+    usage: "verdict compact build (--transcript FILE [--cwd DIR] | --summary FILE|-) [--json]",
+    help: `Examples:
+  verdict compact build --transcript ~/.claude/projects/-src-app/5c0375b4.jsonl --json > snap.json
+  verdict compact build --summary summary.json
+
+Exit status 2 when the state exceeds judge.state_char_budget.`,
+    options: {
+      transcript: { kind: "string", value: "FILE", description: "a Claude Code transcript" },
+      cwd: { kind: "string", value: "DIR", description: "the session's working tree (default: from the transcript)" },
+      summary: { kind: "string", value: "FILE", description: "a summary as JSON ('-' for stdin)" },
+      ...JSON_OUT,
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    listed: true,
+    load: () => import("./cmd/compact_build.ts"),
+  },
+  {
+    name: "compact judge",
+    summary: "one verdict for a snapshot: safe_to_compact, wait or preserve_first",
+    usage: "verdict compact judge [--snapshot FILE|-] [--json]",
+    help: `Example:
+  verdict compact build --transcript t.jsonl --json | verdict compact judge
+
+Accepts only a snapshot whose digest matches its summary and state.`,
+    options: {
+      snapshot: { kind: "string", value: "FILE", description: "snapshot JSON ('-' or absent: stdin)" },
+      ...JSON_OUT,
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    listed: true,
+    load: () => import("./cmd/compact_judge.ts"),
+  },
+  {
+    name: "compact verify",
+    summary: "run a labelled corpus and report both error rates",
+    usage: "verdict compact verify --corpus FILE [--json]",
+    help: `Example:
+  verdict compact verify --corpus examples/compaction-corpus.jsonl
+
+Exit 1 when a lost case is judged safe_to_compact; exit 3 for a one-label corpus.`,
+    options: {
+      corpus: { kind: "string", value: "FILE", description: "JSONL of {id, label, summary|transcript}" },
+      ...JSON_OUT,
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    listed: true,
+    load: () => import("./cmd/compact_verify.ts"),
+  },
+  {
+    name: "hook user-prompt",
+    summary: "UserPromptSubmit hook entry: hint, silent on any error",
+    usage: "verdict hook user-prompt",
+    help: `Reads the hook JSON on stdin and prints the hint, or nothing. Always exits 0,
+and gives up silently past its deadline.`,
+    options: { ...CONFIG },
+    sandbox: "revoke",
+    listed: true,
+    load: () => import("./cmd/hook_user_prompt.ts"),
+  },
+  {
+    name: "hook pre-compact",
+    summary: "PreCompact hook entry: the compaction verdict",
+    usage: "verdict hook pre-compact",
+    help: "Reads the PreCompact hook JSON on stdin; see README, Compaction hook.",
+    options: { ...CONFIG },
+    sandbox: "worker",
+    listed: true,
+    load: () => import("./cmd/hook_pre_compact.ts"),
+  },
+  {
+    name: "hook session-start",
+    summary: "SessionStart(compact) hook entry: gives the model the handoff",
+    usage: "verdict hook session-start",
+    help: "Reads the SessionStart hook JSON on stdin; see README, Compaction hook.",
+    options: { ...CONFIG },
+    sandbox: "worker",
+    listed: true,
+    load: () => import("./cmd/hook_session_start.ts"),
+  },
+  {
+    name: "version",
+    summary: "print the version",
+    usage: "verdict version",
+    help: "",
+    options: {},
+    sandbox: "none",
+    listed: true,
+    load: () => import("./cmd/version.ts"),
+  },
+  {
+    name: "sandbox-probe",
+    summary: "try a read under a command's permissions (used by tests and doctor)",
+    usage: "verdict sandbox-probe --as COMMAND --read PATH",
+    help: `Example:
+  verdict sandbox-probe --as collect --read /etc/passwd
+
+Runs a read of PATH inside COMMAND's sandbox. Exit 0 when Deno refused it, 1 when
+the read went through (the sandbox is broken).`,
+    options: {
+      as: { kind: "string", value: "COMMAND", description: "whose permissions to use (default collect)" },
+      read: { kind: "string", value: "PATH", description: "the path to try to read" },
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    listed: false,
+    load: () => import("./cmd/sandbox_probe.ts"),
+  },
+];
+
+const BY_NAME = new Map(COMMANDS.map((c) => [c.name, c]));
+
+export function findCommand(name: string): CommandSpec | undefined {
+  return BY_NAME.get(name);
+}
+
+/** Group words that take a sub-command ("compact build"). */
+export const GROUPS = new Set(
+  COMMANDS.filter((c) => c.name.includes(" ")).map((c) => c.name.split(" ")[0]!),
+);
+
+export function renderOptions(specs: OptionSpecs): string {
+  const rows = Object.entries(specs).map(([name, spec]) => {
+    const left = `  --${name}${spec.kind === "boolean" ? "" : ` ${spec.value ?? "VALUE"}`}${
+      spec.kind === "strings" ? "..." : ""
+    }`;
+    return [left, spec.description] as const;
+  });
+  const width = Math.max(0, ...rows.map(([l]) => l.length)) + 2;
+  return rows.map(([l, d]) => l.padEnd(width) + d).join("\n");
+}
+
+export function commandHelp(spec: CommandSpec): string {
+  const parts = [`verdict ${spec.name} — ${spec.summary}`, "", `Usage: ${spec.usage}`];
+  if (Object.keys(spec.options).length > 0) parts.push("", "Options:", renderOptions(spec.options));
+  if (spec.help) parts.push("", spec.help);
+  return parts.join("\n") + "\n";
+}
+
+export function mainHelp(version: string): string {
+  const listed = COMMANDS.filter((c) => c.listed);
+  const width = Math.max(...listed.map((c) => c.name.length)) + 4;
+  return `verdict ${version} — local memory for coding agents
+
+Recalls what you already decided in earlier Claude Code and Codex sessions (BM25,
+weights and a gate; no model; nothing leaves the machine), and judges before a
+context compaction whether the session holds unlanded work.
+
+Usage: verdict <command> [options]
+
+Commands:
+${listed.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join("\n")}
+
+First run:
+  verdict collect && verdict recall "what did we decide about backups"
+
+Run "verdict <command> --help" for a command's options. Exit status: 0 ok, 1 a finding
+(verify let a lost case through; doctor found a problem), 2 compaction state over budget,
+3 usage, configuration or input error, 4 a file or permission failure.
+`;
+}

@@ -1,0 +1,75 @@
+/**
+ * Errors that carry their exit status. Stage code throws these (or plain errors); only the CLI
+ * layer turns them into a message and a code. The table is in README.md, "Exit status".
+ */
+
+export const EXIT = {
+  /** Success; for judge/verify: no lost case was let through. */
+  ok: 0,
+  /** A finding: verify let a lost case through as safe_to_compact; doctor found a broken part. */
+  finding: 1,
+  /** The compaction state exceeded its character budget (a configuration problem, not a verdict). */
+  overBudget: 2,
+  /** Usage, configuration or input error: nothing was written. */
+  usage: 3,
+  /** The environment failed us: a file could not be read or written, a permission was refused. */
+  runtime: 4,
+} as const;
+
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** Base class: a message for the person, an optional hint line with the way out, and a code. */
+export class VerdictError extends Error {
+  readonly exitCode: ExitCode;
+  readonly hint: string | undefined;
+  constructor(message: string, exitCode: ExitCode, hint?: string) {
+    super(message);
+    this.name = "VerdictError";
+    this.exitCode = exitCode;
+    this.hint = hint;
+  }
+}
+
+/** Bad command line. */
+export class UsageError extends VerdictError {
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.usage, hint);
+    this.name = "UsageError";
+  }
+}
+
+/** Bad configuration file or configuration value. */
+export class ConfigError extends VerdictError {
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.usage, hint);
+    this.name = "ConfigError";
+  }
+}
+
+/** Bad input data (a snapshot, a corpus, a records file that is not ours). */
+export class InputError extends VerdictError {
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.usage, hint);
+    this.name = "InputError";
+  }
+}
+
+/** Maps any thrown value to an exit code and the lines to print on stderr. */
+export function describeError(err: unknown): { code: ExitCode; lines: string[] } {
+  if (err instanceof VerdictError) {
+    const lines = [`verdict: ${err.message}`];
+    if (err.hint) lines.push(`hint: ${err.hint}`);
+    return { code: err.exitCode, lines };
+  }
+  if (err instanceof Deno.errors.NotCapable) {
+    return {
+      code: EXIT.runtime,
+      lines: [
+        `verdict: refusing to go on: ${err.message}`,
+        "hint: this command runs with the least permissions it needs; the path is outside its roots",
+      ],
+    };
+  }
+  const message = err instanceof Error ? err.message : String(err);
+  return { code: EXIT.runtime, lines: [`verdict: ${message}`] };
+}

@@ -1,0 +1,67 @@
+/**
+ * A command plan: everything a command needs, computed once in the launcher (which may read the
+ * config and resolve roots) and handed to the command, possibly across a Worker boundary. It is
+ * plain data (structured-clone safe): the command never reads the environment or globals itself.
+ */
+import type { Config } from "../config/config.ts";
+import type { Env, Paths } from "../config/paths.ts";
+import type { ParsedArgs } from "./args.ts";
+
+/** Resolved (real) locations a command may read, by role. Missing directories are left out. */
+export interface Roots {
+  /** ~/.claude/projects, real path, or null when absent. */
+  readonly claudeProjects: string | null;
+  /** ~/.claude/history.jsonl, real path, or null when absent. */
+  readonly claudeHistory: string | null;
+  /** ~/.codex/sessions and ~/.codex/archived_sessions, real paths. */
+  readonly codexSessions: readonly string[];
+  /** Configured and command-line doc roots, real paths. */
+  readonly docs: readonly string[];
+  /** Configured and command-line git work trees, real paths. */
+  readonly gitRepos: readonly string[];
+}
+
+/** The hook input fields that decide a hook's permissions (read by the launcher from stdin). */
+export interface HookPaths {
+  readonly transcript_path: string | null;
+  readonly cwd: string | null;
+}
+
+export interface CommandPlan {
+  /** Registry name, e.g. "collect" or "compact build". */
+  readonly command: string;
+  readonly args: ParsedArgs;
+  /** The environment snapshot the command may consult (the command gets no env permission). */
+  readonly env: Env;
+  readonly cwd: string;
+  readonly paths: Paths;
+  readonly config: Config;
+  readonly roots: Roots;
+  /** The pinned clock (--as-of or $VERDICT_ASOF) as RFC 3339, or null for the real clock. */
+  readonly asOf: string | null;
+  /** stdin, read by the launcher for commands whose permissions depend on it (hooks). */
+  readonly stdin: Uint8Array | null;
+  /** Paths named by the hook input, when the command is a hook. */
+  readonly hookInput: HookPaths | null;
+}
+
+/** Directories under which transcripts live (quotes may be re-read from files under these). */
+export function transcriptRoots(roots: Roots): string[] {
+  return [roots.claudeProjects, ...roots.codexSessions].filter((r): r is string => r !== null);
+}
+
+/** Streams a command writes to. Always text; stage code never prints. */
+export interface CommandIO {
+  readonly stdout: (text: string) => Promise<void>;
+  readonly stderr: (text: string) => Promise<void>;
+  /** Is stderr a terminal (progress bars only then)? */
+  readonly stderrIsTerminal: boolean;
+  /** Reads all of stdin up to `maxBytes`; returns null when there was more than that. */
+  readonly readStdin: (maxBytes: number) => Promise<Uint8Array | null>;
+}
+
+export type CommandRun = (plan: CommandPlan, io: CommandIO) => Promise<number>;
+
+export interface CommandModule {
+  readonly run: CommandRun;
+}

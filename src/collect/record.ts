@@ -1,0 +1,98 @@
+/**
+ * The record: one line of the records archive (JSON lines). Schema in docs/records.md.
+ */
+
+export type RecordKind = "prompt" | "note" | "doc" | "commit" | "tag";
+export type RecordOrigin = "claude" | "codex" | "doc" | "git";
+
+export interface VerdictRecord {
+  /** Stable across re-collects: derived from the source identity, never from the run. */
+  readonly id: string;
+  readonly kind: RecordKind;
+  readonly origin: RecordOrigin;
+  readonly text: string;
+  /** RFC 3339, UTC, e.g. "2026-03-01T09:30:00.000Z". */
+  readonly time: string;
+  /** Absolute working directory or repository path the record belongs to ("" when unknown). */
+  readonly project: string;
+  readonly session: string | null;
+  /** Absolute path of the file the record came from (for git: the repository path). */
+  readonly source_file: string;
+  /** 1-based line in source_file (for git records: 0). */
+  readonly source_line: number;
+  /** Commit hash for git records, else null. */
+  readonly commit: string | null;
+}
+
+export const RECORD_KINDS: readonly RecordKind[] = ["prompt", "note", "doc", "commit", "tag"];
+const ORIGINS: readonly RecordOrigin[] = ["claude", "codex", "doc", "git"];
+
+/**
+ * A stable id: a 64-bit FNV-1a hash (hex) of the record's source identity, prefixed by its kind
+ * initial so ids of different kinds never collide and stay readable in logs.
+ */
+export function recordId(kind: RecordKind, identity: string): string {
+  return `${kind[0]}${fnv1a64(identity)}`;
+}
+
+/** 64-bit FNV-1a over UTF-16 code units, as 16 hex digits (two 32-bit halves, no BigInt). */
+export function fnv1a64(text: string): string {
+  // Two independent 32-bit FNV-1a streams with different offsets give 64 bits cheaply.
+  let h1 = 0x811c9dc5;
+  let h2 = 0x050c5d1f;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ (c & 0xff), 0x01000193);
+    h1 = Math.imul(h1 ^ (c >>> 8), 0x01000193);
+    h2 = Math.imul(h2 ^ (c >>> 8), 0x01000193);
+    h2 = Math.imul(h2 ^ (c & 0xff), 0x01000193);
+  }
+  return (h1 >>> 0).toString(16).padStart(8, "0") + (h2 >>> 0).toString(16).padStart(8, "0");
+}
+
+/** Normalises any parseable time to RFC 3339 UTC with milliseconds, or null. */
+export function toRfc3339(value: unknown): string | null {
+  let ms: number;
+  if (typeof value === "number" && Number.isFinite(value)) ms = value;
+  else if (typeof value === "string" && value !== "") ms = Date.parse(value);
+  else return null;
+  if (!Number.isFinite(ms)) return null;
+  return new Date(ms).toISOString();
+}
+
+/** Checks a parsed JSON value is a record; returns it, or null when it is not one of ours. */
+export function asRecord(value: unknown): VerdictRecord | null {
+  if (typeof value !== "object" || value === null) return null;
+  const r = value as Record<string, unknown>;
+  if (
+    typeof r.id !== "string" || typeof r.text !== "string" || typeof r.time !== "string" ||
+    typeof r.project !== "string" || typeof r.source_file !== "string" ||
+    typeof r.source_line !== "number" ||
+    !RECORD_KINDS.includes(r.kind as RecordKind) || !ORIGINS.includes(r.origin as RecordOrigin) ||
+    !(r.session === null || typeof r.session === "string") ||
+    !(r.commit === null || typeof r.commit === "string")
+  ) return null;
+  return r as unknown as VerdictRecord;
+}
+
+/** Serialises with a fixed key order so equal records give equal bytes. */
+export function recordLine(r: VerdictRecord): string {
+  return JSON.stringify({
+    id: r.id,
+    kind: r.kind,
+    origin: r.origin,
+    text: r.text,
+    time: r.time,
+    project: r.project,
+    session: r.session,
+    source_file: r.source_file,
+    source_line: r.source_line,
+    commit: r.commit,
+  });
+}
+
+/** The archive's order: oldest first, then by id, so any collect order gives the same file. */
+export function compareRecords(a: VerdictRecord, b: VerdictRecord): number {
+  if (a.time !== b.time) return a.time < b.time ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}

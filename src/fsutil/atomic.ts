@@ -1,0 +1,59 @@
+/**
+ * Atomic file replacement: write to a sibling temp path, flush, then rename over the target.
+ * A crash or an error leaves the old file intact; a reader never sees a half-written file.
+ */
+
+/** The temp path used for `path`; a fixed name so a narrowed write grant can name it exactly. */
+export function tempPathFor(path: string): string {
+  return path + ".tmp";
+}
+
+/** Writes `chunks` (strings or bytes) to `path` atomically. */
+export async function writeFileAtomic(
+  path: string,
+  chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
+  mode?: number,
+): Promise<void> {
+  const tmp = tempPathFor(path);
+  const file = await Deno.open(tmp, { write: true, create: true, truncate: true, mode: mode ?? 0o600 });
+  const encoder = new TextEncoder();
+  try {
+    let pending: Uint8Array[] = [];
+    let pendingBytes = 0;
+    const flush = async () => {
+      if (pendingBytes === 0) return;
+      const buf = new Uint8Array(pendingBytes);
+      let off = 0;
+      for (const p of pending) {
+        buf.set(p, off);
+        off += p.length;
+      }
+      await writeAll(file, buf);
+      pending = [];
+      pendingBytes = 0;
+    };
+    for await (const chunk of chunks) {
+      const bytes = typeof chunk === "string" ? encoder.encode(chunk) : chunk;
+      pending.push(bytes);
+      pendingBytes += bytes.length;
+      if (pendingBytes >= 1 << 20) await flush();
+    }
+    await flush();
+    await file.sync();
+  } catch (err) {
+    file.close();
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
+  file.close();
+  await Deno.rename(tmp, path);
+}
+
+export async function writeTextFileAtomic(path: string, text: string, mode?: number): Promise<void> {
+  await writeFileAtomic(path, [text], mode);
+}
+
+async function writeAll(file: Deno.FsFile, buf: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < buf.length) off += await file.write(buf.subarray(off));
+}
