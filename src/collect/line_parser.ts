@@ -1,0 +1,31 @@
+/**
+ * The contract between the collector and the transcript parsers (Claude Code, Claude history,
+ * Codex). A parser is fed one line at a time and can be resumed later from its carry, so a
+ * re-collect reads only the bytes a file gained since the last run.
+ */
+import type { VerdictRecord } from "./record.ts";
+
+/**
+ * Marker that starts every hint verdict injects. Text holding it is never a typed prompt:
+ * indexing our own output would make recall feed on itself.
+ */
+export const VERDICT_HINT_MARKER = "[verdict recall]";
+
+export interface ParserOptions {
+  /** Real path of the file being parsed (becomes each record's source_file). */
+  readonly file: string;
+  /** Also count prompts of headless/SDK sessions (config "include_headless"). */
+  readonly includeHeadless: boolean;
+}
+
+/** A resumable, line-fed parser. `Carry` must survive JSON.stringify/parse unchanged. */
+export interface LineParser<Carry> {
+  /** Feeds one line (without its newline; may be malformed or truncated) and its 1-based number. */
+  line(text: string, lineNo: number): void;
+  /** Returns the records completed since the last drain, and forgets them. */
+  drain(): VerdictRecord[];
+  /** State that resumes this file after the last line fed (pending tool calls, session facts). */
+  carry(): Carry;
+  /** Lines fed so far that were not valid JSON (counted as skipped). */
+  readonly malformed: number;
+}

@@ -1,0 +1,33 @@
+/**
+ * What each record source (transcripts, docs, git) hands back to the collector. The collector
+ * merges it into the archive: records of `replaced` files supersede those files' old records;
+ * `appended` records are added; every other old record is kept (the archive never forgets a
+ * record because its source file disappeared).
+ */
+import type { VerdictRecord } from "./record.ts";
+
+export interface SourceStats {
+  /** Files opened and read (fully or from their last offset). */
+  filesRead: number;
+  /** Files that could not be read (permission, vanished, outside the roots). */
+  filesUnreadable: number;
+  /** Lines or sections skipped as malformed or oversized. */
+  linesSkipped: number;
+}
+
+export interface SourceResult<State> {
+  /** source_file → all of that file's records (the file was read from its start this run). */
+  readonly replaced: ReadonlyMap<string, readonly VerdictRecord[]>;
+  /** Records from files read from where the previous run stopped. */
+  readonly appended: readonly VerdictRecord[];
+  /** JSON-serialisable state for the next incremental run. */
+  readonly state: State;
+  readonly stats: SourceStats;
+}
+
+export function emptyStats(): SourceStats {
+  return { filesRead: 0, filesUnreadable: 0, linesSkipped: 0 };
+}
+
+/** Called for non-fatal problems (unreadable file, refused path); the collect goes on. */
+export type ProblemReporter = (path: string, message: string) => void;
