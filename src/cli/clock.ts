@@ -15,7 +15,10 @@ export function parseTime(text: string): string | null {
 }
 
 /** Resolves the as-of value: the option wins over the environment; null when neither is set. */
-export async function resolveAsOf(option: string | undefined, envValue: string | undefined): Promise<string | null> {
+export async function resolveAsOf(
+  option: string | undefined,
+  envValue: string | undefined,
+): Promise<string | null> {
   const raw = option ?? (envValue ? envValue : undefined);
   if (raw === undefined) return null;
   const from = option !== undefined ? "--as-of" : "VERDICT_ASOF";
@@ -27,7 +30,7 @@ export async function resolveAsOf(option: string | undefined, envValue: string |
   } catch {
     throw new UsageError(
       `${from} "${raw}" is neither an RFC 3339 time nor a readable file`,
-      'write it like 2026-11-29T12:00:00Z, or name a file that holds such a time',
+      "write it like 2026-11-29T12:00:00Z, or name a file that holds such a time",
     );
   }
   const fromFile = parseTime(text);

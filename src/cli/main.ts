@@ -4,7 +4,7 @@
  * them. Nothing here prints except help and error reports.
  */
 import denoJson from "../../deno.json" with { type: "json" };
-import { type ParsedArgs, parseArgs, stringOption, stringsOption } from "./args.ts";
+import { parseArgs, type ParsedArgs, stringOption, stringsOption } from "./args.ts";
 import { commandHelp, COMMANDS, type CommandSpec, findCommand, GROUPS, mainHelp } from "./commands.ts";
 import { describeError, EXIT, UsageError } from "./errors.ts";
 import { processIO, readStdinCapped } from "./io.ts";
@@ -122,8 +122,12 @@ export async function buildPlan(
     ? (await import("../config/config.ts")).DEFAULT_CONFIG
     : await loadConfig(paths.config, paths.home);
   const normalizedArgs = absolutizePathOptions(spec, args, abs);
-  const roots = spec.sandbox === "worker" ? await resolveRoots(spec, normalizedArgs, config, paths) : EMPTY_ROOTS;
-  const asOf = "as-of" in spec.options ? await resolveAsOf(stringOption(args, "as-of"), env.VERDICT_ASOF) : null;
+  const roots = spec.sandbox === "worker"
+    ? await resolveRoots(spec, normalizedArgs, config, paths)
+    : EMPTY_ROOTS;
+  const asOf = "as-of" in spec.options
+    ? await resolveAsOf(stringOption(args, "as-of"), env.VERDICT_ASOF)
+    : null;
   if (spec.name === "query" && asOf === null) {
     throw new UsageError(
       '"verdict query" needs --as-of (or VERDICT_ASOF)',
@@ -144,7 +148,13 @@ export async function buildPlan(
   };
 }
 
-const EMPTY_ROOTS: Roots = { claudeProjects: null, claudeHistory: null, codexSessions: [], docs: [], gitRepos: [] };
+const EMPTY_ROOTS: Roots = {
+  claudeProjects: null,
+  claudeHistory: null,
+  codexSessions: [],
+  docs: [],
+  gitRepos: [],
+};
 
 /** Options naming files or directories, made absolute so a Worker never needs the cwd. */
 const PATH_OPTIONS = [
@@ -176,19 +186,29 @@ function absolutizePathOptions(spec: CommandSpec, args: ParsedArgs, abs: (p: str
   return { options, positionals: args.positionals };
 }
 
-async function resolveRoots(spec: CommandSpec, args: ParsedArgs, config: Config, paths: Paths): Promise<Roots> {
+async function resolveRoots(
+  spec: CommandSpec,
+  args: ParsedArgs,
+  config: Config,
+  paths: Paths,
+): Promise<Roots> {
   const skipProtected = args.options["skip-protected"] === true;
   const allowed = (p: string) =>
     !skipProtected || !PROTECTED_DIRS.some((d) => isWithin(p, joinPath(paths.home, d)));
   const one = async (p: string) => (await realRoots([p]))[0] ?? null;
   const docs = [...config.doc_roots, ...stringsOption(args, "doc-root")].filter(allowed);
   const repos = [...config.git_repos, ...stringsOption(args, "git-repo")].filter(allowed);
-  if (spec.name === "collect") await requireDirectories([...stringsOption(args, "doc-root"), ...stringsOption(args, "git-repo")]);
+  if (spec.name === "collect") {
+    await requireDirectories([...stringsOption(args, "doc-root"), ...stringsOption(args, "git-repo")]);
+  }
   const claudeProjects = await one(joinPath(paths.claudeDir, "projects"));
   return {
     claudeProjects: claudeProjects && allowed(claudeProjects) ? claudeProjects : null,
     claudeHistory: await one(joinPath(paths.claudeDir, "history.jsonl")),
-    codexSessions: await realRoots([joinPath(paths.codexDir, "sessions"), joinPath(paths.codexDir, "archived_sessions")]),
+    codexSessions: await realRoots([
+      joinPath(paths.codexDir, "sessions"),
+      joinPath(paths.codexDir, "archived_sessions"),
+    ]),
     docs: (await realRoots(docs)).filter(allowed),
     gitRepos: (await realRoots(repos)).filter(allowed),
   };
@@ -201,7 +221,10 @@ async function requireDirectories(dirs: readonly string[]): Promise<void> {
     try {
       info = await Deno.stat(dir);
     } catch {
-      throw new UsageError(`Cannot read "${dir}": no such directory`, "check the path given on the command line");
+      throw new UsageError(
+        `Cannot read "${dir}": no such directory`,
+        "check the path given on the command line",
+      );
     }
     if (!info.isDirectory) throw new UsageError(`Cannot read "${dir}": not a directory`);
   }

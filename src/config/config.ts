@@ -110,8 +110,7 @@ export function parseConfig(text: string, path: string, home: string): Config {
   const obj = expectObject(raw, where, "the top level");
   rejectUnknown(obj, TOP_KEYS, where, "");
   const base = dirname(path);
-  const paths = (key: string) =>
-    stringList(obj[key], where, key).map((p) => resolvePath(p, base, home));
+  const paths = (key: string) => stringList(obj[key], where, key).map((p) => resolvePath(p, base, home));
 
   const judgeRaw = obj.judge === undefined ? {} : expectObject(obj.judge, where, "judge");
   rejectUnknown(judgeRaw, JUDGE_KEYS, where, "judge.");

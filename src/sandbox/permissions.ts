@@ -93,7 +93,12 @@ export function permissionsFor(command: string, plan: CommandPlan): PermissionSe
     case "recall":
       return { read: lookupReads(plan), write: [], net: [], run: [] };
     case "query":
-      return { read: [...lookupReads(plan), ...optionalFile(plan, "live-transcript")], write: [], net: [], run: [] };
+      return {
+        read: [...lookupReads(plan), ...optionalFile(plan, "live-transcript")],
+        write: [],
+        net: [],
+        run: [],
+      };
     case "mcp":
     case "serve": {
       const callLog = plan.env.VERDICT_CALL_LOG;
