@@ -15,7 +15,10 @@ export interface CredentialRule {
 export const BUILT_IN_RULES: readonly CredentialRule[] = [
   { name: "private key block", pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----/ },
   { name: "sk- API key", pattern: /(?<![A-Za-z0-9_])sk-[A-Za-z0-9_-]{16,}/ },
-  { name: "GitHub token", pattern: /(?<![A-Za-z0-9_])(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/ },
+  {
+    name: "GitHub token",
+    pattern: /(?<![A-Za-z0-9_])(gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/,
+  },
   { name: "Slack token", pattern: /(?<![A-Za-z0-9_])xox[abposr]-[A-Za-z0-9-]{10,}/ },
   { name: "AWS access key id", pattern: /(?<![A-Z0-9])AKIA[0-9A-Z]{16}(?![A-Z0-9])/ },
   { name: "password assignment", pattern: /password\s*[:=]\s*\S/i },

@@ -1,0 +1,68 @@
+/**
+ * Spawns the real CLI exactly as `deno task verdict` does (same flags), in a given environment.
+ */
+import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
+
+export interface CliResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+export interface CliOptions {
+  /** The whole environment of the child (nothing is inherited but PATH and DENO_DIR). */
+  readonly env?: Record<string, string>;
+  readonly stdin?: string | Uint8Array;
+  readonly cwd?: string;
+}
+
+/** Deno's cache of the parent process, so a child with a temp HOME needs no downloads. */
+export function denoDir(): string {
+  const explicit = Deno.env.get("DENO_DIR");
+  if (explicit) return explicit;
+  const cache = Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`;
+  return `${cache}/deno`;
+}
+
+export async function runCli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+  const env: Record<string, string> = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    DENO_DIR: denoDir(),
+    NO_COLOR: "1",
+    TZ: "Pacific/Kiritimati",
+    LANG: "tr_TR.UTF-8",
+    ...options.env,
+  };
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, ...args],
+    env,
+    clearEnv: true,
+    cwd: options.cwd ?? Deno.cwd(),
+    stdin: options.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (options.stdin !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin);
+    await writer.close();
+  }
+  const out = await child.output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** A fresh temp HOME with the usual folders; returns its path. */
+export async function tempHome(): Promise<string> {
+  const home = await Deno.makeTempDir({ prefix: "verdict-home-" });
+  return await Deno.realPath(home);
+}
+
+/** Copies a directory tree (files only, no links). */
+export async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (e.isDirectory) await copyTree(`${from}/${e.name}`, `${to}/${e.name}`);
+    else if (e.isFile) await Deno.copyFile(`${from}/${e.name}`, `${to}/${e.name}`);
+  }
+}
