@@ -1,0 +1,308 @@
+/**
+ * Claude Code transcript parser (`~/.claude/projects/<project>/<session>.jsonl`): a pure,
+ * line-fed, resumable LineParser that yields typed prompts and memory-file notes.
+ *
+ * Policies (the README lists them):
+ * - Prompts: `typedPromptText` (claude_prompt.ts) decides; see its policies. Files named
+ *   `agent-*.jsonl` or under a `/subagents/` directory are subagent transcripts and yield nothing.
+ * - A prompt needs a valid `timestamp`: an entry without one is skipped (a record's time orders
+ *   the archive and drives recency; inventing one would be false). Id = "claude:" + uuid, so the
+ *   same entry copied into a resumed or forked file gets the same id and the collector keeps one
+ *   (an entry without uuid falls back to file + line).
+ * - Queued prompts count once, from their `type:"user"` entry; `queue-operation` and
+ *   `attachment`/`queued_command` copies are not `type:"user"` and are ignored.
+ * - Notes: a main-chain (not sidechain) Write / Edit / MultiEdit / NotebookEdit whose target's
+ *   base name is in MEMORY_FILE_NAMES or whose path has a `memory` directory segment. The note is
+ *   emitted only when its tool_result arrives and is not an error (`is_error: true`, or a string
+ *   `toolUseResult` starting "Error"). Until then it waits in the carry, so a later collect that
+ *   resumes the grown file still emits it; if the result never comes, there is no note. Text:
+ *   Write → content, Edit → new_string, MultiEdit → each new_string joined with "\n\n",
+ *   NotebookEdit → new_source. Time, project and line are the tool_use entry's.
+ * - Robustness: malformed or non-object lines are counted in `malformed`; unknown types and
+ *   missing fields are ignored; nothing throws.
+ *
+ * Speed: most bytes of a transcript are tool results, so `line()` decides from cheap substring
+ * checks whether a line can matter before parsing it (see `mayMatter`).
+ */
+import type { LineParser, ParserOptions } from "./line_parser.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "./record.ts";
+import { typedPromptText } from "./claude_prompt.ts";
+
+/** Base names of memory and instruction files whose writes become notes. */
+export const MEMORY_FILE_NAMES: readonly string[] = [
+  "CLAUDE.md",
+  "CLAUDE.local.md",
+  "AGENTS.md",
+  "AGENTS.override.md",
+  "MEMORY.md",
+];
+
+/** Tools that write a file, and the input field holding its path. */
+const WRITE_TOOLS: Readonly<Record<string, string>> = {
+  Write: "file_path",
+  Edit: "file_path",
+  MultiEdit: "file_path",
+  NotebookEdit: "notebook_path",
+};
+
+/**
+ * Substrings one of which every raw line holding a memory-file write contains: each base name
+ * holds "CLAUDE.", "AGENTS." or "MEMORY.md", and a memory directory holds "memory".
+ */
+const MEMORY_HINTS: readonly string[] = ["CLAUDE.", "AGENTS.", "MEMORY.md", "memory"];
+
+/**
+ * A memory write still waiting for its result is dropped from the carry once this many newer
+ * ones wait too: results arrive within a few lines, so an old entry lost its result (a crash or
+ * a rewind) and would only grow the state file.
+ */
+const MAX_PENDING = 256;
+
+/** A memory-file write seen in the transcript whose tool_result has not arrived yet. */
+export interface PendingNote {
+  readonly toolUseId: string;
+  readonly text: string;
+  readonly time: string;
+  readonly project: string;
+  readonly session: string | null;
+  readonly line: number;
+}
+
+/** What a Claude transcript parser needs to resume a file after its last line. */
+export interface ClaudeCarry {
+  /** Memory writes awaiting their tool_result, oldest first. */
+  readonly pending: readonly PendingNote[];
+}
+
+/** Test seam: `prefilter: false` parses every line (the reference path the fast path must match). */
+export interface ClaudeParserTuning {
+  readonly prefilter: boolean;
+}
+
+export function createClaudeParser(
+  opts: ParserOptions,
+  carry: ClaudeCarry | null,
+  tuning: ClaudeParserTuning = { prefilter: true },
+): LineParser<ClaudeCarry> {
+  const pending = new Map<string, PendingNote>();
+  for (const p of carry?.pending ?? []) {
+    if (isObject(p) && typeof p.toolUseId === "string") pending.set(p.toolUseId, p);
+  }
+  const silent = isSubagentFile(opts.file);
+  let out: VerdictRecord[] = [];
+  let malformed = 0;
+
+  function handle(entry: Record<string, unknown>, lineNo: number): void {
+    if (entry.type === "assistant") collectWrites(entry, lineNo);
+    else if (entry.type === "user") {
+      settleResults(entry);
+      const text = typedPromptText(entry, opts);
+      if (text !== null) pushPrompt(entry, text, lineNo);
+    }
+  }
+
+  function pushPrompt(entry: Record<string, unknown>, text: string, lineNo: number): void {
+    const time = toRfc3339(entry.timestamp);
+    if (time === null) return;
+    const identity = typeof entry.uuid === "string" && entry.uuid !== ""
+      ? `claude:${entry.uuid}`
+      : `claude:${opts.file}:${lineNo}`;
+    out.push({
+      id: recordId("prompt", identity),
+      kind: "prompt",
+      origin: "claude",
+      text,
+      time,
+      project: typeof entry.cwd === "string" ? entry.cwd : "",
+      session: typeof entry.sessionId === "string" ? entry.sessionId : null,
+      source_file: opts.file,
+      source_line: lineNo,
+      commit: null,
+    });
+  }
+
+  function collectWrites(entry: Record<string, unknown>, lineNo: number): void {
+    if (entry.isSidechain === true) return;
+    const content = isObject(entry.message) ? entry.message.content : undefined;
+    if (!Array.isArray(content)) return;
+    for (const block of content) {
+      if (!isObject(block) || block.type !== "tool_use" || typeof block.id !== "string") continue;
+      const text = memoryWriteText(block);
+      if (text === null) continue;
+      const time = toRfc3339(entry.timestamp);
+      if (time === null) continue;
+      pending.delete(block.id);
+      pending.set(block.id, {
+        toolUseId: block.id,
+        text,
+        time,
+        project: typeof entry.cwd === "string" ? entry.cwd : "",
+        session: typeof entry.sessionId === "string" ? entry.sessionId : null,
+        line: lineNo,
+      });
+      if (pending.size > MAX_PENDING) {
+        const oldest = pending.keys().next().value;
+        if (oldest !== undefined) pending.delete(oldest);
+      }
+    }
+  }
+
+  function settleResults(entry: Record<string, unknown>): void {
+    if (pending.size === 0) return;
+    const content = isObject(entry.message) ? entry.message.content : undefined;
+    if (!Array.isArray(content)) return;
+    const failedEntry = typeof entry.toolUseResult === "string" && entry.toolUseResult.startsWith("Error");
+    for (const block of content) {
+      if (!isObject(block) || block.type !== "tool_result" || typeof block.tool_use_id !== "string") continue;
+      const note = pending.get(block.tool_use_id);
+      if (note === undefined) continue;
+      pending.delete(block.tool_use_id);
+      if (block.is_error === true || failedEntry) continue;
+      out.push({
+        id: recordId("note", `claude:${note.toolUseId}`),
+        kind: "note",
+        origin: "claude",
+        text: note.text,
+        time: note.time,
+        project: note.project,
+        session: note.session,
+        source_file: opts.file,
+        source_line: note.line,
+        commit: null,
+      });
+    }
+  }
+
+  return {
+    line(text: string, lineNo: number): void {
+      if (silent) return;
+      if (tuning.prefilter && !mayMatter(text, pending)) {
+        if (!looksLikeObject(text)) malformed++;
+        return;
+      }
+      const entry = parseObject(text);
+      if (entry === null) {
+        if (text.trim() !== "") malformed++;
+        return;
+      }
+      try {
+        handle(entry, lineNo);
+      } catch {
+        // A shape no rule foresaw must cost one line, never the collect.
+        malformed++;
+      }
+    },
+    drain(): VerdictRecord[] {
+      const done = out;
+      out = [];
+      return done;
+    },
+    carry(): ClaudeCarry {
+      return { pending: [...pending.values()] };
+    },
+    get malformed(): number {
+      return malformed;
+    },
+  };
+}
+
+/**
+ * Whether a raw line can yield anything, decided without parsing it. Must never say false for a
+ * line the full parse would use:
+ * - an assistant write to a memory file holds the block type value `"tool_use"` and one of
+ *   MEMORY_HINTS (paths are plain ASCII in the JSON, never escaped);
+ * - a user entry holds the string `"user"` (its type). A user entry with a `toolUseResult` or
+ *   `tool_use_id` key is a tool result (never a typed prompt), so it matters only when it names a
+ *   write we are waiting for. JSON escapes quotes inside strings, so `"tool_use_id"` followed by
+ *   ":" only occurs as a real key, not inside typed text.
+ */
+export function mayMatter(line: string, pending: ReadonlyMap<string, unknown>): boolean {
+  if (line.includes('"tool_use"') && MEMORY_HINTS.some((h) => line.includes(h))) return true;
+  if (!line.includes('"user"')) return false;
+  if (hasKey(line, "tool_use_id") || hasKey(line, "toolUseResult")) {
+    for (const id of pending.keys()) if (line.includes(id)) return true;
+    return false;
+  }
+  return true;
+}
+
+/** Whether `"key"` occurs followed (after optional whitespace) by ":" — i.e. as an object key. */
+function hasKey(line: string, key: string): boolean {
+  const quoted = `"${key}"`;
+  let from = line.indexOf(quoted);
+  while (from !== -1) {
+    let i = from + quoted.length;
+    while (i < line.length && isJsonSpace(line.charCodeAt(i))) i++;
+    if (line.charCodeAt(i) === 0x3a) return true;
+    from = line.indexOf(quoted, i);
+  }
+  return false;
+}
+
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+}
+
+/**
+ * The note text of a tool_use block when it writes a memory or instruction file, else null.
+ * An empty text (a deletion) has nothing to recall and yields no note.
+ */
+export function memoryWriteText(block: Readonly<Record<string, unknown>>): string | null {
+  const name = typeof block.name === "string" ? block.name : "";
+  const pathField = WRITE_TOOLS[name];
+  if (pathField === undefined || !isObject(block.input)) return null;
+  const input = block.input;
+  const path = input[pathField];
+  if (typeof path !== "string" || !isMemoryPath(path)) return null;
+  let text: string | null = null;
+  if (name === "Write") text = asString(input.content);
+  else if (name === "Edit") text = asString(input.new_string);
+  else if (name === "NotebookEdit") text = asString(input.new_source);
+  else if (Array.isArray(input.edits)) {
+    const parts = input.edits.map((e) => (isObject(e) ? asString(e.new_string) : null))
+      .filter((s): s is string => s !== null);
+    text = parts.length === 0 ? null : parts.join("\n\n");
+  }
+  const trimmed = text?.trim() ?? "";
+  return trimmed === "" ? null : trimmed;
+}
+
+/** Base name in MEMORY_FILE_NAMES, or a `memory` directory segment (either slash). */
+export function isMemoryPath(path: string): boolean {
+  const segments = path.replaceAll("\\", "/").split("/");
+  const base = segments[segments.length - 1] ?? "";
+  if (MEMORY_FILE_NAMES.includes(base)) return true;
+  return segments.slice(0, -1).includes("memory");
+}
+
+/** Subagent transcripts: `agent-*.jsonl` files and anything under a `subagents` directory. */
+export function isSubagentFile(file: string): boolean {
+  const segments = file.replaceAll("\\", "/").split("/");
+  const base = segments[segments.length - 1] ?? "";
+  return (base.startsWith("agent-") && base.endsWith(".jsonl")) ||
+    segments.slice(0, -1).includes("subagents");
+}
+
+/** Cheap shape test for lines the prefilter skips: a JSON object line starts "{" and ends "}". */
+export function looksLikeObject(line: string): boolean {
+  const t = line.trim();
+  return t === "" || (t.startsWith("{") && t.endsWith("}"));
+}
+
+/** Parses a line into a JSON object, or null (invalid JSON, or not an object). */
+export function parseObject(line: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(line);
+    return isObject(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+function asString(value: unknown): string | null {
+  return typeof value === "string" ? value : null;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
