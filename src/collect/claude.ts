@@ -84,10 +84,7 @@ export function createClaudeParser(
   carry: ClaudeCarry | null,
   tuning: ClaudeParserTuning = { prefilter: true },
 ): LineParser<ClaudeCarry> {
-  const pending = new Map<string, PendingNote>();
-  for (const p of carry?.pending ?? []) {
-    if (isObject(p) && typeof p.toolUseId === "string") pending.set(p.toolUseId, p);
-  }
+  const pending = restorePending(carry);
   const silent = isSubagentFile(opts.file);
   let out: VerdictRecord[] = [];
   let malformed = 0;
@@ -204,6 +201,29 @@ export function createClaudeParser(
       return malformed;
     },
   };
+}
+
+/** The pending writes of a stored carry, each checked (a state file may be old or hand-edited). */
+function restorePending(carry: unknown): Map<string, PendingNote> {
+  const pending = new Map<string, PendingNote>();
+  const list = isObject(carry) && Array.isArray(carry.pending) ? carry.pending : [];
+  for (const p of list) {
+    if (
+      isObject(p) && typeof p.toolUseId === "string" && typeof p.text === "string" &&
+      typeof p.time === "string" && typeof p.project === "string" &&
+      (p.session === null || typeof p.session === "string") && typeof p.line === "number"
+    ) {
+      pending.set(p.toolUseId, {
+        toolUseId: p.toolUseId,
+        text: p.text,
+        time: p.time,
+        project: p.project,
+        session: p.session,
+        line: p.line,
+      });
+    }
+  }
+  return pending;
 }
 
 /**

@@ -186,9 +186,14 @@ Deno.test("claude parser never throws on odd shapes and counts what is not a JSO
     assert.deepEqual(summary(got), [["prompt", 13, "\ud800 lone surrogate typed"]]);
     assert.equal(parser.malformed, 2, `prefilter ${prefilter}`);
   }
-  const junkCarry = { pending: [null, 5, { toolUseId: 7 }] } as unknown as ClaudeCarry;
-  const parser = createClaudeParser({ file: "/x/s.jsonl", includeHeadless: false }, junkCarry);
-  assert.deepEqual(parser.carry().pending, []);
+  const junk = [{ pending: [null, 5, { toolUseId: 7 }, { toolUseId: "t" }] }, { pending: 5 }, "old", 3, []];
+  for (const carry of junk) {
+    const parser = createClaudeParser(
+      { file: "/x/s.jsonl", includeHeadless: false },
+      carry as unknown as ClaudeCarry,
+    );
+    assert.deepEqual(parser.carry().pending, [], JSON.stringify(carry));
+  }
 });
 
 Deno.test("claude parser's fast path yields exactly what parsing every line yields, on every fixture", () => {

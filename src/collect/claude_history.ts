@@ -1,0 +1,102 @@
+/**
+ * Claude Code prompt history parser (`~/.claude/history.jsonl`): one line per submitted prompt,
+ * `{display, pastedContents, timestamp (ms), project, sessionId}`. A pure, line-fed LineParser.
+ *
+ * Policies (the README lists them):
+ * - Each line with a non-empty `display` and a valid `timestamp` is a typed prompt (origin
+ *   "claude"), after the same text rules as transcripts: the NOT_TYPED_PREFIXES deny-list and the
+ *   hint marker (claude_prompt.ts).
+ * - Slash commands appear as "/name args": kept as typed when they have args (the same text the
+ *   transcript parser builds from `<command-args>`), dropped when bare ("/clear"). A first word
+ *   with another "/" in it is a path, not a command, and the line is an ordinary prompt.
+ * - Lines starting with "!" are bash-mode commands, not prompts (the transcript records them as
+ *   `<bash-input>`, which is denied too).
+ * - Pasted text shows as its placeholder ("[Pasted text #1 +20 lines]"); `pastedContents` is not
+ *   indexed.
+ * - Id = "claude-history:" + sessionId + ":" + timestamp. The collector drops a history record when
+ *   a transcript prompt of the same session has the same `historyDedupKey`, so a prompt found in
+ *   both places is kept once, from the transcript (which has its exact line and cwd).
+ * - Malformed or non-object lines are counted in `malformed`; nothing throws.
+ */
+import type { LineParser, ParserOptions } from "./line_parser.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "./record.ts";
+import { typedText } from "./claude_prompt.ts";
+
+/** History lines are small and each one is a candidate, so there is nothing to carry. */
+export type HistoryCarry = Record<string, never>;
+
+/** A bare slash command ("/clear", "/plugin:cmd"): one word starting "/", no other "/" in it. */
+const BARE_COMMAND = /^\/[^\s/]+$/;
+
+/**
+ * The key under which a history prompt and a transcript prompt are the same prompt: the session
+ * plus the text with whitespace runs collapsed (history and transcript differ in line endings
+ * and trailing spaces).
+ */
+export function historyDedupKey(session: string | null, text: string): string {
+  return `${session ?? ""}\n${text.replace(/\s+/g, " ").trim()}`;
+}
+
+/** The typed text of a history `display` value, or null. */
+export function historyPromptText(display: string): string | null {
+  const start = display.trim();
+  if (start === "" || start.startsWith("!") || BARE_COMMAND.test(start)) return null;
+  return typedText(start);
+}
+
+export function createHistoryParser(
+  opts: ParserOptions,
+  _carry: HistoryCarry | null,
+): LineParser<HistoryCarry> {
+  let out: VerdictRecord[] = [];
+  let malformed = 0;
+
+  function handle(entry: Record<string, unknown>, lineNo: number): void {
+    if (typeof entry.display !== "string") return;
+    const text = historyPromptText(entry.display);
+    if (text === null) return;
+    const time = toRfc3339(entry.timestamp);
+    if (time === null) return;
+    const session = typeof entry.sessionId === "string" && entry.sessionId !== "" ? entry.sessionId : null;
+    out.push({
+      id: recordId("prompt", `claude-history:${session ?? ""}:${String(entry.timestamp)}`),
+      kind: "prompt",
+      origin: "claude",
+      text,
+      time,
+      project: typeof entry.project === "string" ? entry.project : "",
+      session,
+      source_file: opts.file,
+      source_line: lineNo,
+      commit: null,
+    });
+  }
+
+  return {
+    line(text: string, lineNo: number): void {
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        if (text.trim() !== "") malformed++;
+        return;
+      }
+      if (typeof value !== "object" || value === null || Array.isArray(value)) {
+        malformed++;
+        return;
+      }
+      handle(value as Record<string, unknown>, lineNo);
+    },
+    drain(): VerdictRecord[] {
+      const done = out;
+      out = [];
+      return done;
+    },
+    carry(): HistoryCarry {
+      return {};
+    },
+    get malformed(): number {
+      return malformed;
+    },
+  };
+}

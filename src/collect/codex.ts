@@ -1,0 +1,211 @@
+/**
+ * Codex rollout parser (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): a pure, line-fed,
+ * resumable LineParser that yields the prompts a person typed into the terminal UI.
+ *
+ * Policies (the README lists them):
+ * - Envelope generation (`{timestamp, type, payload}`, first line `session_meta`): only
+ *   `event_msg` lines with `payload.type === "user_message"` are prompts. `response_item` user
+ *   messages (which also carry injected context) and `compacted.replacement_history` (copies of
+ *   earlier messages) never are.
+ * - The file's session is its first `session_meta`; later ones (copied histories, catalogs) are
+ *   ignored. It counts only when it is a terminal (TUI) session: `source === "cli"`, or `source`
+ *   absent and `originator` in TUI_ORIGINATORS. `codex exec` (`source:"exec"`, or no source and
+ *   originator "codex_exec") counts only with `includeHeadless`. VS Code / desktop ("vscode", or
+ *   no source and "codex_vscode"), subagent threads (object `source`), "mcp" and anything unknown
+ *   yield nothing. Lines before the first `session_meta` yield nothing.
+ * - A `user_message` with a `kind` other than "plain" (0.4x tagged injected instructions and
+ *   environment context that way), an empty message (image only), text starting with an
+ *   INJECTED_PREFIXES entry, or text holding VERDICT_HINT_MARKER is not a prompt.
+ * - Time = the envelope's `timestamp` (a line without a valid one is skipped). Project = the
+ *   session_meta `cwd`, else the latest `turn_context` cwd. Session = session_meta `id`.
+ *   Id = "codex:" + session id + ":" + line.
+ * - Older generations ("direct": first line a bare `{id, timestamp, …}` meta; "legacy": with
+ *   `record_type` lines) are recognised and yield nothing: no real sample exists to learn how
+ *   they mark TUI sessions or injected input, and a wrong guess would index machine text.
+ * - Malformed or non-object lines are counted in `malformed`; unknown types are ignored; nothing
+ *   throws.
+ *
+ * Speed: tool outputs dominate a rollout, so `line()` parses only lines that can matter (the
+ * meta, turn contexts while the cwd is unknown, and lines naming "user_message").
+ */
+import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "./line_parser.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "./record.ts";
+
+/** Originators of the terminal UI, used only when `source` is absent (older files). */
+export const TUI_ORIGINATORS: readonly string[] = ["codex_cli_rs", "codex-tui"];
+/** Originator of `codex exec` when `source` is absent. */
+const EXEC_ORIGINATOR = "codex_exec";
+
+/** Text starts of blocks Codex injects into the user role; never typed. Extend here. */
+export const INJECTED_PREFIXES: readonly string[] = [
+  "<environment_context>",
+  "<user_instructions>",
+  "# AGENTS.md instructions",
+  "<turn_aborted>",
+  "<user_shell_command>",
+];
+
+/** How the file's lines are framed, sniffed from its first JSON object line. */
+export type CodexGeneration = "unknown" | "envelope" | "direct" | "legacy";
+
+/** What a Codex rollout parser needs to resume a file after its last line. */
+export interface CodexCarry {
+  readonly generation: CodexGeneration;
+  /** session_meta id, or null before the meta was seen. */
+  readonly session: string | null;
+  /** Whether prompts of this file count (decided by the session_meta); null before it. */
+  readonly counts: boolean | null;
+  /** session_meta cwd ("" when absent). */
+  readonly metaCwd: string;
+  /** Latest turn_context cwd, the project when the meta has none. */
+  readonly turnCwd: string;
+}
+
+/** Test seam: `prefilter: false` parses every line (the reference path the fast path must match). */
+export interface CodexParserTuning {
+  readonly prefilter: boolean;
+}
+
+export function createCodexParser(
+  opts: ParserOptions,
+  carry: CodexCarry | null,
+  tuning: CodexParserTuning = { prefilter: true },
+): LineParser<CodexCarry> {
+  let state: CodexCarry = restoreCarry(carry);
+  let out: VerdictRecord[] = [];
+  let malformed = 0;
+
+  function handle(entry: Record<string, unknown>, lineNo: number): void {
+    if (state.generation === "unknown") state = { ...state, generation: sniffGeneration(entry) };
+    // A legacy file starts like a direct one; its `record_type` lines tell them apart.
+    else if (state.generation === "direct" && "record_type" in entry) {
+      state = { ...state, generation: "legacy" };
+    }
+    if (state.generation !== "envelope") return;
+    const payload = isObject(entry.payload) ? entry.payload : null;
+    if (payload === null) return;
+    if (entry.type === "session_meta") {
+      if (state.counts === null) {
+        state = {
+          ...state,
+          session: typeof payload.id === "string" ? payload.id : null,
+          counts: sessionCounts(payload, opts.includeHeadless),
+          metaCwd: typeof payload.cwd === "string" ? payload.cwd : "",
+        };
+      }
+    } else if (entry.type === "turn_context") {
+      if (typeof payload.cwd === "string") state = { ...state, turnCwd: payload.cwd };
+    } else if (entry.type === "event_msg" && payload.type === "user_message" && state.counts === true) {
+      const text = userMessageText(payload);
+      const time = toRfc3339(entry.timestamp);
+      if (text === null || time === null || state.session === null) return;
+      out.push({
+        id: recordId("prompt", `codex:${state.session}:${lineNo}`),
+        kind: "prompt",
+        origin: "codex",
+        text,
+        time,
+        project: state.metaCwd !== "" ? state.metaCwd : state.turnCwd,
+        session: state.session,
+        source_file: opts.file,
+        source_line: lineNo,
+        commit: null,
+      });
+    }
+  }
+
+  /** Cheap check: can this raw line change the state or yield a record? */
+  function mayMatter(line: string): boolean {
+    if (state.generation === "unknown" || state.counts === null) return true;
+    if (state.generation === "direct") return line.includes('"record_type"');
+    if (state.generation !== "envelope" || state.counts === false) return false;
+    if (line.includes('"user_message"')) return true;
+    return state.metaCwd === "" && line.includes('"turn_context"');
+  }
+
+  return {
+    line(text: string, lineNo: number): void {
+      if (tuning.prefilter && !mayMatter(text)) {
+        if (!looksLikeObject(text)) malformed++;
+        return;
+      }
+      let value: unknown;
+      try {
+        value = JSON.parse(text);
+      } catch {
+        if (text.trim() !== "") malformed++;
+        return;
+      }
+      if (!isObject(value)) {
+        malformed++;
+        return;
+      }
+      handle(value, lineNo);
+    },
+    drain(): VerdictRecord[] {
+      const done = out;
+      out = [];
+      return done;
+    },
+    carry(): CodexCarry {
+      return state;
+    },
+    get malformed(): number {
+      return malformed;
+    },
+  };
+}
+
+const GENERATIONS: readonly CodexGeneration[] = ["unknown", "envelope", "direct", "legacy"];
+
+/** The carry as stored, checked field by field (a state file may be old or hand-edited). */
+function restoreCarry(carry: unknown): CodexCarry {
+  const c = isObject(carry) ? carry : {};
+  return {
+    generation: GENERATIONS.includes(c.generation as CodexGeneration)
+      ? c.generation as CodexGeneration
+      : "unknown",
+    session: typeof c.session === "string" ? c.session : null,
+    counts: typeof c.counts === "boolean" ? c.counts : null,
+    metaCwd: typeof c.metaCwd === "string" ? c.metaCwd : "",
+    turnCwd: typeof c.turnCwd === "string" ? c.turnCwd : "",
+  };
+}
+
+/** The framing of a rollout, from its first JSON object line (FORMATS.md §3.2). */
+export function sniffGeneration(first: Readonly<Record<string, unknown>>): CodexGeneration {
+  if (typeof first.type === "string" && "payload" in first) return "envelope";
+  if ("record_type" in first) return "legacy";
+  if (typeof first.id === "string" && "timestamp" in first && !("type" in first)) return "direct";
+  // Neither shape: an envelope file whose meta line was lost still frames its lines this way,
+  // and without a session_meta nothing is emitted, so "envelope" is the safe reading.
+  return "envelope";
+}
+
+/** Whether a session_meta payload marks a session whose user messages were typed. */
+export function sessionCounts(meta: Readonly<Record<string, unknown>>, includeHeadless: boolean): boolean {
+  const source = meta.source;
+  if (typeof source === "string") return source === "cli" || (includeHeadless && source === "exec");
+  if (source !== undefined && source !== null) return false; // subagent threads: an object
+  const originator = typeof meta.originator === "string" ? meta.originator : "";
+  return TUI_ORIGINATORS.includes(originator) || (includeHeadless && originator === EXEC_ORIGINATOR);
+}
+
+/** The typed text of a user_message payload (trimmed), or null. */
+export function userMessageText(payload: Readonly<Record<string, unknown>>): string | null {
+  if (payload.kind !== undefined && payload.kind !== null && payload.kind !== "plain") return null;
+  if (typeof payload.message !== "string") return null;
+  const text = payload.message.trim();
+  if (text === "" || text.includes(VERDICT_HINT_MARKER)) return null;
+  if (INJECTED_PREFIXES.some((p) => text.startsWith(p))) return null;
+  return text;
+}
+
+function looksLikeObject(line: string): boolean {
+  const t = line.trim();
+  return t === "" || (t.startsWith("{") && t.endsWith("}"));
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
