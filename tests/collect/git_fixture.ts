@@ -40,9 +40,24 @@ export async function git(
   return text.trim();
 }
 
+const created: string[] = [];
+
+// Removed when the test module ends, so repeated runs leave nothing behind in the temp dir.
+globalThis.addEventListener("unload", () => {
+  for (const dir of created) {
+    try {
+      Deno.removeSync(dir, { recursive: true });
+    } catch {
+      // Already gone, or a test left it unremovable: nothing to undo.
+    }
+  }
+});
+
 /** A temp dir, as a real path (the collector's inputs are real paths). */
 export async function tempDir(prefix: string): Promise<string> {
-  return await Deno.realPath(await Deno.makeTempDir({ prefix: `verdict-${prefix}-` }));
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: `verdict-collect-${prefix}-` }));
+  created.push(dir);
+  return dir;
 }
 
 /** A new repository with branch "main" and no commits. */
