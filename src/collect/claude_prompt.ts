@@ -7,7 +7,9 @@
  *    command bodies, caveats, attached documents), `toolUseResult` or any `tool_result` block
  *    (tool output, AskUserQuestion answers, interrupts inside tool results), `isCompactSummary`
  *    (compaction summaries), and `origin` present with `origin.kind !== "human"` (2.1.x relayed
- *    text: peer, channel, coordinator, task-notification, auto-continuation, unclassified).
+ *    text: peer, channel, coordinator, task-notification, auto-continuation, unclassified). An
+ *    entry without `origin` (all versions before 2.1, and some later ones) falls through to the
+ *    text rules below.
  * 2. Text = string content, or the `text` blocks joined with "\n" (image blocks are ignored, so an
  *    image-only prompt has no text and yields nothing). Text blocks the VS Code extension adds
  *    beside a typed prompt (`<ide_opened_file>`, `<ide_selection>`) are dropped before joining.

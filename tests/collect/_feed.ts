@@ -1,4 +1,5 @@
 /** Helpers shared by the transcript parser tests: feed a whole text to a LineParser. */
+import { fileURLToPath } from "node:url";
 import type { LineParser } from "../../src/collect/line_parser.ts";
 import type { VerdictRecord } from "../../src/collect/record.ts";
 
@@ -19,7 +20,7 @@ export function feed<C>(parser: LineParser<C>, lines: readonly string[], firstLi
 
 /** Reads a fixture under tests/fixtures/collect/. */
 export function fixturePath(rel: string): string {
-  return new URL(`../fixtures/collect/${rel}`, import.meta.url).pathname;
+  return fileURLToPath(new URL(`../fixtures/collect/${rel}`, import.meta.url));
 }
 
 export function fixtureLines(rel: string): string[] {

@@ -4,6 +4,7 @@
  * directory is not beside the repository.
  */
 import assert from "node:assert/strict";
+import { fileURLToPath } from "node:url";
 import { createClaudeParser } from "../../src/collect/claude.ts";
 import { createCodexParser } from "../../src/collect/codex.ts";
 import type { LineParser } from "../../src/collect/line_parser.ts";
@@ -18,7 +19,7 @@ import {
   type TranscriptExpectation,
 } from "./expectations.ts";
 
-const DIR = REAL_TRANSCRIPTS_DIR.pathname;
+const DIR = fileURLToPath(REAL_TRANSCRIPTS_DIR);
 
 function dirPresent(): boolean {
   try {
