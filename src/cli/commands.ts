@@ -225,7 +225,14 @@ refused.`,
   verdict compact build --transcript ~/.claude/projects/-src-app/5c0375b4.jsonl --json > snap.json
   verdict compact build --summary summary.json
 
-Exit status 2 when the state exceeds judge.state_char_budget.`,
+Reads the session's unlanded work: open todos (latest TodoWrite, TaskCreate/TaskUpdate),
+what "git status" reports in the session's cwd (default: the transcript's), files written
+outside any repository, unanswered questions, decisions not written down, announced
+next steps not carried out. Prints the state and its digest, or the snapshot
+{summary, state, digest} with --json. Heuristics: docs/compaction.md.
+
+Exit status 2 when the state exceeds judge.state_char_budget (default 8000); 3 for bad
+input (a forbidden key, an unknown field).`,
     options: {
       transcript: { kind: "string", value: "FILE", description: "a Claude Code transcript" },
       cwd: {
@@ -244,13 +251,17 @@ Exit status 2 when the state exceeds judge.state_char_budget.`,
   {
     name: "compact judge",
     summary: "one verdict for a snapshot: safe_to_compact, wait or preserve_first",
-    usage: "verdict compact judge [--snapshot FILE|-] [--json]",
+    usage: "verdict compact judge [--snapshot FILE|-] [--local] [--json]",
     help: `Example:
   verdict compact build --transcript t.jsonl --json | verdict compact judge
 
-Accepts only a snapshot whose digest matches its summary and state.`,
+Accepts only a snapshot whose digest matches its summary and whose state is the
+renderer's output (exit 3 otherwise). Unlanded count <= judge.safe_max (default 0):
+safe_to_compact; > judge.wait_min (default 2): preserve_first; in between the optional
+loopback service (judge.service_url) is asked, else wait. wait is never permission.`,
     options: {
       snapshot: { kind: "string", value: "FILE", description: "snapshot JSON ('-' or absent: stdin)" },
+      local: { kind: "boolean", description: "local rules only: in the band answer wait (ambiguous_band)" },
       ...JSON_OUT,
       ...CONFIG,
     },
@@ -261,13 +272,18 @@ Accepts only a snapshot whose digest matches its summary and state.`,
   {
     name: "compact verify",
     summary: "run a labelled corpus and report both error rates",
-    usage: "verdict compact verify --corpus FILE [--json]",
+    usage: "verdict compact verify --corpus FILE [--local] [--json]",
     help: `Example:
   verdict compact verify --corpus examples/compaction-corpus.jsonl
 
-Exit 1 when a lost case is judged safe_to_compact; exit 3 for a one-label corpus.`,
+Each line: {"id", "label": "lost"|"keep", "summary": {...}} or {"id", "label",
+"transcript": "path relative to the corpus file"}. Reports lost cases let through as
+safe_to_compact (dangerous), keep cases refused (over-conservative), and SKIP cases that
+needed the absent or unreachable service. Exit 1 when a lost case is judged
+safe_to_compact; 2 when a case's state is over budget; 3 for a bad or one-label corpus.`,
     options: {
       corpus: { kind: "string", value: "FILE", description: "JSONL of {id, label, summary|transcript}" },
+      local: { kind: "boolean", description: "local rules only: band cases are SKIP (ambiguous_band)" },
       ...JSON_OUT,
       ...CONFIG,
     },
@@ -290,7 +306,11 @@ and gives up silently past its deadline.`,
     name: "hook pre-compact",
     summary: "PreCompact hook entry: the compaction verdict",
     usage: "verdict hook pre-compact",
-    help: "Reads the PreCompact hook JSON on stdin; see README, Compaction hook.",
+    help: `Reads the PreCompact hook JSON on stdin, builds and judges the session from its
+transcript_path and cwd, and writes the handoff (each unlanded item with its source) to
+$VERDICT_STATE/handoff/<session>.md unless the verdict is safe_to_compact. Blocks only a
+manual compaction, only on preserve_first, only with judge.block_manual; a second manual
+request within 120 s passes. Always exits 0; silent on any error. See docs/compaction.md.`,
     options: { ...CONFIG },
     sandbox: "worker",
     listed: true,
@@ -300,7 +320,9 @@ and gives up silently past its deadline.`,
     name: "hook session-start",
     summary: "SessionStart(compact) hook entry: gives the model the handoff",
     usage: "verdict hook session-start",
-    help: "Reads the SessionStart hook JSON on stdin; see README, Compaction hook.",
+    help: `Reads the SessionStart hook JSON on stdin; for source "compact", prints the handoff
+written by the PreCompact hook as hookSpecificOutput.additionalContext. Always exits 0;
+silent on any error or when there is no handoff. See docs/compaction.md.`,
     options: { ...CONFIG },
     sandbox: "worker",
     listed: true,
