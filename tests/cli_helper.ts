@@ -44,7 +44,9 @@ export async function runCli(args: readonly string[], options: CliOptions = {}):
   }).spawn();
   if (options.stdin !== undefined) {
     const writer = child.stdin.getWriter();
-    await writer.write(typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin);
+    await writer.write(
+      typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
+    );
     await writer.close();
   }
   const out = await child.output();

@@ -11,7 +11,15 @@ import { processIO, readStdinCapped } from "./io.ts";
 import type { CommandPlan, HookPaths, Roots } from "./plan.ts";
 import { resolveAsOf } from "./clock.ts";
 import { type Config, loadConfig } from "../config/config.ts";
-import { defaultPaths, type Env, isWithin, joinPath, type Paths, resolvePath } from "../config/paths.ts";
+import {
+  defaultPaths,
+  dirname,
+  type Env,
+  isWithin,
+  joinPath,
+  type Paths,
+  resolvePath,
+} from "../config/paths.ts";
 import { realRoots } from "../sandbox/contain.ts";
 import { permissionsFor } from "../sandbox/permissions.ts";
 
@@ -92,6 +100,10 @@ async function dispatch(argv: readonly string[], env: Env, cwd: string): Promise
     if (stdin === null) stdin = new Uint8Array();
   }
   const plan = await buildPlan(spec, args, env, cwd, stdin);
+  if (spec.name === "collect") {
+    // The sandboxed collect may write only its own files, not create their folder.
+    await Deno.mkdir(dirname(plan.paths.records), { recursive: true, mode: 0o700 });
+  }
   const { runInWorker } = await import("../sandbox/launch.ts");
   const as = spec.name === "sandbox-probe" ? stringOption(args, "as") ?? "collect" : spec.name;
   if (spec.name === "sandbox-probe" && !findCommand(as)) {

@@ -46,7 +46,12 @@ export async function writeFileAtomic(
     throw err;
   }
   file.close();
-  await Deno.rename(tmp, path);
+  try {
+    await Deno.rename(tmp, path);
+  } catch (err) {
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
 }
 
 export async function writeTextFileAtomic(path: string, text: string, mode?: number): Promise<void> {

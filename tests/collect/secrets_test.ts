@@ -30,7 +30,9 @@ Deno.test("built-in rules leave ordinary decision text alone", () => {
 
 Deno.test("keyword rules take a separator or a space, then four or more ASCII characters", () => {
   const rules = compileCredentialRules(["keyword:api_key", "keyword:口令"]);
-  for (const text of ["api_key: abcd1234", "API_KEY=abcd", "api_key abcd", "口令：abcd1234", "口令是abcd1234"]) {
+  for (
+    const text of ["api_key: abcd1234", "API_KEY=abcd", "api_key abcd", "口令：abcd1234", "口令是abcd1234"]
+  ) {
     assert.ok(findCredential(text, rules), `not caught: ${text}`);
   }
   for (const text of ["api_key: abc", "my_api_key_name is configured", "口令很重要"]) {
@@ -44,7 +46,10 @@ Deno.test("regex rules are used as written", () => {
 });
 
 Deno.test("an invalid rule fails the whole list, naming the rule", () => {
-  assert.throws(() => compileCredentialRules(["fine-[a-z]+", "[unclosed"]), /credential_patterns\[1\] "\[unclosed"/);
+  assert.throws(
+    () => compileCredentialRules(["fine-[a-z]+", "[unclosed"]),
+    /credential_patterns\[1\] "\[unclosed"/,
+  );
   assert.throws(() => compileCredentialRules(["keyword:  "]), /needs a word/);
   assert.throws(() => compileCredentialRules(["(x)?"]), /matches empty text/);
 });

@@ -21,7 +21,9 @@ Deno.test("collect's sandbox: Deno refuses a direct read outside the roots", asy
   const r = await runCli(["sandbox-probe", "--as", "collect", "--read", outside], { env: { HOME: home } });
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^refused: collect cannot read .*Requires read access/);
-  const etc = await runCli(["sandbox-probe", "--as", "collect", "--read", "/etc/hostname"], { env: { HOME: home } });
+  const etc = await runCli(["sandbox-probe", "--as", "collect", "--read", "/etc/hostname"], {
+    env: { HOME: home },
+  });
   assert.equal(etc.code, 0, etc.stderr);
   assert.match(etc.stdout, /refused/);
 });

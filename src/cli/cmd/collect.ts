@@ -1,0 +1,84 @@
+/** `verdict collect`: runs the collector and reports one summary line on stderr. */
+import { collect, type CollectSummary } from "../../collect/collect.ts";
+import { booleanOption, stringOption } from "../args.ts";
+import { parseTime } from "../clock.ts";
+import { EXIT, UsageError } from "../errors.ts";
+import type { CommandIO, CommandPlan } from "../plan.ts";
+import { buildIndexFile } from "../../rank/index_file.ts";
+
+/** Problems listed one by one before the rest are only counted. */
+const MAX_LISTED_PROBLEMS = 20;
+
+/** Seconds between progress redraws on a terminal. */
+const PROGRESS_INTERVAL_MS = 200;
+
+export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
+  const sinceRaw = stringOption(plan.args, "since");
+  const since = sinceRaw === undefined ? null : parseTime(sinceRaw);
+  if (sinceRaw !== undefined && since === null) {
+    throw new UsageError(
+      `--since "${sinceRaw}" is not a date`,
+      "write it as 2026-01-01 or 2026-01-01T00:00:00Z",
+    );
+  }
+  if (plan.args.positionals.length > 0) {
+    throw new UsageError(
+      `"verdict collect" takes no arguments, got "${plan.args.positionals[0]}"`,
+      "use --doc-root DIR or --git-repo DIR to add sources",
+    );
+  }
+  const quiet = booleanOption(plan.args, "quiet");
+  const progress = !quiet && io.stderrIsTerminal;
+  let problems = 0;
+  let lastDraw = 0;
+  const pending: Promise<void>[] = [];
+  const summary = await collect({
+    roots: plan.roots,
+    recordsPath: plan.paths.records,
+    config: plan.config,
+    since,
+    full: booleanOption(plan.args, "full"),
+    report: (path, message) => {
+      problems++;
+      if (!quiet && problems <= MAX_LISTED_PROBLEMS) {
+        pending.push(io.stderr(`${progress ? "\r\x1b[K" : ""}collect: ${path}: ${message}\n`));
+      }
+    },
+    ...(progress
+      ? {
+        onProgress: (bytes: number) => {
+          const now = performance.now();
+          if (now - lastDraw < PROGRESS_INTERVAL_MS) return;
+          lastDraw = now;
+          pending.push(io.stderr(`\r\x1b[Kcollect: reading transcripts… ${formatBytes(bytes)}`));
+        },
+      }
+      : {}),
+    buildIndex: buildIndexFile,
+  });
+  await Promise.all(pending);
+  if (progress) await io.stderr("\r\x1b[K");
+  if (problems > MAX_LISTED_PROBLEMS && !quiet) {
+    await io.stderr(`collect: ${problems - MAX_LISTED_PROBLEMS} more problem(s) not listed\n`);
+  }
+  if (!quiet) await io.stderr(summaryLine(summary, plan.paths.records) + "\n");
+  return EXIT.ok;
+}
+
+export function summaryLine(s: CollectSummary, recordsPath: string): string {
+  const kinds = Object.entries(s.byKind).map(([k, n]) => `${k} ${n}`).join(", ");
+  const head = s.written ? `${s.added} new, ${s.total} records` : `nothing new, ${s.total} records`;
+  const extra = [
+    `${s.filesRead} file(s) read`,
+    ...(s.filesUnreadable ? [`${s.filesUnreadable} unreadable`] : []),
+    ...(s.linesSkipped ? [`${s.linesSkipped} line(s) skipped`] : []),
+    ...(s.secretsDropped ? [`${s.secretsDropped} dropped as credentials`] : []),
+  ];
+  return `collect: ${head} (${kinds}); ${extra.join(", ")} → ${recordsPath}`;
+}
+
+function formatBytes(n: number): string {
+  if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KiB`;
+  if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(n / 1024 / 1024 / 1024).toFixed(2)} GiB`;
+}

@@ -1,0 +1,323 @@
+/**
+ * `collect` as a library function: read every source under its roots, merge into the archive,
+ * drop credentials, write the records file atomically, then the index and the per-file state.
+ *
+ * Incremental: when no source reports anything new and the filter rules are unchanged, nothing
+ * is read beyond directory listings and stats, and nothing is written.
+ */
+import { ConfigError, EXIT, VerdictError } from "../cli/errors.ts";
+import type { Roots } from "../cli/plan.ts";
+import type { Config } from "../config/config.ts";
+import { derivedPaths } from "../config/paths.ts";
+import { writeFileAtomic, writeTextFileAtomic } from "../fsutil/atomic.ts";
+import { collectDocs, type DocsState } from "./docs.ts";
+import { collectGit, type GitState } from "./git.ts";
+import { mergeRecords } from "./merge.ts";
+import {
+  asRecord,
+  fnv1a64,
+  RECORD_KINDS,
+  type RecordKind,
+  recordLine,
+  type VerdictRecord,
+} from "./record.ts";
+import { compileCredentialRules, type CredentialRule, findCredential } from "./secrets.ts";
+import type { ProblemReporter, SourceResult } from "./source.ts";
+import { collectTranscripts, type TranscriptState } from "./transcripts.ts";
+
+/** Bumped when the state's meaning changes; an older state is ignored (full re-read). */
+export const COLLECT_STATE_VERSION = 1;
+
+/** A lock older than this is from a crashed collect and may be taken over. */
+const STALE_LOCK_MS = 60 * 60 * 1000;
+
+/** Stands in for text the credential filter removed from parser carries (never stored). */
+export const CREDENTIAL_PLACEHOLDER = "[verdict: credential removed]";
+
+export interface CollectState {
+  readonly version: number;
+  /** Digest of the credential rules in force when the archive was last written. */
+  readonly rulesDigest: string;
+  /** The records file as this run left it (an edited or missing archive forces a full re-read). */
+  readonly recordsSize: number;
+  readonly recordsMtimeMs: number;
+  /** Counts of the archive as written, so a no-op run can report them without reading it. */
+  readonly byKind: Readonly<Record<RecordKind, number>>;
+  readonly transcripts: TranscriptState;
+  readonly docs: DocsState | null;
+  readonly git: GitState | null;
+}
+
+export interface CollectInput {
+  readonly roots: Roots;
+  readonly recordsPath: string;
+  readonly config: Config;
+  /** Records older than this (RFC 3339) are not collected. */
+  readonly since: string | null;
+  /** Ignore the incremental state and re-read every file. */
+  readonly full: boolean;
+  readonly report: ProblemReporter;
+  readonly onProgress?: (bytesRead: number) => void;
+  /** Builds the search index beside the records (injected so collect does not import rank). */
+  readonly buildIndex?: (records: readonly VerdictRecord[], recordsPath: string) => Promise<void>;
+}
+
+export interface CollectSummary {
+  readonly total: number;
+  readonly byKind: Readonly<Record<RecordKind, number>>;
+  readonly added: number;
+  readonly filesRead: number;
+  readonly filesUnreadable: number;
+  readonly linesSkipped: number;
+  readonly secretsDropped: number;
+  /** False when nothing was new and the archive was left untouched. */
+  readonly written: boolean;
+}
+
+export async function collect(input: CollectInput): Promise<CollectSummary> {
+  // Compile first: an invalid rule fails the run before anything is read or written.
+  const rules = compileCredentialRules(input.config.credential_patterns);
+  const rulesDigest = fnv1a64(JSON.stringify(input.config.credential_patterns));
+  const paths = derivedPaths(input.recordsPath);
+  const release = await takeLock(paths.lock);
+  try {
+    const records = await statOrNull(input.recordsPath);
+    let previous = input.full ? null : await loadState(paths.collectState);
+    // If the archive is gone or was changed behind our back, re-read everything (and merge
+    // with whatever the archive holds) so nothing consumed earlier is lost.
+    if (
+      previous && (!records || records.size !== previous.recordsSize ||
+        (records.mtime?.getTime() ?? 0) !== previous.recordsMtimeMs)
+    ) previous = null;
+
+    const transcripts = await collectTranscripts({
+      claudeProjects: input.roots.claudeProjects,
+      claudeHistory: input.roots.claudeHistory,
+      codexSessions: input.roots.codexSessions,
+      includeHeadless: input.config.include_headless,
+      previous: previous?.transcripts ?? null,
+      report: input.report,
+      ...(input.onProgress ? { onBytes: input.onProgress } : {}),
+    });
+    const docs = await collectDocs({
+      docRoots: input.roots.docs,
+      claudeProjects: input.roots.claudeProjects,
+      previous: previous?.docs ?? null,
+      report: input.report,
+    });
+    const git = await collectGit({
+      repos: input.roots.gitRepos,
+      previous: previous?.git ?? null,
+      report: input.report,
+    });
+    const results: SourceResult<unknown>[] = [transcripts, docs, git];
+    const filesRead = results.reduce((n, r) => n + r.stats.filesRead, 0);
+    const filesUnreadable = results.reduce((n, r) => n + r.stats.filesUnreadable, 0);
+    const linesSkipped = results.reduce((n, r) => n + r.stats.linesSkipped, 0);
+    const transcriptState = redactCarries(transcripts.state, rules);
+
+    const nothingNew = previous !== null && previous.rulesDigest === rulesDigest &&
+      results.every((r) => r.replaced.size === 0 && r.appended.length === 0);
+    if (nothingNew && records) {
+      const state: CollectState = {
+        ...previous!,
+        transcripts: transcriptState,
+        docs: docs.state,
+        git: git.state,
+      };
+      if (JSON.stringify(state) !== JSON.stringify(previous)) {
+        await writeTextFileAtomic(paths.collectState, JSON.stringify(state));
+      }
+      return {
+        total: Object.values(previous!.byKind).reduce((a, b) => a + b, 0),
+        byKind: previous!.byKind,
+        added: 0,
+        filesRead,
+        filesUnreadable,
+        linesSkipped,
+        secretsDropped: 0,
+        written: false,
+      };
+    }
+
+    const old = records ? await readArchive(input.recordsPath, input.report) : [];
+    const fresh = filterResults(results, rules, input.since);
+    const merged = mergeRecords(old.filter((r) => !hasCredential(r, rules)), fresh.results);
+    const secretsDropped = fresh.dropped + old.filter((r) => hasCredential(r, rules)).length;
+
+    await writeFileAtomic(input.recordsPath, lines(merged.records));
+    const after = await Deno.stat(input.recordsPath);
+    if (input.buildIndex) await input.buildIndex(merged.records, input.recordsPath);
+    const state: CollectState = {
+      version: COLLECT_STATE_VERSION,
+      rulesDigest,
+      recordsSize: after.size,
+      recordsMtimeMs: after.mtime?.getTime() ?? 0,
+      byKind: kindCounts(merged.records),
+      transcripts: transcriptState,
+      docs: docs.state,
+      git: git.state,
+    };
+    await writeTextFileAtomic(paths.collectState, JSON.stringify(state));
+    return {
+      total: merged.records.length,
+      byKind: kindCounts(merged.records),
+      added: merged.added,
+      filesRead,
+      filesUnreadable,
+      linesSkipped,
+      secretsDropped,
+      written: true,
+    };
+  } finally {
+    await release();
+  }
+}
+
+function* lines(records: readonly VerdictRecord[]): Generator<string> {
+  // Batch lines so the writer sees few large chunks.
+  let batch = "";
+  for (const r of records) {
+    batch += recordLine(r) + "\n";
+    if (batch.length > 1 << 20) {
+      yield batch;
+      batch = "";
+    }
+  }
+  if (batch) yield batch;
+}
+
+function hasCredential(r: VerdictRecord, rules: readonly CredentialRule[]): boolean {
+  return r.text.includes(CREDENTIAL_PLACEHOLDER) || findCredential(r.text, rules) !== null;
+}
+
+/** Drops credential-bearing and too-old records from this run's results; counts the drops. */
+function filterResults(
+  results: readonly SourceResult<unknown>[],
+  rules: readonly CredentialRule[],
+  since: string | null,
+): { results: SourceResult<unknown>[]; dropped: number } {
+  let dropped = 0;
+  const keep = (recs: readonly VerdictRecord[]) =>
+    recs.filter((r) => {
+      if (hasCredential(r, rules)) {
+        dropped++;
+        return false;
+      }
+      return since === null || r.time >= since;
+    });
+  const out = results.map((r) => ({
+    ...r,
+    replaced: new Map([...r.replaced].map(([file, recs]) => [file, keep(recs)] as const)),
+    appended: keep(r.appended),
+  }));
+  return { results: out, dropped };
+}
+
+/**
+ * Parser carries may hold text still waiting for its tool result (a memory write). Any string
+ * in a carry that matches a credential rule is replaced before the state is written, so no
+ * secret reaches the state file; a record later built from it carries the placeholder and is
+ * dropped like the original would have been.
+ */
+export function redactCarries(state: TranscriptState, rules: readonly CredentialRule[]): TranscriptState {
+  const redact = (v: unknown): unknown => {
+    if (typeof v === "string") return findCredential(v, rules) ? CREDENTIAL_PLACEHOLDER : v;
+    if (Array.isArray(v)) return v.map(redact);
+    if (v !== null && typeof v === "object") {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, redact(x)]));
+    }
+    return v;
+  };
+  const out: Record<string, TranscriptState[string]> = {};
+  for (const [file, s] of Object.entries(state)) out[file] = { ...s, carry: redact(s.carry) };
+  return out;
+}
+
+function kindCounts(records: readonly VerdictRecord[]): Record<RecordKind, number> {
+  const byKind = Object.fromEntries(RECORD_KINDS.map((k) => [k, 0])) as Record<RecordKind, number>;
+  for (const r of records) byKind[r.kind]++;
+  return byKind;
+}
+
+/** Reads the archive; a line that is not a record is reported and left out of the merge. */
+export async function readArchive(path: string, report: ProblemReporter): Promise<VerdictRecord[]> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return [];
+    throw err;
+  }
+  const out: VerdictRecord[] = [];
+  let lineNo = 0;
+  let bad = 0;
+  for (const line of text.split("\n")) {
+    lineNo++;
+    if (line === "") continue;
+    let rec: VerdictRecord | null = null;
+    try {
+      rec = asRecord(JSON.parse(line));
+    } catch {
+      rec = null;
+    }
+    if (rec) out.push(rec);
+    else bad++;
+  }
+  if (bad > 0 && out.length === 0) {
+    throw new VerdictError(
+      `Refusing to overwrite "${path}": none of its ${bad} lines is a verdict record`,
+      EXIT.usage,
+      "point --out at another file, or move this one away",
+    );
+  }
+  if (bad > 0) report(path, `${bad} line(s) are not records and were left out`);
+  return out;
+}
+
+async function statOrNull(path: string): Promise<Deno.FileInfo | null> {
+  try {
+    return await Deno.stat(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+}
+
+async function loadState(path: string): Promise<CollectState | null> {
+  try {
+    const s = JSON.parse(await Deno.readTextFile(path)) as CollectState;
+    return s && s.version === COLLECT_STATE_VERSION && typeof s.transcripts === "object" &&
+        typeof s.byKind === "object"
+      ? s
+      : null;
+  } catch {
+    // Missing or unreadable state only costs a full re-read.
+    return null;
+  }
+}
+
+/** Takes the collect lock (exclusive create); a stale lock from a crashed run is taken over. */
+async function takeLock(path: string): Promise<() => Promise<void>> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const f = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
+      f.close();
+      return () => Deno.remove(path).catch(() => {});
+    } catch (err) {
+      if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
+      const info = await statOrNull(path);
+      const age = info?.mtime ? Date.now() - info.mtime.getTime() : 0;
+      if (attempt === 0 && age > STALE_LOCK_MS) {
+        await Deno.remove(path).catch(() => {});
+        continue;
+      }
+      throw new VerdictError(
+        `Cannot collect into "${path.slice(0, -".lock".length)}": another collect is running`,
+        EXIT.runtime,
+        `wait for it to finish; if none is running, remove ${path}`,
+      );
+    }
+  }
+  throw new ConfigError(`Cannot take the collect lock ${path}`);
+}

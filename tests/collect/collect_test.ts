@@ -1,0 +1,270 @@
+/**
+ * `verdict collect` end to end: a temp HOME with Claude Code and Codex transcripts (the bundled
+ * examples), a doc root holding a symlink escape, and a real git repo; the real CLI, with the
+ * compiled binary's permissions.
+ */
+import assert from "node:assert/strict";
+import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
+import { copyTree, runCli, tempHome } from "../cli_helper.ts";
+import { git } from "./git_fixture.ts";
+
+const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
+const SHOP_SESSION = "6f1c2a7e-3b1d-4c55-9a0e-2d7f1e5b8c01";
+
+interface World {
+  readonly home: string;
+  readonly docs: string;
+  readonly repo: string;
+  readonly records: string;
+  readonly claudeFile: string;
+  readonly env: Record<string, string>;
+}
+
+async function world(): Promise<World> {
+  const home = await tempHome();
+  await copyTree(`${EXAMPLES}claude`, `${home}/.claude`);
+  await copyTree(`${EXAMPLES}codex`, `${home}/.codex`);
+  const docs = `${home}/notes`;
+  await copyTree(`${EXAMPLES}docs`, docs);
+  // A symlink escape: inside the doc root, pointing outside every root.
+  await Deno.writeTextFile(
+    `${home}/private.md`,
+    "# Private\n\nTOPSECRET-LINK-TARGET must never be collected.\n",
+  );
+  await Deno.symlink(`${home}/private.md`, `${docs}/escape.md`);
+  await Deno.mkdir(`${home}/private-dir`);
+  await Deno.writeTextFile(`${home}/private-dir/x.md`, "# X\n\nTOPSECRET-DIR-TARGET\n");
+  await Deno.symlink(`${home}/private-dir`, `${docs}/escape-dir`);
+  // A credential inside a doc: the section is dropped whole.
+  await Deno.writeTextFile(
+    `${docs}/ops.md`,
+    "# Ops\n\n## Access\n\npassword: hunter2-FAKE\n\n## Rotation\n\nRotate keys monthly.\n",
+  );
+  const repo = `${home}/src/app`;
+  await Deno.mkdir(repo, { recursive: true });
+  await git(repo, ["init", "-q", "-b", "main"]);
+  await Deno.writeTextFile(`${repo}/a.txt`, "a\n");
+  await git(repo, ["add", "."]);
+  await git(
+    repo,
+    ["commit", "-q", "-m", "Use pnpm workspaces\n\nWe decided to drop npm install."],
+    "2026-02-01T10:00:00Z",
+  );
+  await Deno.writeTextFile(`${repo}/a.txt`, "b\n");
+  await git(repo, ["commit", "-q", "-am", "Bump version"], "2026-02-02T10:00:00Z");
+  await git(repo, ["tag", "release-2026-02-02"], "2026-02-02T10:00:00Z");
+  await git(repo, ["tag", "v1.2.3"], "2026-02-02T10:00:00Z");
+  const config = `${home}/.config/verdict/config.json`;
+  await Deno.mkdir(`${home}/.config/verdict`, { recursive: true });
+  await Deno.writeTextFile(config, JSON.stringify({ doc_roots: [docs], git_repos: [repo] }));
+  return {
+    home,
+    docs,
+    repo,
+    records: `${home}/.local/share/verdict/records.jsonl`,
+    claudeFile: `${home}/.claude/projects/-home-dev-shop/${SHOP_SESSION}.jsonl`,
+    env: { HOME: home },
+  };
+}
+
+async function readRecords(path: string): Promise<VerdictRecord[]> {
+  return (await Deno.readTextFile(path)).split("\n").filter((l) => l).map((l) => {
+    const r = asRecord(JSON.parse(l));
+    assert.ok(r, `not a record: ${l}`);
+    return r;
+  });
+}
+
+const brief = (r: VerdictRecord) => `${r.kind}:${r.source_line}:${r.text.split("\n")[0]!.slice(0, 40)}`;
+
+Deno.test("collect yields exactly the typed prompts, notes, docs, commits and date tags", async () => {
+  const w = await world();
+  const r = await runCli(["collect"], { env: w.env });
+  assert.equal(r.code, 0, r.stderr);
+  const records = await readRecords(w.records);
+  const bySource = (pred: (r: VerdictRecord) => boolean) => records.filter(pred).map(brief).sort();
+
+  assert.deepEqual(bySource((x) => x.source_file === w.claudeFile), [
+    "note:5:# Shop conventions",
+    "prompt:11:Caching with redis? Never mind the redis",
+    "prompt:14:For the API, always put the version in t",
+    "prompt:4:We decided: the orders service uses Post",
+    "prompt:7:以后都统一用 pnpm，不要再用 npm install 了。",
+  ]);
+  // The history line of another session survives; the one duplicating a transcript prompt does not.
+  assert.deepEqual(bySource((x) => x.source_file.endsWith("/.claude/history.jsonl")), [
+    "prompt:3:Deploys go out on Tuesdays only; no Frid",
+  ]);
+  assert.deepEqual(bySource((x) => x.origin === "codex"), [
+    "prompt:4:From now on, run the migrations with sql",
+    "prompt:6:决定：订单金额一律用整数分存储，不要用浮点数。",
+  ]);
+  assert.deepEqual(bySource((x) => x.kind === "doc"), [
+    "doc:12:## ADR-003 Deploys",
+    "doc:3:## ADR-001 Database",
+    "doc:7:## Rotation",
+    "doc:8:## ADR-002 Package manager",
+  ]);
+  assert.deepEqual(bySource((x) => x.origin === "git"), [
+    "commit:0:Bump version",
+    "commit:0:Use pnpm workspaces",
+    "tag:0:release-2026-02-02",
+  ]);
+  assert.equal(records.length, 15);
+
+  const all = await Deno.readTextFile(w.records);
+  assert.ok(!all.includes("TOPSECRET"), "a symlink escape reached the records");
+  assert.ok(!all.includes("hunter2"), "a credential reached the records");
+  for (const f of await Array.fromAsync(Deno.readDir(`${w.home}/.local/share/verdict`))) {
+    const text = await Deno.readTextFile(`${w.home}/.local/share/verdict/${f.name}`).catch(() => "");
+    assert.ok(!text.includes("hunter2") && !text.includes("TOPSECRET"), `leak in ${f.name}`);
+  }
+  assert.match(r.stderr, /15 new, 15 records \(prompt 7, note 1, doc 4, commit 2, tag 1\)/);
+  assert.match(r.stderr, /1 dropped as credentials/);
+  const commit = records.find((x) => x.kind === "commit" && x.text.startsWith("Use pnpm"))!;
+  assert.equal(commit.time, "2026-02-01T10:00:00.000Z");
+  assert.equal(commit.text, "Use pnpm workspaces\n\nWe decided to drop npm install.");
+  assert.match(commit.commit ?? "", /^[0-9a-f]{40}$/);
+});
+
+Deno.test("a re-collect with nothing new writes nothing; a grown transcript adds only its new lines", async () => {
+  const w = await world();
+  assert.equal((await runCli(["collect"], { env: w.env })).code, 0);
+  const first = await Deno.readTextFile(w.records);
+  const again = await runCli(["collect"], { env: w.env });
+  assert.match(again.stderr, /nothing new, 15 records/);
+  assert.equal(await Deno.readTextFile(w.records), first);
+
+  const line = JSON.stringify({
+    parentUuid: "u-0012",
+    isSidechain: false,
+    userType: "external",
+    cwd: "/home/dev/shop",
+    sessionId: SHOP_SESSION,
+    version: "2.1.180",
+    entrypoint: "cli",
+    type: "user",
+    message: { role: "user", content: "Settled: invoices are PDFs rendered server-side." },
+    uuid: "u-0013",
+    timestamp: "2026-03-01T09:20:00.000Z",
+    origin: { kind: "human" },
+  });
+  await Deno.writeTextFile(w.claudeFile, line + "\n", { append: true });
+  const grown = await runCli(["collect"], { env: w.env });
+  assert.equal(grown.code, 0, grown.stderr);
+  assert.match(grown.stderr, /1 new, 16 records/);
+  assert.match(grown.stderr, /1 file\(s\) read/);
+  const incremental = await Deno.readTextFile(w.records);
+
+  // The same inputs collected from scratch give the same bytes.
+  const full = await runCli(["collect", "--full", "--out", `${w.home}/full.jsonl`], { env: w.env });
+  assert.equal(full.code, 0, full.stderr);
+  assert.equal(await Deno.readTextFile(`${w.home}/full.jsonl`), incremental);
+});
+
+Deno.test("records whose transcript was deleted are kept by later collects", async () => {
+  const w = await world();
+  assert.equal((await runCli(["collect"], { env: w.env })).code, 0);
+  await Deno.remove(w.claudeFile);
+  await Deno.writeTextFile(`${w.docs}/new.md`, "# New\n\nA fresh note.\n");
+  const r = await runCli(["collect"], { env: w.env });
+  assert.equal(r.code, 0, r.stderr);
+  const records = await readRecords(w.records);
+  assert.equal(records.filter((x) => x.source_file === w.claudeFile).length, 5);
+  assert.equal(records.length, 16);
+});
+
+Deno.test("a malformed config stops collect with exit 3, naming file, line and column, writing nothing", async () => {
+  const w = await world();
+  await Deno.writeTextFile(
+    `${w.home}/.config/verdict/config.json`,
+    '{\n  "doc_roots": ["a"]\n  "git_repos": []\n}',
+  );
+  const r = await runCli(["collect"], { env: w.env });
+  assert.equal(r.code, 3);
+  assert.match(r.stderr, /config\.json.*line 3, column 3/);
+  await assert.rejects(Deno.stat(w.records), Deno.errors.NotFound);
+});
+
+Deno.test("an unknown config key and an invalid credential rule are refused by name, nothing written", async () => {
+  const w = await world();
+  const cfg = `${w.home}/.config/verdict/config.json`;
+  await Deno.writeTextFile(cfg, JSON.stringify({ doc_root: [] }));
+  const unknown = await runCli(["collect"], { env: w.env });
+  assert.equal(unknown.code, 3);
+  assert.match(unknown.stderr, /Unknown key "doc_root"/);
+  await Deno.writeTextFile(cfg, JSON.stringify({ credential_patterns: ["keyword:api_key", "([bad"] }));
+  const bad = await runCli(["collect"], { env: w.env });
+  assert.equal(bad.code, 3);
+  assert.match(bad.stderr, /credential_patterns\[1\]/);
+  await assert.rejects(Deno.stat(w.records), Deno.errors.NotFound);
+});
+
+Deno.test("a new credential rule also removes matching records already in the archive", async () => {
+  const w = await world();
+  assert.equal((await runCli(["collect"], { env: w.env })).code, 0);
+  const cfg = `${w.home}/.config/verdict/config.json`;
+  const config = JSON.parse(await Deno.readTextFile(cfg));
+  await Deno.writeTextFile(cfg, JSON.stringify({ ...config, credential_patterns: ["sqlx migrate"] }));
+  const r = await runCli(["collect"], { env: w.env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.ok(!(await Deno.readTextFile(w.records)).includes("sqlx migrate"));
+  assert.match(r.stderr, /1 dropped as credentials/);
+});
+
+Deno.test("real-world damage is skipped and counted, never fatal", async () => {
+  const w = await world();
+  const dir = `${w.home}/.claude/projects/-home-dev-broken`;
+  await Deno.mkdir(dir);
+  const good = (uuid: string, text: string) =>
+    JSON.stringify({
+      type: "user",
+      uuid,
+      sessionId: "b1",
+      cwd: "/b",
+      entrypoint: "cli",
+      timestamp: "2026-04-01T00:00:00Z",
+      message: { role: "user", content: text },
+    });
+  const bad = new Uint8Array([0x7b, 0xff, 0xfe, 0x0a]); // "{" + invalid UTF-8 + newline
+  const enc = new TextEncoder();
+  const parts = [
+    enc.encode(good("b-1", "first prompt") + "\n"),
+    enc.encode("this is not json\n"),
+    bad,
+    enc.encode(good("b-2", "second prompt") + "\n"),
+    enc.encode('{"type":"user","uuid":"b-3","mess'), // a live session's truncated last line
+  ];
+  await Deno.writeFile(`${dir}/broken.jsonl`, new Uint8Array(parts.flatMap((p) => [...p])));
+  await Deno.writeTextFile(`${dir}/empty.jsonl`, "");
+  const r = await runCli(["collect"], { env: w.env });
+  assert.equal(r.code, 0, r.stderr);
+  const texts = (await readRecords(w.records)).filter((x) => x.project === "/b").map((x) => x.text);
+  assert.deepEqual(texts, ["first prompt", "second prompt"]);
+  assert.match(r.stderr, /2 line\(s\) skipped/);
+});
+
+Deno.test("collect --since leaves out older records; --doc-root must exist", async () => {
+  const w = await world();
+  const r = await runCli(["collect", "--since", "2026-03-01T09:06:00Z"], { env: w.env });
+  assert.equal(r.code, 0, r.stderr);
+  const records = await readRecords(w.records);
+  assert.ok(records.every((x) => x.time >= "2026-03-01T09:06:00.000Z"), records.map(brief).join("\n"));
+  assert.ok(records.length > 0);
+  const missing = await runCli(["collect", "--doc-root", `${w.home}/nope`], { env: w.env });
+  assert.equal(missing.code, 3);
+  assert.match(missing.stderr, /no such directory/);
+  const badDate = await runCli(["collect", "--since", "yesterday"], { env: w.env });
+  assert.equal(badDate.code, 3);
+  assert.match(badDate.stderr, /--since "yesterday" is not a date/);
+});
+
+Deno.test("collect refuses to overwrite a file that is not a records archive", async () => {
+  const w = await world();
+  const out = `${w.home}/notes.txt`;
+  await Deno.writeTextFile(out, "my precious notes\n");
+  const r = await runCli(["collect", "--out", out], { env: w.env });
+  assert.equal(r.code, 3);
+  assert.match(r.stderr, /Refusing to overwrite/);
+  assert.equal(await Deno.readTextFile(out), "my precious notes\n");
+});
