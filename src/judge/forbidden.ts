@@ -108,7 +108,8 @@ export function childPath(path: string, key: string): string {
 /**
  * Throws ForbiddenKeyError when `value` holds a forbidden key at any depth. `what` names the
  * payload in the message ("summary", "service answer", "tool input"…); `root` is its JSON path.
- * An object's own keys are checked before its children, so the shallowest offending key is named.
+ * An object's own keys are all checked before anything they hold, so of two offending keys the
+ * outer one is named.
  */
 export function assertNoForbiddenKeys(value: unknown, what: string, root = "$"): void {
   // Iterative, so a deeply nested payload cannot overflow the stack.
