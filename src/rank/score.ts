@@ -1,0 +1,355 @@
+/**
+ * search(): the ranked, explained answer to a query over a Corpus. Pure: the clock, the caller's
+ * project, the entity list and the exclusions all come in through `SearchOptions`.
+ *
+ * 1. Terms. The query is tokenized like the records (tokenize.ts, with the corpus's CJK words).
+ *    A query naming an entity or one of its aliases also gets the terms of all its other names.
+ *    Terms absent from the corpus are dropped. The rest are ordered rarest first — "common" ASCII
+ *    words (in more than COMMON_DF_SHARE of the records) after every other term — and at most
+ *    MAX_QUERY_TERMS are kept.
+ * 2. BM25 over the kept terms (bm25.ts), summed in that order.
+ * 3. Weights multiply the BM25 score: source × marker × recency × project × entity.
+ * 4. Order: score desc, then time desc (newer first), then id asc. Exclusions (the live session,
+ *    the cooldown ids) are removed before the top N are cut.
+ *
+ * Each hit says which terms it matched, which of them are not common (`informativeMatched`; a hit
+ * with none is `commonOnly` and the gate refuses it) and how much of the query's informative idf
+ * mass it covers (`coverage`).
+ */
+
+import type { RecordKind } from "../collect/record.ts";
+import { bm25Idf, bm25Rank, type Corpus, type DocMeta, type Posting, type QueryTerm } from "./bm25.ts";
+import { type Entity, entityForms } from "./entities.ts";
+import type { MarkerStrength } from "./markers.ts";
+import { type CjkLexicon, isAsciiTerm, tokenize } from "./tokenize.ts";
+
+// --- weights --------------------------------------------------------------------------------
+
+/** Typed prompts are the user's own words: the most direct record of what they decided. */
+export const SOURCE_WEIGHT_PROMPT = 1;
+/** Notes (CLAUDE.md, memory files) are decisions written down, but in the agent's words. */
+export const SOURCE_WEIGHT_NOTE = 0.8;
+/** Documents state intent too, but mostly describe rather than decide. */
+export const SOURCE_WEIGHT_DOC = 0.6;
+/** Commit subjects say what changed, rarely what was decided for next time. */
+export const SOURCE_WEIGHT_COMMIT = 0.4;
+/** Tags carry a date and a name, the thinnest evidence of a decision. */
+export const SOURCE_WEIGHT_TAG = 0.4;
+
+export const SOURCE_WEIGHTS: Readonly<Record<RecordKind, number>> = {
+  prompt: SOURCE_WEIGHT_PROMPT,
+  note: SOURCE_WEIGHT_NOTE,
+  doc: SOURCE_WEIGHT_DOC,
+  commit: SOURCE_WEIGHT_COMMIT,
+  tag: SOURCE_WEIGHT_TAG,
+};
+
+/** A strong marker (决定, must, never…) says "this is settled": half as much again. */
+export const MARKER_WEIGHT_STRONG = 1.5;
+/** A medium marker (应该, prefer, switch to…) is a leaning, worth a quarter more. */
+export const MARKER_WEIGHT_MEDIUM = 1.25;
+/** No marker: the text may still bear on the topic, at face value. */
+export const MARKER_WEIGHT_NONE = 1;
+
+/** `hint` halves a record's weight every 30 days (SPEC): an unprompted hint should be current. */
+export const HINT_HALF_LIFE_DAYS = 30;
+/** `recall` decays as 1/(1 + age/τ): a half-year-old decision keeps half its weight — the user asked. */
+export const RECALL_DECAY_DAYS = 180;
+/** …never below this: a years-old exact answer is handicapped at most 5×, so it can still be found. */
+export const RECALL_RECENCY_FLOOR = 0.2;
+
+/** Records from the caller's own project count double (SPEC). */
+export const PROJECT_WEIGHT = 2;
+/** A record naming an entity the query names is about the same thing, not just the same words. */
+export const ENTITY_WEIGHT = 1.5;
+
+// --- term selection -------------------------------------------------------------------------
+
+/** At most this many terms are searched: bounds the work per prompt; rarest first keeps the sharp ones. */
+export const MAX_QUERY_TERMS = 16;
+/** An ASCII term in more than this share of the records is "common" (SPEC: 1%). */
+export const COMMON_DF_SHARE = 0.01;
+/** …and in more than this many: in a small archive 1% is under one record, and every word would be common. */
+export const COMMON_MIN_DF = 5;
+/** Hits returned when the caller does not say. */
+export const DEFAULT_TOP = 5;
+
+const DAY_MS = 86_400_000;
+
+export type SearchMode = "hint" | "recall";
+
+export interface SearchOptions {
+  readonly mode: SearchMode;
+  /** The pinned clock (epoch ms): recency is measured against it. */
+  readonly nowMs: number;
+  /** The caller's project (VerdictRecord.project form); records with exactly this project count double. */
+  readonly project?: string;
+  readonly entities?: readonly Entity[];
+  /** The live session: its records are never returned. */
+  readonly excludeSession?: string | null;
+  /** Record ids not to return (the cooldown ledger). */
+  readonly excludeIds?: ReadonlySet<string>;
+  /** Hits to return (default DEFAULT_TOP). */
+  readonly top?: number;
+  /** Terms to search at most (default MAX_QUERY_TERMS). */
+  readonly maxTerms?: number;
+}
+
+export interface SearchTerm {
+  readonly term: string;
+  /** Times the term occurs in the (expanded) query; BM25 counts it linearly. */
+  readonly qtf: number;
+  readonly df: number;
+  readonly idf: number;
+  /** An ASCII term in more than the common share of records: searched last, never enough alone. */
+  readonly common: boolean;
+  /** The entity whose alias brought this term in, or null for a term of the query itself. */
+  readonly fromEntity: string | null;
+}
+
+export interface SkippedTerm {
+  readonly term: string;
+  /** "absent": no record holds it; "limit": beyond the MAX_QUERY_TERMS rarest. */
+  readonly reason: "absent" | "limit";
+}
+
+/** The factors a hit's BM25 score was multiplied by. */
+export interface WeightFactors {
+  readonly source: number;
+  readonly marker: number;
+  readonly recency: number;
+  readonly project: number;
+  readonly entity: number;
+}
+
+export interface SearchHit {
+  readonly doc: number;
+  readonly id: string;
+  readonly meta: DocMeta;
+  readonly bm25: number;
+  readonly weights: WeightFactors;
+  /** bm25 × every weight factor. */
+  readonly score: number;
+  /** The search terms the record holds, in search order. */
+  readonly matched: readonly string[];
+  /** The matched terms that are not common. */
+  readonly informativeMatched: readonly string[];
+  /** True when every matched term is common: such a hit can never justify a hint. */
+  readonly commonOnly: boolean;
+  /** Share (0…1) of the idf of the query's own non-common terms that this record matches. */
+  readonly coverage: number;
+  /** Entities named by both the query and this record. */
+  readonly entities: readonly string[];
+}
+
+export interface SearchResult {
+  /** The searched terms, in search order (rarest first, common last). */
+  readonly terms: readonly SearchTerm[];
+  readonly skipped: readonly SkippedTerm[];
+  /** Entities the query names. */
+  readonly entities: readonly string[];
+  /** Records that matched at least one term, before exclusions and the top-N cut. */
+  readonly candidates: number;
+  readonly hits: readonly SearchHit[];
+}
+
+// --- the pieces ---------------------------------------------------------------------------
+
+/** The source weight of a record kind. */
+export function sourceWeight(kind: RecordKind): number {
+  return SOURCE_WEIGHTS[kind];
+}
+
+/** The marker weight of a record's strongest marker. */
+export function markerWeight(marker: MarkerStrength | null): number {
+  return marker === "strong"
+    ? MARKER_WEIGHT_STRONG
+    : marker === "medium"
+    ? MARKER_WEIGHT_MEDIUM
+    : MARKER_WEIGHT_NONE;
+}
+
+/** The recency factor of a record made at `timeMs`, seen at `nowMs`. Future times count as now. */
+export function recencyWeight(mode: SearchMode, timeMs: number, nowMs: number): number {
+  const ageDays = Math.max(0, nowMs - timeMs) / DAY_MS;
+  if (mode === "hint") return Math.pow(2, -ageDays / HINT_HALF_LIFE_DAYS);
+  return Math.max(RECALL_RECENCY_FLOOR, 1 / (1 + ageDays / RECALL_DECAY_DAYS));
+}
+
+/** Whether a term with document frequency `df` in `docCount` records is common. */
+export function isCommonTerm(term: string, df: number, docCount: number): boolean {
+  return isAsciiTerm(term) && df > Math.max(COMMON_DF_SHARE * docCount, COMMON_MIN_DF);
+}
+
+/** The corpus's CJK words as a tokenizer lexicon. */
+export function corpusLexicon(corpus: Corpus): CjkLexicon {
+  return { has: (word) => corpus.isCjkWord(word) };
+}
+
+function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Unique terms in first-occurrence order, with their counts. */
+function countTerms(terms: readonly string[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const t of terms) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return counts;
+}
+
+/** An entity named in the query, with the terms of each of its names. */
+interface NamedEntity {
+  readonly name: string;
+  readonly forms: readonly (readonly string[])[];
+  /** Query terms that spelled it (they count as covered when a record names the entity). */
+  readonly queryTerms: ReadonlySet<string>;
+}
+
+function namedEntities(
+  entities: readonly Entity[],
+  queryTerms: ReadonlySet<string>,
+  lexicon: CjkLexicon,
+): NamedEntity[] {
+  const named: NamedEntity[] = [];
+  for (const entity of entities) {
+    const forms = entityForms(entity).map((f) => [...new Set(tokenize(f, lexicon))]).filter((t) =>
+      t.length > 0
+    );
+    const spelled = new Set<string>();
+    for (const f of forms) if (f.every((t) => queryTerms.has(t))) { for (const t of f) spelled.add(t); }
+    if (spelled.size > 0) named.push({ name: entity.name, forms, queryTerms: spelled });
+  }
+  return named;
+}
+
+function holds(list: readonly Posting[], doc: number): boolean {
+  let lo = 0;
+  let hi = list.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const d = (list[mid] as Posting).doc;
+    if (d === doc) return true;
+    if (d < doc) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/** Does the document hold every term of one of the entity's names? */
+function namesEntity(corpus: Corpus, entity: NamedEntity, doc: number): boolean {
+  return entity.forms.some((form) => form.every((t) => holds(corpus.postings(t), doc)));
+}
+
+/** The search terms of a query: tokenized, entity-expanded, looked up, ordered and capped. */
+export function selectTerms(
+  corpus: Corpus,
+  query: string,
+  options: Pick<SearchOptions, "entities" | "maxTerms"> = {},
+): { terms: SearchTerm[]; skipped: SkippedTerm[]; entities: string[] } {
+  const { terms, skipped, named } = prepare(corpus, query, options);
+  return { terms, skipped, entities: named.map((e) => e.name) };
+}
+
+function prepare(
+  corpus: Corpus,
+  query: string,
+  options: Pick<SearchOptions, "entities" | "maxTerms">,
+): { terms: SearchTerm[]; skipped: SkippedTerm[]; named: NamedEntity[] } {
+  const lexicon = corpusLexicon(corpus);
+  const counts = countTerms(tokenize(query, lexicon));
+  const named = namedEntities(options.entities ?? [], new Set(counts.keys()), lexicon);
+  const origin = new Map<string, string | null>([...counts.keys()].map((t) => [t, null]));
+  for (const e of named) {
+    for (const form of e.forms) {
+      for (const t of form) {
+        if (origin.has(t)) continue;
+        origin.set(t, e.name);
+        counts.set(t, 1);
+      }
+    }
+  }
+  const skipped: SkippedTerm[] = [];
+  const present: SearchTerm[] = [];
+  for (const [term, qtf] of counts) {
+    const df = corpus.docFreq(term);
+    if (df === 0) {
+      skipped.push({ term, reason: "absent" });
+      continue;
+    }
+    present.push({
+      term,
+      qtf,
+      df,
+      idf: bm25Idf(corpus.docCount, df),
+      common: isCommonTerm(term, df, corpus.docCount),
+      fromEntity: origin.get(term) ?? null,
+    });
+  }
+  present.sort((a, b) =>
+    Number(a.common) - Number(b.common) || a.df - b.df || compareStrings(a.term, b.term)
+  );
+  const limit = options.maxTerms ?? MAX_QUERY_TERMS;
+  for (const t of present.slice(limit)) skipped.push({ term: t.term, reason: "limit" });
+  return { terms: present.slice(0, limit), skipped, named };
+}
+
+/** Ranks the corpus's records for `query`. Deterministic: same corpus, query and options → same result. */
+export function search(corpus: Corpus, query: string, options: SearchOptions): SearchResult {
+  const { terms, skipped, named } = prepare(corpus, query, options);
+  const queryTerms: QueryTerm[] = terms.map((t) => ({ term: t.term, qtf: t.qtf }));
+  const matches = bm25Rank(corpus, queryTerms);
+
+  // The query's own informative terms carry the coverage denominator.
+  let informativeMass = 0;
+  for (const t of terms) if (!t.common && t.fromEntity === null) informativeMass += t.idf;
+
+  const hits: SearchHit[] = [];
+  for (const m of matches) {
+    const meta = corpus.meta(m.doc);
+    if (options.excludeSession != null && meta.session === options.excludeSession) continue;
+    if (options.excludeIds?.has(meta.id)) continue;
+
+    const matchedTerms = m.matched.map((i) => terms[i] as SearchTerm);
+    const entities = named.filter((e) => namesEntity(corpus, e, m.doc));
+    const covered = new Set(matchedTerms.map((t) => t.term));
+    for (const e of entities) for (const t of e.queryTerms) covered.add(t);
+    let coveredMass = 0;
+    for (const t of terms) {
+      if (!t.common && t.fromEntity === null && covered.has(t.term)) coveredMass += t.idf;
+    }
+
+    const weights: WeightFactors = {
+      source: sourceWeight(meta.kind),
+      marker: markerWeight(meta.marker),
+      recency: recencyWeight(options.mode, meta.timeMs, options.nowMs),
+      project: options.project !== undefined && options.project !== "" && meta.project === options.project
+        ? PROJECT_WEIGHT
+        : 1,
+      entity: entities.length > 0 ? ENTITY_WEIGHT : 1,
+    };
+    const informativeMatched = matchedTerms.filter((t) => !t.common).map((t) => t.term);
+    hits.push({
+      doc: m.doc,
+      id: meta.id,
+      meta,
+      bm25: m.bm25,
+      weights,
+      score: m.bm25 * weights.source * weights.marker * weights.recency * weights.project * weights.entity,
+      matched: matchedTerms.map((t) => t.term),
+      informativeMatched,
+      commonOnly: informativeMatched.length === 0,
+      coverage: informativeMass > 0 ? Math.min(1, coveredMass / informativeMass) : 0,
+      entities: entities.map((e) => e.name),
+    });
+  }
+  hits.sort((a, b) =>
+    b.score - a.score || b.meta.timeMs - a.meta.timeMs || compareStrings(a.id, b.id) || a.doc - b.doc
+  );
+  return {
+    terms,
+    skipped,
+    entities: named.map((e) => e.name),
+    candidates: matches.length,
+    hits: hits.slice(0, options.top ?? DEFAULT_TOP),
+  };
+}

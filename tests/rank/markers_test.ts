@@ -1,0 +1,89 @@
+import assert from "node:assert/strict";
+import {
+  findMarkers,
+  markerStrength,
+  MEDIUM_MARKERS_EN,
+  MEDIUM_MARKERS_ZH,
+  NEGATIONS_EN,
+  NEGATIONS_ZH,
+  STRONG_MARKERS_EN,
+  STRONG_MARKERS_ZH,
+} from "../../src/rank/markers.ts";
+
+Deno.test("markerStrength() finds Chinese strong and medium markers", () => {
+  assert.equal(markerStrength("我们决定用 pnpm"), "strong");
+  assert.equal(markerStrength("以后都用 deno fmt"), "strong");
+  assert.equal(markerStrength("禁止直接推送到 main"), "strong");
+  assert.equal(markerStrength("建议改用 sqlite"), "medium");
+  assert.equal(markerStrength("倾向于保留旧接口"), "medium");
+  assert.equal(markerStrength("今天天气不错"), null);
+});
+
+Deno.test("markerStrength() finds English markers on word boundaries, any case", () => {
+  assert.equal(markerStrength("We decided to use Deno."), "strong");
+  assert.equal(markerStrength("From now on, run the linter first"), "strong");
+  assert.equal(markerStrength("NEVER force-push"), "strong");
+  assert.equal(markerStrength("I'd prefer pnpm over npm"), "medium");
+  assert.equal(markerStrength("switch to\nnode:sqlite"), "medium");
+  assert.equal(markerStrength("the mustard is yellow"), null); // "must" inside a word
+  assert.equal(markerStrength("shoulder pain"), null);
+});
+
+Deno.test("markerStrength() returns the strongest marker that is not negated", () => {
+  assert.equal(markerStrength("建议用 A，必须用 B"), "strong");
+  assert.equal(markerStrength("还没决定，建议先用 A"), "medium");
+});
+
+Deno.test("a Chinese negation directly before a marker cancels it", () => {
+  assert.equal(markerStrength("不必统一用 yarn"), null);
+  assert.equal(markerStrength("还没决定用哪个"), null);
+  assert.equal(markerStrength("没决定"), null);
+  assert.equal(markerStrength("未决定"), null);
+  assert.equal(markerStrength("不一定要统一用 npm"), null);
+  assert.equal(markerStrength("要不要用 sqlite?"), null);
+});
+
+Deno.test("不要 alone is a strong marker, and negation detection does not misfire on it", () => {
+  assert.equal(markerStrength("不要用 sqlite"), "strong");
+  assert.equal(markerStrength("以后不要再提交 dist 目录"), "strong");
+  assert.deepEqual(findMarkers("不要用 sqlite").map((h) => [h.marker, h.negatedBy]), [["不要", null]]);
+  // A one-character negation needs to touch the marker: 未来 (future) does not cancel 必须.
+  assert.equal(markerStrength("未来都必须用 deno"), "strong");
+  // Punctuation ends a negation's reach.
+  assert.equal(markerStrength("没问题，必须这样"), "strong");
+});
+
+Deno.test("an English negation cancels a marker it contains or directly precedes", () => {
+  assert.equal(markerStrength("not decided yet"), null);
+  assert.equal(markerStrength("never mind, forget it"), null);
+  assert.equal(markerStrength("we haven't decided"), null);
+  assert.equal(markerStrength("I'm not sure whether we should"), null);
+  assert.equal(markerStrength("I don't know"), null);
+  assert.equal(markerStrength("not sure, but we must pin it"), "strong");
+});
+
+Deno.test("findMarkers() reports each occurrence with what cancels it, in text order", () => {
+  const hits = findMarkers("Never mind. We must use pnpm");
+  assert.deepEqual(hits.map((h) => [h.marker, h.strength, h.negatedBy]), [
+    ["never", "strong", "never mind"],
+    ["must", "strong", null],
+  ]);
+});
+
+Deno.test("the marker lists are lower-case, trimmed and free of duplicates", () => {
+  for (
+    const list of [
+      STRONG_MARKERS_ZH,
+      MEDIUM_MARKERS_ZH,
+      STRONG_MARKERS_EN,
+      MEDIUM_MARKERS_EN,
+      NEGATIONS_ZH,
+      NEGATIONS_EN,
+    ]
+  ) {
+    assert.equal(new Set(list).size, list.length);
+    for (const m of list) assert.equal(m, m.trim().toLowerCase().replace(/\s+/g, " "));
+  }
+  const strong = new Set([...STRONG_MARKERS_ZH, ...STRONG_MARKERS_EN]);
+  for (const m of [...MEDIUM_MARKERS_ZH, ...MEDIUM_MARKERS_EN]) assert.ok(!strong.has(m), m);
+});
