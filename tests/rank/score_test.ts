@@ -219,3 +219,20 @@ Deno.test("the same input gives the same output", () => {
   assert.ok(first.hits.length > 0);
   assert.equal(first.hits[0]!.id, "zh2");
 });
+
+Deno.test("search() tokenizes the query with the CJK words the index derived from its records", () => {
+  const nouns = ["数据库", "服务器", "配置文件", "缓存", "日志", "分支"];
+  const verbs = ["迁移", "重启", "检查", "备份", "清理"];
+  const lead = ["我们", "以后", "今天", "你先"];
+  const records: VerdictRecord[] = [];
+  for (const a of lead) for (const v of verbs) for (const w of nouns) records.push(rec(`${a}${v}${w}`));
+  records.push(rec("以后统一用 pg_dump 备份数据库", { id: "target" }));
+  const index = buildMemoryIndex(records);
+  assert.ok(index.isCjkWord("数据库"));
+  assert.equal(index.meta(records.length - 1).marker, "strong");
+  const { terms } = selectTerms(index, "备份数据库用什么");
+  assert.ok(terms.some((t) => t.term === "数据库"));
+  const bigramsOnly = buildMemoryIndex(records, { cjkWords: new Set() });
+  assert.ok(!selectTerms(bigramsOnly, "备份数据库用什么").terms.some((t) => t.term === "数据库"));
+  assert.equal(search(index, "pg_dump 备份数据库", RECALL).hits[0]?.id, "target");
+});
