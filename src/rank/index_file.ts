@@ -190,6 +190,10 @@ export function encodeIndex(
   );
   body.bytes(stringBytes);
   body.pad8();
+  const cjkWords = at();
+  const cjkBytes = enc.encode(JSON.stringify([...index.cjkWords].sort()));
+  body.bytes(cjkBytes);
+  body.pad8();
 
   // Terms grouped by bucket; postings written after the entries.
   const vocab = index.vocabulary();
@@ -251,6 +255,8 @@ export function encodeIndex(
   ) {
     header.f64(o);
   }
+  header.f64(cjkWords);
+  header.u32(cjkBytes.length);
   while (header.length < HEADER_BYTES) header.u8(0);
   const out = new Uint8Array(HEADER_BYTES + body.length);
   out.set(header.result());

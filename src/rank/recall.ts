@@ -1,8 +1,17 @@
 /**
- * Explicit look-ups (recall, query, the MCP tool): no gate, longer quotes. A Recaller keeps the
- * ranked corpus in memory and reloads it when `collect` replaces the records file.
+ * Explicit look-ups (recall, query, the MCP tool): no gate, longer quotes. A Recaller holds the
+ * ranked corpus and reloads it when `collect` replaces the records file. Because collect replaces
+ * the file by rename, a Recaller keeps reading the file it opened until it reloads: it never sees
+ * a half-written archive.
  */
-import type { RecordKind, RecordOrigin } from "../collect/record.ts";
+import { asRecord, type RecordKind, type RecordOrigin, type VerdictRecord } from "../collect/record.ts";
+import { InputError } from "../cli/errors.ts";
+import { containedRealPathSync } from "../sandbox/contain.ts";
+import type { Corpus } from "./bm25.ts";
+import { type Entity, parseEntities } from "./entities.ts";
+import { DiskIndex, indexPathFor, readRecordLine } from "./index_file.ts";
+import { buildMemoryIndex } from "./memory_index.ts";
+import { search, type SearchResult } from "./score.ts";
 
 export interface RecallOptions {
   readonly top: number;
@@ -33,10 +42,13 @@ export interface RecallAnswer {
   readonly hits: readonly RecallHit[];
   /** Why nothing came back, when hits is empty ("no records yet", "no record matches …"). */
   readonly reason: string | null;
+  /** The ranking's own account (search terms, weights), for --explain. */
+  readonly explain: SearchResult | null;
 }
 
 export interface Recaller {
   recall(query: string, options: RecallOptions): Promise<RecallAnswer>;
+  close(): void;
 }
 
 export interface RecallerInput {
@@ -46,6 +58,201 @@ export interface RecallerInput {
   readonly entitiesPath: string | null;
 }
 
-export function openRecaller(_input: RecallerInput): Recaller {
-  throw new Error("openRecaller: not built yet");
+/** Longest quote a look-up returns (characters); hint quotes are shorter (gate). */
+export const RECALL_QUOTE_CHARS = 1200;
+
+/** A Markdown section re-read for a quote stops after this many lines. */
+const DOC_QUOTE_MAX_LINES = 40;
+
+interface Loaded {
+  readonly signature: string;
+  readonly corpus: Corpus;
+  readonly record: (doc: number) => VerdictRecord;
+  readonly close: () => void;
+}
+
+function signatureOf(info: Deno.FileInfo): string {
+  return `${info.size}:${info.mtime?.getTime() ?? 0}:${info.ino ?? 0}`;
+}
+
+/** Loads the corpus for the records file as it is now: the index when fresh, else the JSONL. */
+export async function loadCorpus(recordsPath: string): Promise<Loaded | null> {
+  let records: Deno.FsFile;
+  try {
+    records = await Deno.open(recordsPath, { read: true });
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+  const info = await records.stat();
+  const signature = signatureOf(info);
+  try {
+    const indexFile = await Deno.open(indexPathFor(recordsPath), { read: true });
+    try {
+      const index = DiskIndex.open(indexFile, info.size, info.mtime?.getTime() ?? 0);
+      return {
+        signature,
+        corpus: index,
+        record: (doc) => parseLine(readRecordLine(records, index.recordSpan(doc)), recordsPath),
+        close: () => {
+          index.close();
+          records.close();
+        },
+      };
+    } catch {
+      indexFile.close();
+    }
+  } catch {
+    // No index, or not readable: the JSONL is the source of truth.
+  }
+  const text = new TextDecoder().decode(await readAll(records));
+  records.close();
+  const list: VerdictRecord[] = [];
+  for (const line of text.split("\n")) {
+    if (line === "") continue;
+    try {
+      const r = asRecord(JSON.parse(line));
+      if (r) list.push(r);
+    } catch {
+      // A damaged line is left out here; collect reports it when it next rewrites the file.
+    }
+  }
+  return { signature, corpus: buildMemoryIndex(list), record: (doc) => list[doc]!, close: () => {} };
+}
+
+async function readAll(file: Deno.FsFile): Promise<Uint8Array> {
+  const info = await file.stat();
+  const buf = new Uint8Array(info.size);
+  let got = 0;
+  while (got < buf.length) {
+    const n = await file.read(buf.subarray(got));
+    if (n === null) break;
+    got += n;
+  }
+  return buf.subarray(0, got);
+}
+
+function parseLine(line: string, path: string): VerdictRecord {
+  const r = asRecord(JSON.parse(line));
+  if (!r) {
+    throw new InputError(`Cannot read a record from "${path}": the index points at a line that is not one`);
+  }
+  return r;
+}
+
+/** Reads the entity list; an error names the file and line. */
+export async function loadEntities(path: string | null): Promise<Entity[]> {
+  if (!path) return [];
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (err) {
+    throw new InputError(`Cannot read entity list "${path}": ${(err as Error).message}`);
+  }
+  try {
+    return parseEntities(text, path);
+  } catch (err) {
+    throw new InputError((err as Error).message, "fix the line: entity<TAB>alias,alias");
+  }
+}
+
+/**
+ * The quote for a record. A document section is re-read from its file (a longer, current
+ * quote) when the file lies under one of `roots` after resolving symlinks and still starts the
+ * section where the record says; everything else uses the stored text (a transcript line is
+ * JSON around exactly the text we stored).
+ */
+export function quoteFor(record: VerdictRecord, roots: readonly string[]): string {
+  if (record.kind !== "doc" || record.source_line < 1) return record.text;
+  const real = containedRealPathSync(record.source_file, roots);
+  if (real === null) return record.text;
+  let lines: string[];
+  try {
+    lines = Deno.readTextFileSync(real).split("\n");
+  } catch {
+    return record.text;
+  }
+  const start = record.source_line - 1;
+  const first = record.text.split("\n")[0]!.trim();
+  if (lines[start]?.trim() !== first) return record.text;
+  const out: string[] = [lines[start]!];
+  for (let i = start + 1; i < lines.length && out.length < DOC_QUOTE_MAX_LINES; i++) {
+    if (/^#{1,6}\s/.test(lines[i]!)) break;
+    out.push(lines[i]!);
+  }
+  const section = out.join("\n").trim();
+  return section.length >= record.text.length ? section : record.text;
+}
+
+export function openRecaller(input: RecallerInput): Recaller {
+  let loaded: Loaded | null = null;
+  let entities: Entity[] | null = null;
+
+  const current = async (): Promise<Loaded | null> => {
+    let sig: string | null = null;
+    try {
+      sig = signatureOf(await Deno.stat(input.recordsPath));
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+    if (sig === null) {
+      loaded?.close();
+      loaded = null;
+      return null;
+    }
+    if (loaded === null || loaded.signature !== sig) {
+      const next = await loadCorpus(input.recordsPath);
+      loaded?.close();
+      loaded = next;
+    }
+    return loaded;
+  };
+
+  return {
+    async recall(query, options) {
+      entities ??= await loadEntities(input.entitiesPath);
+      const corpus = await current();
+      if (corpus === null || corpus.corpus.docCount === 0) {
+        return {
+          hits: [],
+          reason: `no records yet in ${input.recordsPath}; run "verdict collect" first`,
+          explain: null,
+        };
+      }
+      const result = search(corpus.corpus, query, {
+        mode: "recall",
+        nowMs: options.asOfMs,
+        ...(options.project ? { project: options.project } : {}),
+        entities,
+        excludeSession: options.excludeSession ?? null,
+        top: options.top,
+      });
+      const hits = result.hits.map((h): RecallHit => {
+        const r = corpus.record(h.doc);
+        return {
+          id: r.id,
+          kind: r.kind,
+          origin: r.origin,
+          time: r.time,
+          project: r.project,
+          session: r.session,
+          source_file: r.source_file,
+          source_line: r.source_line,
+          score: h.score,
+          matched: h.matched,
+          quote: quoteFor(r, input.quoteRoots),
+        };
+      });
+      const reason = hits.length > 0
+        ? null
+        : result.terms.length === 0
+        ? `no record holds any word of "${query}"`
+        : "no record matches outside the live session";
+      return { hits, reason, explain: result };
+    },
+    close() {
+      loaded?.close();
+      loaded = null;
+    },
+  };
 }
