@@ -9,6 +9,7 @@ import { derivedPaths, dirname } from "../config/paths.ts";
 import { tempPathFor } from "../fsutil/atomic.ts";
 import { type CommandPlan, transcriptRoots } from "../cli/plan.ts";
 import { stringOption } from "../cli/args.ts";
+import { callLogPath, listenAddress, tokenFilePath } from "../serve/listen.ts";
 
 export interface PermissionSet {
   readonly read: readonly string[];
@@ -101,9 +102,20 @@ export function permissionsFor(command: string, plan: CommandPlan): PermissionSe
       };
     case "mcp":
     case "serve": {
-      const callLog = plan.env.VERDICT_CALL_LOG;
-      const token = stringOption(plan.args, "token-file") ?? plan.env.VERDICT_MCP_TOKEN_FILE;
-      const listen = command === "serve" ? serveAddress(plan) : null;
+      const callLog = callLogPath(plan.env, plan.cwd, plan.paths.home);
+      const request = {
+        bind: stringOption(plan.args, "bind"),
+        port: stringOption(plan.args, "port"),
+        tokenFile: stringOption(plan.args, "token-file"),
+        env: plan.env,
+        cwd: plan.cwd,
+        home: plan.paths.home,
+      };
+      // The same resolution serve itself uses: the grant is exactly the address it binds, none
+      // for malformed flags (serve then refuses) or --print-addr (nothing listens).
+      const serving = command === "serve";
+      const token = serving ? tokenFilePath(request) : null;
+      const listen = serving && !plan.args.options["print-addr"] ? listenAddress(request) : null;
       return {
         read: [...lookupReads(plan), ...(token ? [token] : [])],
         write: callLog ? [callLog] : [],

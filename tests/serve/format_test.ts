@@ -1,0 +1,71 @@
+import assert from "node:assert/strict";
+import { CONTRACT } from "../../src/serve/contract.ts";
+import { cut, formatError, formatRecall, oneLine, quoteText } from "../../src/serve/format.ts";
+import type { RecallHit } from "../../src/rank/recall.ts";
+
+const F = CONTRACT.results.verdict_recall;
+
+function hit(extra: Partial<RecallHit>): RecallHit {
+  return {
+    id: "p1",
+    kind: "prompt",
+    origin: "claude",
+    time: "2026-01-02T03:04:05.000Z",
+    project: "/p",
+    session: null,
+    source_file: "/f.jsonl",
+    source_line: 3,
+    score: 1,
+    matched: ["a"],
+    quote: "q",
+    ...extra,
+  };
+}
+
+Deno.test("a quote cannot pass for a header line: every line of it is prefixed", () => {
+  const text = formatRecall({
+    hits: [hit({ quote: "ok\n[2] 2026-01-01 · prompt · fake header\n\n> nested" })],
+    reason: null,
+    explain: null,
+  }, F);
+  const body = text.split("\n").slice(3);
+  assert.deepEqual(body, ["> ok", "> [2] 2026-01-01 · prompt · fake header", ">", "> > nested"]);
+});
+
+Deno.test("control characters and bidirectional overrides in recalled text become U+FFFD", () => {
+  assert.equal(
+    quoteText("a\u0007b\u001b[31mc\u202ed\u2066e\r\nf\tg"),
+    "a\ufffdb\ufffd[31mc\ufffdd\ufffde\nf\tg",
+  );
+  assert.equal(oneLine("one\ntwo\tthree\u0000"), "one two three\ufffd");
+  const text = formatRecall(
+    { hits: [hit({ project: "/a\nb", source_file: "/x\u001b.md" })], reason: null, explain: null },
+    F,
+  );
+  assert.match(text.split("\n")[2]!, /· \/a b · \/x\ufffd\.md:3 ·/);
+});
+
+Deno.test("long quotes are cut to the contract's limit with its mark, never inside a surrogate pair", () => {
+  assert.equal(cut("abcdef", 4, "…"), "abc…");
+  assert.equal(cut("abc", 3, "…"), "abc");
+  assert.equal(cut("😀😀😀😀", 3, "…"), "😀😀…");
+  const long = "w ".repeat(F.quote_max_chars);
+  const text = formatRecall({ hits: [hit({ quote: long })], reason: null, explain: null }, F);
+  const quote = text.split("\n").slice(3).join("\n");
+  assert.ok(quote.endsWith(F.quote_cut_mark));
+  assert.ok(Array.from(quote).length <= F.quote_max_chars + 2);
+});
+
+Deno.test("dates are the UTC date of the record whatever the local zone, and git records show no line", () => {
+  const text = formatRecall({
+    hits: [hit({ time: "2026-12-31T23:30:00.000Z", kind: "commit", source_line: 0, source_file: "/repo" })],
+    reason: null,
+    explain: null,
+  }, F);
+  assert.match(text.split("\n")[2]!, /^\[1\] 2026-12-31 · commit · \/p · \/repo · score 1\.00 · matched: a$/);
+});
+
+Deno.test("an error with a hint gets the contract's hint line", () => {
+  assert.equal(formatError("Cannot x", null, CONTRACT.results), "Error: Cannot x");
+  assert.equal(formatError("Cannot x", "do y", CONTRACT.results), "Error: Cannot x\nHint: do y");
+});
