@@ -39,6 +39,8 @@ export async function main(argv: readonly string[], env: Env, cwd: string): Prom
   try {
     return await dispatch(argv, env, cwd);
   } catch (err) {
+    // A hook never fails loudly: a broken config or install must not block or mark a prompt.
+    if (argv[0] === "hook") return EXIT.ok;
     const { code, lines } = describeError(err);
     await io.stderr(lines.join("\n") + "\n");
     return code;
@@ -104,11 +106,17 @@ async function dispatch(argv: readonly string[], env: Env, cwd: string): Promise
     // The sandboxed collect may write only its own files, not create their folder.
     await Deno.mkdir(dirname(plan.paths.records), { recursive: true, mode: 0o700 });
   }
-  const { runInWorker } = await import("../sandbox/launch.ts");
   const as = spec.name === "sandbox-probe" ? stringOption(args, "as") ?? "collect" : spec.name;
-  if (spec.name === "sandbox-probe" && !findCommand(as)) {
-    throw new UsageError(`Unknown command "${as}" for --as`, 'try "--as collect"');
+  const asSpec = findCommand(as);
+  if (!asSpec) throw new UsageError(`Unknown command "${as}" for --as`, 'try "--as collect"');
+  if (asSpec.sandbox === "revoke") {
+    // Probing a revoke-mode command (hint): drop every permission exactly as it does, then try.
+    const mod = await spec.load();
+    const { revokeAll } = await import("../sandbox/revoke.ts");
+    await revokeAll();
+    return await mod.run(plan, io);
   }
+  const { runInWorker } = await import("../sandbox/launch.ts");
   return await runInWorker(plan, permissionsFor(as, plan));
 }
 

@@ -46,6 +46,8 @@ export interface RecallAnswer {
   readonly explain: SearchResult | null;
 }
 
+export type { Loaded as LoadedCorpus };
+
 export interface Recaller {
   recall(query: string, options: RecallOptions): Promise<RecallAnswer>;
   close(): void;
@@ -75,8 +77,19 @@ function signatureOf(info: Deno.FileInfo): string {
   return `${info.size}:${info.mtime?.getTime() ?? 0}:${info.ino ?? 0}`;
 }
 
-/** Loads the corpus for the records file as it is now: the index when fresh, else the JSONL. */
-export async function loadCorpus(recordsPath: string): Promise<Loaded | null> {
+/** Thrown when the index is stale and the JSONL is too large to rank on the spot. */
+export class CorpusUnavailableError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "CorpusUnavailableError";
+  }
+}
+
+/**
+ * Loads the corpus for the records file as it is now: the index when fresh, else the JSONL
+ * (unless it is larger than `maxJsonlBytes`: then CorpusUnavailableError).
+ */
+export async function loadCorpus(recordsPath: string, maxJsonlBytes = Infinity): Promise<Loaded | null> {
   let records: Deno.FsFile;
   try {
     records = await Deno.open(recordsPath, { read: true });
@@ -104,6 +117,12 @@ export async function loadCorpus(recordsPath: string): Promise<Loaded | null> {
     }
   } catch {
     // No index, or not readable: the JSONL is the source of truth.
+  }
+  if (info.size > maxJsonlBytes) {
+    records.close();
+    throw new CorpusUnavailableError(
+      `the index of ${recordsPath} is missing or stale and the file is too large to rank now; run "verdict collect"`,
+    );
   }
   const text = new TextDecoder().decode(await readAll(records));
   records.close();

@@ -1,0 +1,184 @@
+/**
+ * The hint path, shared by `verdict hint` and the hook entry `verdict hook user-prompt`.
+ *
+ * Order matters for confinement: read stdin (no permission needed), open the records, index,
+ * entity list and cooldown ledger, then revoke every permission class. Ranking and gating run
+ * with no permissions at all; the only writes left are through the ledger's open handle.
+ *
+ * In hook mode nothing ever fails loudly: any error, missing records, or a run past the deadline
+ * prints nothing and exits 0, so a broken install never blocks or delays a prompt.
+ */
+import { VERDICT_HINT_MARKER } from "../collect/line_parser.ts";
+import { hasNotTypedPrefix } from "../collect/claude_prompt.ts";
+import { decide, type GateVerdict, preGate } from "../gate/gate.ts";
+import { renderHint } from "../gate/render.ts";
+import { chooseLedger, openLedger } from "../gate/seen.ts";
+import { loadCorpus, loadEntities } from "../rank/recall.ts";
+import { search, type SearchResult } from "../rank/score.ts";
+import { revokeAll } from "../sandbox/revoke.ts";
+import { booleanOption, intOption, stringOption } from "./args.ts";
+import { nowMs } from "./clock.ts";
+import { EXIT, InputError } from "./errors.ts";
+import type { CommandIO, CommandPlan } from "./plan.ts";
+
+/** Largest stdin accepted (hook JSON carries the prompt; Claude Code sends far less). */
+export const HINT_MAX_STDIN = 4 * 1024 * 1024;
+
+/**
+ * The hook's own hard deadline, from process start: past it the hook prints nothing. Claude
+ * Code waits up to 30 s for a UserPromptSubmit hook; a hint is only worth a short pause.
+ */
+export const HOOK_DEADLINE_MS = 400;
+
+/** Without a fresh index, rank the JSONL directly only when it is this small. */
+export const HINT_JSONL_FALLBACK_BYTES = 8 * 1024 * 1024;
+
+/** Candidates the ranking hands the gate (it may refuse the best and take the next). */
+const GATE_CANDIDATES = 10;
+
+interface HintInput {
+  readonly prompt: string;
+  readonly session: string | null;
+  readonly cwd: string | null;
+}
+
+function parseInput(bytes: Uint8Array, plain: boolean, cwd: string): HintInput {
+  const text = new TextDecoder().decode(bytes);
+  if (plain) return { prompt: text, session: null, cwd };
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    throw new InputError(
+      "stdin is not the UserPromptSubmit hook JSON",
+      'pass the hook JSON ({"session_id", "cwd", "prompt"}), or use --plain for a plain prompt',
+    );
+  }
+  const o = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
+  if (typeof o.prompt !== "string") {
+    throw new InputError('the hook JSON has no "prompt" string', "is this the UserPromptSubmit event?");
+  }
+  return {
+    prompt: o.prompt,
+    session: typeof o.session_id === "string" && o.session_id !== "" ? o.session_id : null,
+    cwd: typeof o.cwd === "string" && o.cwd !== "" ? o.cwd : null,
+  };
+}
+
+/** Prompts that arrive as user turns but nobody typed (FORMATS.md §4.2), or our own hint text. */
+export function isMachineMade(prompt: string): boolean {
+  return hasNotTypedPrefix(prompt) || prompt.includes(VERDICT_HINT_MARKER);
+}
+
+function explainText(
+  input: HintInput,
+  result: SearchResult | null,
+  verdict: GateVerdict,
+  ledgerWhy: string,
+): string {
+  const lines = [`hint: ${verdict.speak ? "spoke" : `silent (${verdict.rule})`}: ${verdict.detail}`];
+  lines.push(`session: ${input.session ?? "-"}; project: ${input.cwd ?? "-"}; cooldown: ${ledgerWhy}`);
+  if (result) {
+    lines.push("search terms (rarest first; common words last):");
+    for (const t of result.terms) {
+      lines.push(
+        `  ${t.term}  df=${t.df} idf=${t.idf.toFixed(3)}${t.common ? " common" : ""}${
+          t.fromEntity ? ` (alias of ${t.fromEntity})` : ""
+        }`,
+      );
+    }
+    for (const h of result.hits) {
+      const check = verdict.checks.find((c) => c.id === h.id);
+      lines.push(
+        `  ${h.id} score ${h.score.toFixed(4)} = bm25 ${
+          h.bm25.toFixed(4)
+        } × source ${h.weights.source} × marker ${h.weights.marker} × recency ${
+          h.weights.recency.toFixed(4)
+        } × project ${h.weights.project} × entity ${h.weights.entity}; coverage ${
+          h.coverage.toFixed(2)
+        }; matched ${h.matched.join(", ")}` +
+          (check ? ` → ${check.rule}: ${check.detail}` : ""),
+      );
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+/** Runs the hint. `hook` selects hook mode (silent on any failure, deadline). */
+export async function runHint(plan: CommandPlan, io: CommandIO, hook: boolean): Promise<number> {
+  if (!hook) return await hintOnce(plan, io, false);
+  const deadline = new Promise<number>((resolve) => {
+    const left = Math.max(0, HOOK_DEADLINE_MS - performance.now());
+    const timer = setTimeout(() => resolve(EXIT.ok), left);
+    Deno.unrefTimer(timer);
+  });
+  try {
+    return await Promise.race([hintOnce(plan, io, true), deadline]);
+  } catch {
+    return EXIT.ok;
+  }
+}
+
+async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promise<number> {
+  const explain = !hook && booleanOption(plan.args, "explain");
+  const plain = !hook && booleanOption(plan.args, "plain");
+  const top = hook ? 2 : intOption(plan.args, "top", 2, 1, 3);
+  const bytes = await io.readStdin(HINT_MAX_STDIN);
+  if (bytes === null) {
+    if (hook) return EXIT.ok;
+    throw new InputError(`stdin is over ${HINT_MAX_STDIN / 1024 / 1024} MiB`, "a hook prompt is far smaller");
+  }
+  const input = parseInput(bytes, plain, plan.cwd);
+  const silent = async (verdict: GateVerdict, result: SearchResult | null, why: string) => {
+    if (explain) await io.stderr(explainText(input, result, verdict, why));
+    return EXIT.ok;
+  };
+  const refused = preGate({
+    prompt: input.prompt,
+    cwd: input.cwd,
+    personas: plan.config.hook_personas,
+    machineMade: isMachineMade,
+  });
+  if (refused) return await silent({ speak: false, ...refused, hits: [], checks: [] }, null, "-");
+
+  const ledgerChoice = chooseLedger({
+    seenOption: hook ? undefined : stringOption(plan.args, "seen"),
+    envValue: plan.env.VERDICT_SEEN,
+    stateDir: plan.paths.stateDir,
+    session: input.session,
+  });
+  const ledger = await openLedger(ledgerChoice.path, input.session);
+  try {
+    const entities = await loadEntities(plan.config.entities);
+    const corpus = await loadCorpus(plan.paths.records, HINT_JSONL_FALLBACK_BYTES);
+    await revokeAll();
+    if (corpus === null || corpus.corpus.docCount === 0) {
+      return await silent(
+        { speak: false, rule: "no-candidates", detail: "no records yet", hits: [], checks: [] },
+        null,
+        ledgerChoice.why,
+      );
+    }
+    const asOf = nowMs(plan.asOf);
+    const result = search(corpus.corpus, input.prompt, {
+      mode: "hint",
+      nowMs: asOf,
+      ...(input.cwd ? { project: input.cwd } : {}),
+      entities,
+      excludeSession: input.session,
+      excludeIds: ledger.shown,
+      top: GATE_CANDIDATES,
+    });
+    const verdict = decide(result, top);
+    if (explain) await io.stderr(explainText(input, result, verdict, ledgerChoice.why));
+    if (!verdict.speak) return EXIT.ok;
+    const records = verdict.hits.map((h) => corpus.record(h.doc));
+    const output = JSON.stringify(renderHint(records)) + "\n";
+    if (hook && performance.now() > HOOK_DEADLINE_MS) return EXIT.ok;
+    await io.stdout(output);
+    await ledger.record(records.map((r) => r.id), new Date(asOf).toISOString());
+    return EXIT.ok;
+  } finally {
+    ledger.close();
+  }
+}
