@@ -18,7 +18,6 @@ export {
   ErrorCode,
   isInitializeRequest,
   ListToolsRequestSchema,
-  McpError,
 } from "@modelcontextprotocol/sdk/types.js";
 // @ts-types="@modelcontextprotocol/sdk/types"
 export type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";

@@ -8,12 +8,24 @@ import {
   type CallToolResult,
   ErrorCode,
   ListToolsRequestSchema,
-  McpError,
   Server,
   type Tool,
 } from "./mcp_deps.ts";
 import { type ToolSet, UnknownToolError } from "./tools.ts";
 import { checkSchema, validate } from "./validate.ts";
+
+/**
+ * A JSON-RPC error for the protocol layer to send as it is: the SDK's McpError would prefix its
+ * message with "MCP error <code>: ", and clients prefix it again.
+ */
+export class RpcError extends Error {
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.name = "RpcError";
+    this.code = code;
+  }
+}
 
 export interface ServerIdentity {
   readonly version: string;
@@ -56,7 +68,7 @@ export function createMcpServer(tools: ToolSet, identity: ServerIdentity): Serve
         ...(result.isError ? { isError: true } : {}),
       };
     } catch (err) {
-      if (err instanceof UnknownToolError) throw new McpError(ErrorCode.InvalidParams, err.message);
+      if (err instanceof UnknownToolError) throw new RpcError(ErrorCode.InvalidParams, err.message);
       throw err;
     }
   });
