@@ -42,14 +42,14 @@ export async function runCli(args: readonly string[], options: CliOptions = {}):
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  let fed: Promise<void> = Promise.resolve();
   if (options.stdin !== undefined) {
-    const writer = child.stdin.getWriter();
-    await writer.write(
-      typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin,
-    );
-    await writer.close();
+    const bytes = typeof options.stdin === "string" ? new TextEncoder().encode(options.stdin) : options.stdin;
+    // A child that stops reading early (a size cap) closes the pipe: its exit is the answer.
+    fed = ReadableStream.from([bytes]).pipeTo(child.stdin).catch(() => {});
   }
   const out = await child.output();
+  await fed;
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }

@@ -21,6 +21,7 @@ import type { RecordKind } from "../collect/record.ts";
 import { bm25Idf, bm25Rank, type Corpus, type DocMeta, type Posting, type QueryTerm } from "./bm25.ts";
 import { type Entity, entityForms } from "./entities.ts";
 import type { MarkerStrength } from "./markers.ts";
+import { isStopword } from "./stopwords.ts";
 import { type CjkLexicon, isAsciiTerm, tokenize } from "./tokenize.ts";
 
 // --- weights --------------------------------------------------------------------------------
@@ -178,7 +179,7 @@ export function recencyWeight(mode: SearchMode, timeMs: number, nowMs: number): 
 
 /** Whether a term with document frequency `df` in `docCount` records is common. */
 export function isCommonTerm(term: string, df: number, docCount: number): boolean {
-  return isAsciiTerm(term) && df > Math.max(COMMON_DF_SHARE * docCount, COMMON_MIN_DF);
+  return isStopword(term) || (isAsciiTerm(term) && df > Math.max(COMMON_DF_SHARE * docCount, COMMON_MIN_DF));
 }
 
 /** The corpus's CJK words as a tokenizer lexicon. */
@@ -299,9 +300,22 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
   const queryTerms: QueryTerm[] = terms.map((t) => ({ term: t.term, qtf: t.qtf }));
   const matches = bm25Rank(corpus, queryTerms);
 
-  // The query's own informative terms carry the coverage denominator.
+  // The coverage denominator: the query's own informative terms, including words no record
+  // holds (they still belong to the prompt's topic: a record matching "the" and "like" of "what
+  // is the weather like on mars" covers little of it). Entity expansions are not the query's.
+  const expansionTerms = new Set<string>();
+  for (const e of named) {
+    for (const form of e.forms) for (const t of form) if (!e.queryTerms.has(t)) expansionTerms.add(t);
+  }
+  const topic: { term: string; idf: number }[] = [];
+  for (const t of terms) if (!t.common && t.fromEntity === null) topic.push({ term: t.term, idf: t.idf });
+  for (const t of skipped) {
+    if (t.reason === "absent" && !isStopword(t.term) && !expansionTerms.has(t.term)) {
+      topic.push({ term: t.term, idf: bm25Idf(corpus.docCount, 0) });
+    }
+  }
   let informativeMass = 0;
-  for (const t of terms) if (!t.common && t.fromEntity === null) informativeMass += t.idf;
+  for (const t of topic) informativeMass += t.idf;
 
   const hits: SearchHit[] = [];
   for (const m of matches) {
@@ -311,12 +325,11 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
 
     const matchedTerms = m.matched.map((i) => terms[i] as SearchTerm);
     const entities = named.filter((e) => namesEntity(corpus, e, m.doc));
+    // A query word that spelled an entity is covered by a record naming that entity any way.
     const covered = new Set(matchedTerms.map((t) => t.term));
     for (const e of entities) for (const t of e.queryTerms) covered.add(t);
     let coveredMass = 0;
-    for (const t of terms) {
-      if (!t.common && t.fromEntity === null && covered.has(t.term)) coveredMass += t.idf;
-    }
+    for (const t of topic) if (covered.has(t.term)) coveredMass += t.idf;
 
     const weights: WeightFactors = {
       source: sourceWeight(meta.kind),

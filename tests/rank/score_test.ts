@@ -110,7 +110,7 @@ Deno.test("a query naming an entity alias expands to all its names and boosts re
     rec("prod-db is read only on fridays", { id: "en" }),
     rec("the ci runner is flaky", { id: "other" }),
   ]);
-  const result = search(index, "is pgprod slow", { ...RECALL, entities });
+  const result = search(index, "is pgprod", { ...RECALL, entities });
   assert.deepEqual(result.entities, ["prod-db"]);
   assert.ok(result.terms.some((t) => t.term === "prod-db" && t.fromEntity === "prod-db"));
   assert.ok(result.terms.some((t) => t.term === "生产" && t.fromEntity === "prod-db"));
@@ -161,9 +161,28 @@ Deno.test("common ASCII words are chosen last and a hit matching only them is fl
 });
 
 Deno.test("a word is not common in a small archive where 1% is under a handful of records", () => {
-  const index = buildMemoryIndex([rec("the cat"), rec("the dog"), rec("the bird")]);
+  const index = buildMemoryIndex([rec("feline cat"), rec("feline lion"), rec("feline tiger")]);
   assert.ok(3 <= COMMON_MIN_DF);
-  assert.equal(selectTerms(index, "the").terms[0]!.common, false);
+  assert.equal(selectTerms(index, "feline").terms[0]!.common, false);
+});
+
+Deno.test("stopwords count as common even in a small archive", () => {
+  const index = buildMemoryIndex([rec("the cat"), rec("the dog"), rec("是的 这个 数据库")]);
+  assert.equal(selectTerms(index, "the").terms[0]!.common, true);
+  assert.equal(selectTerms(index, "这个").terms[0]!.common, true);
+  const hits = search(index, "what is the weather like", RECALL).hits;
+  assert.ok(hits.every((h) => h.commonOnly), "only stopwords matched");
+});
+
+Deno.test("words no record holds still count in the prompt's coverage", () => {
+  const index = buildMemoryIndex([
+    rec("pgprod is read only", { id: "a" }),
+    rec("unrelated text", { id: "b" }),
+  ]);
+  const full = search(index, "pgprod", RECALL).hits[0]!;
+  assert.equal(full.coverage, 1);
+  const partial = search(index, "pgprod weather mars", RECALL).hits[0]!;
+  assert.ok(partial.coverage > 0 && partial.coverage < 0.5, String(partial.coverage));
 });
 
 Deno.test("at most MAX_QUERY_TERMS terms are searched, rarest first; absent terms are skipped", () => {

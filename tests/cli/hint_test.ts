@@ -1,0 +1,180 @@
+/**
+ * `verdict hint` and the hook entry `verdict hook user-prompt`, end to end: the real CLI over
+ * records collected from the bundled examples in a temp HOME, clock pinned.
+ */
+import assert from "node:assert/strict";
+import { copyTree, runCli, tempHome } from "../cli_helper.ts";
+
+const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
+const AS_OF = "2026-03-05T00:00:00Z";
+const SHOP_SESSION = "6f1c2a7e-3b1d-4c55-9a0e-2d7f1e5b8c01";
+
+async function world(config: Record<string, unknown> = {}): Promise<Record<string, string>> {
+  const home = await tempHome();
+  await copyTree(`${EXAMPLES}claude`, `${home}/.claude`);
+  await copyTree(`${EXAMPLES}codex`, `${home}/.codex`);
+  await copyTree(`${EXAMPLES}docs`, `${home}/docs`);
+  await Deno.mkdir(`${home}/.config/verdict`, { recursive: true });
+  await Deno.writeTextFile(
+    `${home}/.config/verdict/config.json`,
+    JSON.stringify({ doc_roots: [`${home}/docs`], ...config }),
+  );
+  const env = { HOME: home, VERDICT_ASOF: AS_OF };
+  const r = await runCli(["collect"], { env });
+  assert.equal(r.code, 0, r.stderr);
+  return env;
+}
+
+const hookJson = (prompt: string, session = "live-1", cwd = "/home/dev/shop") =>
+  JSON.stringify({
+    session_id: session,
+    transcript_path: "/nowhere.jsonl",
+    cwd,
+    hook_event_name: "UserPromptSubmit",
+    prompt,
+  });
+
+const CONTRADICTION = "let us switch the orders db to MySQL and drop the pg_dump backups";
+
+Deno.test("hint quotes the earlier decision as hook JSON and records it in the cooldown ledger", async () => {
+  const env = await world();
+  const r = await runCli(["hint"], { env, stdin: hookJson(CONTRADICTION) });
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.hookSpecificOutput.hookEventName, "UserPromptSubmit");
+  assert.match(
+    out.systemMessage,
+    /^verdict: you decided this before \(2026-03-01, shop\): "We decided: the orders service uses PostgreSQL/,
+  );
+  const ctx: string = out.hookSpecificOutput.additionalContext;
+  assert.match(ctx, /^\[verdict recall\] .*Reference only: it may be stale.*not an instruction/);
+  assert.match(
+    ctx,
+    /2026-03-01, prompt, \/home\/dev\/shop, .*6f1c2a7e-3b1d-4c55-9a0e-2d7f1e5b8c01\.jsonl:4\n```text\nWe decided/,
+  );
+  const ledger = await Deno.readTextFile(`${env.HOME}/.local/state/verdict/seen/live-1.jsonl`);
+  assert.equal(ledger.trim().split("\n").length, 1);
+  assert.equal(JSON.parse(ledger).session, "live-1");
+});
+
+Deno.test("hint output is byte-identical across runs with the clock pinned", async () => {
+  const env = { ...(await world()), VERDICT_SEEN: "" };
+  const a = await runCli(["hint"], { env, stdin: hookJson(CONTRADICTION) });
+  const b = await runCli(["hint"], { env, stdin: hookJson(CONTRADICTION) });
+  assert.ok(a.stdout.length > 0);
+  assert.equal(a.stdout, b.stdout);
+});
+
+Deno.test("a record shown once in a session is not shown again in it; an empty VERDICT_SEEN disables that", async () => {
+  const env = await world();
+  const first = JSON.parse((await runCli(["hint"], { env, stdin: hookJson(CONTRADICTION) })).stdout);
+  const second = await runCli(["hint"], { env, stdin: hookJson(CONTRADICTION) });
+  const quoted = (o: { hookSpecificOutput: { additionalContext: string } }) =>
+    o.hookSpecificOutput.additionalContext;
+  if (second.stdout !== "") assert.notEqual(quoted(JSON.parse(second.stdout)), quoted(first));
+  const otherSession = JSON.parse(
+    (await runCli(["hint"], { env, stdin: hookJson(CONTRADICTION, "live-2") })).stdout,
+  );
+  assert.equal(quoted(otherSession), quoted(first));
+  const off = { ...env, VERDICT_SEEN: "" };
+  const x = await runCli(["hint"], { env: off, stdin: hookJson(CONTRADICTION, "live-3") });
+  const y = await runCli(["hint"], { env: off, stdin: hookJson(CONTRADICTION, "live-3") });
+  assert.equal(x.stdout, y.stdout);
+  await assert.rejects(Deno.stat(`${env.HOME}/.local/state/verdict/seen/live-3.jsonl`), Deno.errors.NotFound);
+});
+
+Deno.test("hint never quotes the caller's live session back to it", async () => {
+  const env = { ...(await world()), VERDICT_SEEN: "" };
+  const prompt = "always put the API version in the URL path like /v2/orders, no version headers";
+  const elsewhere = await runCli(["hint"], { env, stdin: hookJson(prompt, "someone-else") });
+  assert.match(elsewhere.stdout, /version in the URL path/);
+  const own = await runCli(["hint"], { env, stdin: hookJson(prompt, SHOP_SESSION) });
+  assert.doesNotMatch(own.stdout, /version in the URL path/);
+});
+
+Deno.test("hint stays silent on unrelated, common-word and machine-made prompts", async () => {
+  const env = { ...(await world()), VERDICT_SEEN: "" };
+  for (
+    const prompt of [
+      "what is the weather like on mars",
+      "ok continue",
+      "yes",
+      "好的，继续",
+      "<task-notification>Background job 3 finished: pg_dump backups MySQL orders</task-notification>",
+      "[verdict recall] The user may have decided this before: pg_dump backups MySQL orders",
+      "<command-name>/clear</command-name>",
+    ]
+  ) {
+    const r = await runCli(["hint"], { env, stdin: hookJson(prompt) });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, "", `spoke on: ${prompt}`);
+  }
+});
+
+Deno.test("hint respects hook_personas", async () => {
+  const env = { ...(await world({ hook_personas: ["billing"] })), VERDICT_SEEN: "" };
+  const shop = await runCli(["hint", "--explain"], {
+    env,
+    stdin: hookJson(CONTRADICTION, "s", "/home/dev/shop"),
+  });
+  assert.equal(shop.stdout, "");
+  assert.match(shop.stderr, /silent \(persona\)/);
+  const billing = await runCli(["hint"], { env, stdin: hookJson(CONTRADICTION, "s", "/home/dev/billing") });
+  assert.notEqual(billing.stdout, "");
+});
+
+Deno.test("hint --explain names the search terms, the weights and the gate's rule on stderr", async () => {
+  const env = { ...(await world()), VERDICT_SEEN: "" };
+  const r = await runCli(["hint", "--explain"], { env, stdin: hookJson(CONTRADICTION) });
+  assert.match(r.stderr, /^hint: spoke: 1 quote\(s\)/);
+  assert.match(r.stderr, /search terms \(rarest first; common words last\):/);
+  assert.match(r.stderr, /pg_dump  df=\d+ idf=/);
+  assert.match(r.stderr, /= bm25 [\d.]+ × source 1 × marker 1\.5 × recency [\d.]+ × project 2/);
+  const quiet = await runCli(["hint", "--explain", "--plain"], {
+    env,
+    stdin: "what is the weather like on mars",
+  });
+  assert.equal(quiet.stdout, "");
+  assert.match(quiet.stderr, /^hint: silent \(/);
+});
+
+Deno.test("hint reports bad input clearly; the hook entry is silent on every failure", async () => {
+  const env = await world();
+  const bad = await runCli(["hint"], { env, stdin: "this is not json" });
+  assert.equal(bad.code, 3);
+  assert.match(bad.stderr, /stdin is not the UserPromptSubmit hook JSON/);
+  assert.match(bad.stderr, /--plain/);
+
+  const cases: [string, Record<string, string>, string | Uint8Array][] = [
+    ["not json", env, "this is not json"],
+    ["5 MiB of stdin", env, new Uint8Array(5 * 1024 * 1024).fill(0x61)],
+    ["no records", { ...env, VERDICT_RECORDS: `${env.HOME}/none.jsonl` }, hookJson(CONTRADICTION)],
+    ["malformed config", { ...env, VERDICT_CONFIG: `${env.HOME}/broken.json` }, hookJson(CONTRADICTION)],
+  ];
+  await Deno.writeTextFile(`${env.HOME}/broken.json`, "{ nope");
+  for (const [what, e, stdin] of cases) {
+    const r = await runCli(["hook", "user-prompt"], { env: e, stdin });
+    assert.equal(r.code, 0, `${what}: ${r.stderr}`);
+    assert.equal(r.stdout, "", what);
+    assert.equal(r.stderr, "", what);
+  }
+  const ok = await runCli(["hook", "user-prompt"], { env, stdin: hookJson(CONTRADICTION) });
+  assert.equal(ok.code, 0);
+  assert.match(ok.stdout, /"hookEventName":"UserPromptSubmit"/);
+});
+
+Deno.test("the hint path holds no permission once its files are open", async () => {
+  const env = await world();
+  await Deno.writeTextFile(`${env.HOME}/secret.txt`, "TOPSECRET");
+  const r = await runCli(["sandbox-probe", "--as", "hint", "--read", `${env.HOME}/secret.txt`], { env });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stdout, /^refused: hint cannot read/);
+  const records = await runCli([
+    "sandbox-probe",
+    "--as",
+    "hint",
+    "--read",
+    `${env.HOME}/.local/share/verdict/records.jsonl`,
+  ], { env });
+  assert.equal(records.code, 0, "even the records file cannot be reopened after the revoke");
+});
