@@ -128,7 +128,7 @@ Deno.test("hint --explain names the search terms, the weights and the gate's rul
   const r = await runCli(["hint", "--explain"], { env, stdin: hookJson(CONTRADICTION) });
   assert.match(r.stderr, /^hint: spoke: 1 quote\(s\)/);
   assert.match(r.stderr, /search terms \(rarest first; common words last\):/);
-  assert.match(r.stderr, /pg_dump  df=\d+ idf=/);
+  assert.match(r.stderr, /pg_dump {2}df=\d+ idf=/);
   assert.match(r.stderr, /= bm25 [\d.]+ × source 1 × marker 1\.5 × recency [\d.]+ × project 2/);
   const quiet = await runCli(["hint", "--explain", "--plain"], {
     env,
