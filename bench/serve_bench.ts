@@ -1,0 +1,298 @@
+/**
+ * `deno task bench:serve [--records N] [--clients N] [--seconds N]`: verdict_recall over HTTP
+ * under load, next to the same look-ups made in-process.
+ *
+ * Writes N synthetic records (default 200,000; deterministic) and their index to a temp dir,
+ * then measures in the same run:
+ *   - baseline: the Recaller called directly in this process, the same queries one after
+ *     another (first load timed apart);
+ *   - served: the real `verdict serve` (spawned with the verdict task's flags) on a free
+ *     loopback port, with C concurrent SDK clients (default 32) calling verdict_recall in a
+ *     loop for S seconds (default 20, at most 30);
+ * and reports throughput, p50/p99 latency, errors (must be 0), whether the served text equals
+ * the in-process answer written by the contract's formatter, and the server's peak RSS
+ * (/proc/<pid>/status VmHWM). A benchmark, not a test: it asserts nothing about time.
+ */
+import { compareRecords, type RecordKind, recordLine, type VerdictRecord } from "../src/collect/record.ts";
+import { buildIndexFile } from "../src/rank/index_file.ts";
+import { openRecaller } from "../src/rank/recall.ts";
+import { CONTRACT } from "../src/serve/contract.ts";
+import { formatRecall } from "../src/serve/format.ts";
+import { Client, StreamableHTTPClientTransport } from "../src/serve/mcp_client_deps.ts";
+import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
+import { denoDir } from "../tests/cli_helper.ts";
+
+function arg(name: string, fallback: number): number {
+  const i = Deno.args.indexOf(`--${name}`);
+  const v = i === -1 ? NaN : Number(Deno.args[i + 1]);
+  return Number.isFinite(v) && v > 0 ? v : fallback;
+}
+
+const RECORDS = arg("records", 200_000);
+const CLIENTS = arg("clients", 32);
+/** Bounded: the load phase never runs longer than 30 s. */
+const SECONDS = Math.min(arg("seconds", 20), 30);
+const TOP = 5;
+const AS_OF = "2026-11-29T12:00:00.000Z";
+
+/** Deterministic PRNG (mulberry32): every run writes the same records. */
+function rng(seed: number): () => number {
+  let a = seed;
+  return () => {
+    a = (a + 0x6d2b79f5) | 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const VOCAB = (
+  "backup restore migration deploy release rollback queue cache redis postgres sqlite index query schema " +
+  "table column retry timeout webhook payment order invoice customer account login token session cookie " +
+  "docker kubernetes helm terraform nginx proxy certificate logging metrics tracing alert dashboard test " +
+  "fixture mock coverage lint format build bundle compile worker thread async stream buffer parser lexer " +
+  "config flag option default env secret vault permission sandbox api endpoint route handler middleware " +
+  "frontend backend mobile desktop cli daemon cron scheduler batch export import csv json yaml protobuf"
+).split(" ");
+const FILLER = "the a to of and in is for on with that this it be as are we use".split(" ");
+const MARKERS = ["decided", "we will always", "never", "must", "from now on", "let's use", "agreed"];
+const ZH = "数据库备份迁移部署服务订单支付队列缓存索引查询配置测试决定以后统一不要必须使用".split("");
+const KINDS: readonly RecordKind[] = [
+  "prompt",
+  "prompt",
+  "prompt",
+  "prompt",
+  "note",
+  "doc",
+  "doc",
+  "commit",
+  "tag",
+];
+
+/** A word index skewed toward the start of the vocabulary (roughly Zipf). */
+function zipf(r: () => number, n: number): number {
+  return Math.min(n - 1, Math.floor(Math.pow(r(), 2.2) * n));
+}
+
+function syntheticRecords(n: number): VerdictRecord[] {
+  const r = rng(0x5eed);
+  const base = Date.parse("2025-01-01T00:00:00Z");
+  const span = Date.parse(AS_OF) - base;
+  const out: VerdictRecord[] = [];
+  for (let i = 0; i < n; i++) {
+    const words: string[] = [];
+    const len = 6 + Math.floor(r() * 20);
+    for (let w = 0; w < len; w++) {
+      words.push(r() < 0.45 ? FILLER[Math.floor(r() * FILLER.length)]! : VOCAB[zipf(r, VOCAB.length)]!);
+    }
+    if (r() < 0.2) {
+      words.splice(Math.floor(r() * words.length), 0, MARKERS[Math.floor(r() * MARKERS.length)]!);
+    }
+    let text = words.join(" ");
+    if (r() < 0.08) {
+      let zh = "";
+      for (let c = 0; c < 6 + Math.floor(r() * 10); c++) zh += ZH[Math.floor(r() * ZH.length)];
+      text += " " + zh;
+    }
+    const kind = KINDS[Math.floor(r() * KINDS.length)]!;
+    const project = `/src/project-${Math.floor(r() * 20)}`;
+    const git = kind === "commit" || kind === "tag";
+    out.push({
+      id: `${kind[0]}${i.toString(16).padStart(16, "0")}`,
+      kind,
+      origin: git ? "git" : kind === "doc" ? "doc" : "claude",
+      text,
+      time: new Date(base + Math.floor(r() * span)).toISOString(),
+      project,
+      session: git || kind === "doc" ? null : `s-${Math.floor(i / 40)}`,
+      source_file: git ? project : `/bench/${kind}/${Math.floor(i / 40)}.jsonl`,
+      source_line: git ? 0 : 1 + (i % 40),
+      commit: git ? i.toString(16).padStart(40, "0") : null,
+    });
+  }
+  return out.sort(compareRecords);
+}
+
+function queries(): string[] {
+  const r = rng(0xbeef);
+  const out: string[] = [];
+  for (let i = 0; i < 64; i++) {
+    const n = 1 + Math.floor(r() * 3);
+    const q: string[] = [];
+    for (let w = 0; w < n; w++) q.push(VOCAB[Math.floor(r() * VOCAB.length)]!);
+    out.push(i % 16 === 15 ? "数据库 迁移" : q.join(" "));
+  }
+  return out;
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+function ms(n: number): string {
+  return `${n.toFixed(2)} ms`;
+}
+
+function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+function vmHwmKiB(pid: number): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(Deno.readTextFileSync(`/proc/${pid}/status`));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+async function main(): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "verdict-serve-bench-" });
+  const recordsPath = `${dir}/records.jsonl`;
+  const qs = queries();
+  console.log(`bench:serve — ${RECORDS.toLocaleString("en")} records, ${CLIENTS} clients, ${SECONDS} s`);
+
+  let t = performance.now();
+  const records = syntheticRecords(RECORDS);
+  await Deno.writeTextFile(recordsPath, records.map((r) => recordLine(r) + "\n").join(""));
+  await buildIndexFile(records, recordsPath);
+  const size = (await Deno.stat(recordsPath)).size;
+  console.log(
+    `  records written and indexed in ${((performance.now() - t) / 1000).toFixed(1)} s ` +
+      `(${(size / 1024 / 1024).toFixed(1)} MiB JSONL)`,
+  );
+
+  // Baseline: the Recaller in this process, the same queries, one at a time.
+  const recaller = openRecaller({ recordsPath, quoteRoots: [], entitiesPath: null });
+  const asOfMs = Date.parse(AS_OF);
+  t = performance.now();
+  await recaller.recall(qs[0]!, { top: TOP, asOfMs });
+  const firstLoad = performance.now() - t;
+  const expected = new Map<string, string>();
+  const local: number[] = [];
+  const localStart = performance.now();
+  // Every query once (their answers are what the server must serve), then round-robin until
+  // the baseline's time is up.
+  for (let i = 0; i < qs.length || performance.now() - localStart < Math.min(SECONDS, 10) * 1000; i++) {
+    const q = qs[i % qs.length]!;
+    const s = performance.now();
+    const answer = await recaller.recall(q, { top: TOP, asOfMs });
+    local.push(performance.now() - s);
+    if (!expected.has(q)) expected.set(q, formatRecall(answer, CONTRACT.results.verdict_recall));
+  }
+  const localSecs = (performance.now() - localStart) / 1000;
+  recaller.close();
+  local.sort((a, b) => a - b);
+
+  // Served: the real CLI on a free loopback port.
+  const port = freePort();
+  const serve = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      ...verdictRunFlags(),
+      MAIN_TS,
+      "serve",
+      "--port",
+      String(port),
+      "--records",
+      recordsPath,
+    ],
+    env: {
+      HOME: dir,
+      DENO_DIR: denoDir(),
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      VERDICT_ASOF: AS_OF,
+    },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = serve.stderr.getReader();
+  let err = "";
+  while (!/listening on (\S+?);/.test(err)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`verdict serve exited before listening:\n${err}`);
+    err += new TextDecoder().decode(value);
+  }
+  const url = /listening on (\S+?);/.exec(err)![1]!;
+  const drain = (async () => {
+    while (!(await reader.read()).done) { /* keep the pipe flowing */ }
+  })();
+
+  const clients: Client[] = [];
+  for (let i = 0; i < CLIENTS; i++) {
+    const c = new Client({ name: `bench-${i}`, version: "0" });
+    await c.connect(new StreamableHTTPClientTransport(new URL(url)));
+    clients.push(c);
+  }
+  // One warm-up call loads the corpus in the server (timed apart, like the baseline's first load).
+  t = performance.now();
+  await clients[0]!.callTool({ name: "verdict_recall", arguments: { query: qs[0]!, top: TOP } });
+  const servedFirst = performance.now() - t;
+  const rssAfterLoad = vmHwmKiB(serve.pid);
+
+  const latencies: number[] = [];
+  let errors = 0;
+  let mismatches = 0;
+  const firstError: string[] = [];
+  const deadline = performance.now() + SECONDS * 1000;
+  const loadStart = performance.now();
+  await Promise.all(clients.map(async (client, ci) => {
+    let i = ci;
+    while (performance.now() < deadline) {
+      const q = qs[i++ % qs.length]!;
+      const s = performance.now();
+      try {
+        const r = await client.callTool({ name: "verdict_recall", arguments: { query: q, top: TOP } });
+        latencies.push(performance.now() - s);
+        const text = (r.content as { type: string; text: string }[])[0]?.text;
+        if (r.isError) {
+          errors++;
+          if (firstError.length === 0) firstError.push(text ?? "");
+        } else if (text !== expected.get(q)) mismatches++;
+      } catch (e) {
+        errors++;
+        if (firstError.length === 0) firstError.push(String(e));
+      }
+    }
+  }));
+  const loadSecs = (performance.now() - loadStart) / 1000;
+  const peak = vmHwmKiB(serve.pid);
+  for (const c of clients) await c.close();
+  serve.kill("SIGTERM");
+  const status = await serve.status;
+  await drain;
+  await Deno.remove(dir, { recursive: true });
+  latencies.sort((a, b) => a - b);
+
+  const mib = (kib: number | null) => (kib === null ? "n/a" : `${(kib / 1024).toFixed(0)} MiB`);
+  console.log("");
+  console.log("  in-process Recaller (baseline, sequential)");
+  console.log(`    first call (loads the index): ${ms(firstLoad)}`);
+  console.log(
+    `    ${local.length} calls in ${localSecs.toFixed(1)} s: ${
+      (local.length / localSecs).toFixed(0)
+    } calls/s, ` +
+      `p50 ${ms(percentile(local, 0.5))}, p99 ${ms(percentile(local, 0.99))}`,
+  );
+  console.log(`  verdict serve over HTTP (${CLIENTS} concurrent SDK clients on loopback)`);
+  console.log(`    first call (loads the index): ${ms(servedFirst)}`);
+  console.log(
+    `    ${latencies.length} calls in ${loadSecs.toFixed(1)} s: ` +
+      `${(latencies.length / loadSecs).toFixed(0)} calls/s, p50 ${ms(percentile(latencies, 0.5))}, ` +
+      `p99 ${ms(percentile(latencies, 0.99))}`,
+  );
+  console.log(`    errors: ${errors}${firstError.length ? ` (first: ${firstError[0]!.slice(0, 200)})` : ""}`);
+  console.log(`    answers differing from the in-process answer: ${mismatches}`);
+  console.log(`    server peak RSS (VmHWM): ${mib(peak)} (after the first load: ${mib(rssAfterLoad)})`);
+  console.log(`    server exit on SIGTERM: ${status.code}`);
+  if (errors > 0 || mismatches > 0 || status.code !== 0) Deno.exitCode = 1;
+}
+
+if (import.meta.main) await main();
