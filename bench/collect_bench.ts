@@ -57,13 +57,24 @@ function claudeSession(r: () => number, session: string, blob: string): string {
   while (bytes < FILE_BYTES) {
     n++;
     const ts = new Date(base + n * 1000).toISOString();
-    const common = { sessionId: session, cwd: "/home/dev/proj", version: "2.1.100", entrypoint: "cli", timestamp: ts };
+    const common = {
+      sessionId: session,
+      cwd: "/home/dev/proj",
+      version: "2.1.100",
+      entrypoint: "cli",
+      timestamp: ts,
+    };
     let line: string;
     const pick = r();
     if (pick < 0.02) {
       // ~2% of lines typed prompts among the user lines (by count); bytes are dominated by results.
       const text = r() < 0.3 ? zhSentence(r, 30) : `We decided to ${sentence(r, 14)}`;
-      line = JSON.stringify({ ...common, type: "user", uuid: `${session}-${n}`, message: { role: "user", content: text } });
+      line = JSON.stringify({
+        ...common,
+        type: "user",
+        uuid: `${session}-${n}`,
+        message: { role: "user", content: text },
+      });
     } else if (pick < 0.5) {
       line = JSON.stringify({
         ...common,
@@ -84,7 +95,11 @@ function claudeSession(r: () => number, session: string, blob: string): string {
         toolUseResult: { stdout: "", stderr: "" },
         message: {
           role: "user",
-          content: [{ type: "tool_result", tool_use_id: `toolu_${n - 1}`, content: blob.slice(start, start + size) }],
+          content: [{
+            type: "tool_result",
+            tool_use_id: `toolu_${n - 1}`,
+            content: blob.slice(start, start + size),
+          }],
         },
       });
     }
@@ -99,7 +114,13 @@ function codexSession(r: () => number, session: string, blob: string): string {
     JSON.stringify({
       timestamp: "2026-01-01T00:00:00Z",
       type: "session_meta",
-      payload: { id: session, timestamp: "2026-01-01T00:00:00Z", cwd: "/home/dev/proj", originator: "codex_cli_rs", source: "cli" },
+      payload: {
+        id: session,
+        timestamp: "2026-01-01T00:00:00Z",
+        cwd: "/home/dev/proj",
+        originator: "codex_cli_rs",
+        source: "cli",
+      },
     }),
   ];
   let bytes = lines[0]!.length;
@@ -109,13 +130,21 @@ function codexSession(r: () => number, session: string, blob: string): string {
     const ts = new Date(Date.parse("2026-01-01T00:00:00Z") + n * 1000).toISOString();
     let line: string;
     if (r() < 0.05) {
-      line = JSON.stringify({ timestamp: ts, type: "event_msg", payload: { type: "user_message", message: `From now on ${sentence(r, 12)}` } });
+      line = JSON.stringify({
+        timestamp: ts,
+        type: "event_msg",
+        payload: { type: "user_message", message: `From now on ${sentence(r, 12)}` },
+      });
     } else {
       const start = Math.floor(r() * (blob.length - 200_000));
       line = JSON.stringify({
         timestamp: ts,
         type: "response_item",
-        payload: { type: "function_call_output", call_id: `c${n}`, output: blob.slice(start, start + 50_000 + Math.floor(r() * 100_000)) },
+        payload: {
+          type: "function_call_output",
+          call_id: `c${n}`,
+          output: blob.slice(start, start + 50_000 + Math.floor(r() * 100_000)),
+        },
       });
     }
     lines.push(line);
@@ -127,7 +156,9 @@ function codexSession(r: () => number, session: string, blob: string): string {
 async function generate(home: string): Promise<{ files: string[]; bytes: number }> {
   const r = rng(42);
   let blob = "";
-  while (blob.length < 2_000_000) blob += sentence(r, 20) + (r() < 0.1 ? "\n" + zhSentence(r, 20) : "") + "\n";
+  while (blob.length < 2_000_000) {
+    blob += sentence(r, 20) + (r() < 0.1 ? "\n" + zhSentence(r, 20) : "") + "\n";
+  }
   const files: string[] = [];
   let total = 0;
   let i = 0;
@@ -148,10 +179,23 @@ async function generate(home: string): Promise<{ files: string[]; bytes: number 
   return { files, bytes: total };
 }
 
-async function timedCollect(home: string, args: string[]): Promise<{ seconds: number; rssMb: number; stderr: string }> {
+async function timedCollect(
+  home: string,
+  args: string[],
+): Promise<{ seconds: number; rssMb: number; stderr: string }> {
   const t0 = performance.now();
   const out = await new Deno.Command("/usr/bin/time", {
-    args: ["-f", "maxrss_kb=%M", Deno.execPath(), "run", "--quiet", ...verdictRunFlags(), MAIN_TS, "collect", ...args],
+    args: [
+      "-f",
+      "maxrss_kb=%M",
+      Deno.execPath(),
+      "run",
+      "--quiet",
+      ...verdictRunFlags(),
+      MAIN_TS,
+      "collect",
+      ...args,
+    ],
     // Keep Deno's own cache: a temp HOME would otherwise move it and time a download.
     env: { HOME: home, DENO_DIR: denoDir() },
     stdout: "piped",
@@ -180,11 +224,25 @@ try {
   const summary = /collect: .*/.exec(full.stderr)?.[0] ?? "";
 
   console.log(`files: ${files.length}, ${mb.toFixed(0)} MiB, ${lines} lines`);
-  console.log(`baseline (read + split lines, in-process): ${baseline.toFixed(2)} s, ${(mb / baseline).toFixed(0)} MiB/s`);
-  console.log(`full collect (CLI, end to end):            ${full.seconds.toFixed(2)} s, ${(mb / full.seconds).toFixed(0)} MiB/s`);
-  console.log(`ratio collect / baseline:                  ${(full.seconds / baseline).toFixed(2)}× (goal ≤ 3×)`);
+  console.log(
+    `baseline (read + split lines, in-process): ${baseline.toFixed(2)} s, ${
+      (mb / baseline).toFixed(0)
+    } MiB/s`,
+  );
+  console.log(
+    `full collect (CLI, end to end):            ${full.seconds.toFixed(2)} s, ${
+      (mb / full.seconds).toFixed(0)
+    } MiB/s`,
+  );
+  console.log(
+    `ratio collect / baseline:                  ${(full.seconds / baseline).toFixed(2)}× (goal ≤ 3×)`,
+  );
   console.log(`peak RSS of collect:                       ${full.rssMb.toFixed(0)} MB (goal < 300 MB)`);
-  console.log(`re-collect, nothing new:                   ${noop.seconds.toFixed(3)} s (goal < 0.5 s), peak RSS ${noop.rssMb.toFixed(0)} MB`);
+  console.log(
+    `re-collect, nothing new:                   ${noop.seconds.toFixed(3)} s (goal < 0.5 s), peak RSS ${
+      noop.rssMb.toFixed(0)
+    } MB`,
+  );
   console.log(summary);
 } finally {
   await Deno.remove(home, { recursive: true });

@@ -1,10 +1,10 @@
 /**
- * The command table: names, options, help text and how each command is sandboxed. The
- * implementations load lazily (one dynamic import per command) so `hint` never pays for the MCP
- * SDK or the collectors at start-up.
+ * The command table: names, options, help text and how each command is sandboxed. It holds no
+ * code of the commands: in-process commands load through src/cli/in_process.ts and Worker
+ * commands through src/sandbox/worker.ts, so the launcher's module graph (what `hint` starts
+ * with) never includes the MCP SDK or the collectors.
  */
 import type { OptionSpecs } from "./args.ts";
-import type { CommandModule } from "./plan.ts";
 
 /**
  * How a command is confined:
@@ -24,7 +24,6 @@ export interface CommandSpec {
   readonly sandbox: SandboxMode;
   /** Shown in `verdict --help`; internal commands are hidden. */
   readonly listed: boolean;
-  readonly load: () => Promise<CommandModule>;
 }
 
 const CONFIG = {
@@ -101,7 +100,6 @@ are kept. A second collect re-reads only new or grown files.`,
     },
     sandbox: "worker",
     listed: true,
-    load: () => import("./cmd/collect.ts"),
   },
   {
     name: "hint",
@@ -127,7 +125,6 @@ $VERDICT_SEEN; an empty value disables it; default: one ledger per session under
     },
     sandbox: "revoke",
     listed: true,
-    load: () => import("./cmd/hint.ts"),
   },
   {
     name: "recall",
@@ -142,7 +139,6 @@ project, source file:line, score and matched terms.`,
     options: { ...RECORDS, ...TOP(5), ...JSON_OUT, ...AS_OF, ...EXPLAIN, ...CONFIG },
     sandbox: "worker",
     listed: true,
-    load: () => import("./cmd/recall.ts"),
   },
   {
     name: "query",
@@ -175,7 +171,6 @@ and the live session's own records left out.`,
     },
     sandbox: "worker",
     listed: true,
-    load: () => import("./cmd/query.ts"),
   },
   {
     name: "mcp",
@@ -188,7 +183,6 @@ Speaks MCP on stdin/stdout; diagnostics go to stderr.`,
     options: { ...RECORDS, ...CONFIG },
     sandbox: "worker",
     listed: true,
-    load: () => import("./cmd/mcp.ts"),
   },
   {
     name: "serve",
@@ -215,7 +209,6 @@ refused.`,
     },
     sandbox: "worker",
     listed: true,
-    load: () => import("./cmd/serve.ts"),
   },
   {
     name: "compact build",
@@ -246,7 +239,6 @@ input (a forbidden key, an unknown field).`,
     },
     sandbox: "worker",
     listed: true,
-    load: () => import("./cmd/compact_build.ts"),
   },
   {
     name: "compact judge",
@@ -267,7 +259,6 @@ loopback service (judge.service_url) is asked, else wait. wait is never permissi
     },
     sandbox: "worker",
     listed: true,
-    load: () => import("./cmd/compact_judge.ts"),
   },
   {
     name: "compact verify",
@@ -289,7 +280,6 @@ safe_to_compact; 2 when a case's state is over budget; 3 for a bad or one-label 
     },
     sandbox: "worker",
     listed: true,
-    load: () => import("./cmd/compact_verify.ts"),
   },
   {
     name: "hook user-prompt",
@@ -300,7 +290,6 @@ and gives up silently past its deadline.`,
     options: { ...CONFIG },
     sandbox: "revoke",
     listed: true,
-    load: () => import("./cmd/hook_user_prompt.ts"),
   },
   {
     name: "hook pre-compact",
@@ -314,7 +303,6 @@ request within 120 s passes. Always exits 0; silent on any error. See docs/compa
     options: { ...CONFIG },
     sandbox: "worker",
     listed: true,
-    load: () => import("./cmd/hook_pre_compact.ts"),
   },
   {
     name: "hook session-start",
@@ -326,7 +314,6 @@ silent on any error or when there is no handoff. See docs/compaction.md.`,
     options: { ...CONFIG },
     sandbox: "worker",
     listed: true,
-    load: () => import("./cmd/hook_session_start.ts"),
   },
   {
     name: "version",
@@ -336,7 +323,6 @@ silent on any error or when there is no handoff. See docs/compaction.md.`,
     options: {},
     sandbox: "none",
     listed: true,
-    load: () => import("./cmd/version.ts"),
   },
   {
     name: "sandbox-probe",
@@ -354,7 +340,6 @@ the read went through (the sandbox is broken).`,
     },
     sandbox: "worker",
     listed: false,
-    load: () => import("./cmd/sandbox_probe.ts"),
   },
 ];
 

@@ -7,6 +7,7 @@ import denoJson from "../../deno.json" with { type: "json" };
 import { parseArgs, type ParsedArgs, stringOption, stringsOption } from "./args.ts";
 import { commandHelp, COMMANDS, type CommandSpec, findCommand, GROUPS, mainHelp } from "./commands.ts";
 import { describeError, EXIT, UsageError } from "./errors.ts";
+import { IN_PROCESS_COMMANDS } from "./in_process.ts";
 import { processIO, readStdinCapped } from "./io.ts";
 import type { CommandPlan, HookPaths, Roots } from "./plan.ts";
 import { resolveAsOf } from "./clock.ts";
@@ -87,13 +88,9 @@ async function dispatch(argv: readonly string[], env: Env, cwd: string): Promise
     return EXIT.ok;
   }
   const args = parseArgs(rest, spec.options, spec.name);
-  if (spec.sandbox === "none") {
-    const mod = await spec.load();
-    return await mod.run(await buildPlan(spec, args, env, cwd, null), io);
-  }
-  if (spec.sandbox === "revoke") {
-    // The command opens its files from the plan, then revokes every permission itself.
-    const mod = await spec.load();
+  if (spec.sandbox === "none" || spec.sandbox === "revoke") {
+    // A revoke-mode command opens its files from the plan, then revokes every permission itself.
+    const mod = await IN_PROCESS_COMMANDS[spec.name]!();
     return await mod.run(await buildPlan(spec, args, env, cwd, null), io);
   }
   let stdin: Uint8Array | null = null;
@@ -111,7 +108,7 @@ async function dispatch(argv: readonly string[], env: Env, cwd: string): Promise
   if (!asSpec) throw new UsageError(`Unknown command "${as}" for --as`, 'try "--as collect"');
   if (asSpec.sandbox === "revoke") {
     // Probing a revoke-mode command (hint): drop every permission exactly as it does, then try.
-    const mod = await spec.load();
+    const mod = await IN_PROCESS_COMMANDS["sandbox-probe"]!();
     const { revokeAll } = await import("../sandbox/revoke.ts");
     await revokeAll();
     return await mod.run(plan, io);

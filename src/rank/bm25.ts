@@ -9,7 +9,7 @@
  * |d| is the exact document length in terms (no lossy length norms), qtf is counted linearly.
  */
 
-import type { RecordKind } from "../collect/record.ts";
+import { RECORD_KINDS, type RecordKind } from "../collect/record.ts";
 import type { MarkerStrength } from "./markers.ts";
 
 /** Term-frequency saturation: the standard value; the IR check (bench/eval_ir.ts) is measured with it. */
@@ -56,6 +56,100 @@ export interface Corpus {
    * (cjk_words.ts). The query is tokenized with this lookup, so both sides emit the same words.
    */
   isCjkWord(word: string): boolean;
+  /** The documents holding `term` as parallel typed arrays (the fast path; same content as postings()). */
+  postingList(term: string): PostingList;
+  /** Every document's weight-relevant facts as columns (the fast path; same content as meta()). */
+  columns(): DocColumns;
+  /** The record id of a document (read lazily by the disk index: only hits need it). */
+  id(doc: number): string;
+}
+
+/** A posting list as parallel arrays, sorted by doc ascending. */
+export interface PostingList {
+  readonly docs: Int32Array;
+  readonly tfs: Int32Array;
+}
+
+export const EMPTY_POSTING_LIST: PostingList = { docs: new Int32Array(0), tfs: new Int32Array(0) };
+
+/** Session column value of a record without a session. */
+export const NO_SESSION = 0xffffffff;
+
+/** Marker strengths by their column code (0 none, 1 medium, 2 strong). */
+export const MARKER_CODES: readonly (MarkerStrength | null)[] = [null, "medium", "strong"];
+
+/**
+ * Per-document facts as columns, so scoring reads numbers instead of building an object per
+ * candidate. `flags` packs the kind (index into RECORD_KINDS, low 4 bits) and the marker code
+ * (high 4 bits); projects and sessions are indices into the name tables.
+ */
+export interface DocColumns {
+  readonly lengths: Uint32Array;
+  readonly times: Float64Array;
+  readonly flags: Uint8Array;
+  readonly projects: Uint32Array;
+  readonly sessions: Uint32Array;
+  readonly projectNames: readonly string[];
+  readonly sessionNames: readonly string[];
+}
+
+/** Builds columns from metas (the in-memory index; the disk index reads them from its file). */
+export function columnsOf(lengths: readonly number[], metas: readonly DocMeta[]): DocColumns {
+  const n = metas.length;
+  const cols = {
+    lengths: Uint32Array.from(lengths),
+    times: new Float64Array(n),
+    flags: new Uint8Array(n),
+    projects: new Uint32Array(n),
+    sessions: new Uint32Array(n),
+    projectNames: [] as string[],
+    sessionNames: [] as string[],
+  };
+  const projectIds = new Map<string, number>();
+  const sessionIds = new Map<string, number>();
+  metas.forEach((m, d) => {
+    cols.times[d] = m.timeMs;
+    cols.flags[d] = packFlags(m.kind, m.marker);
+    if (!projectIds.has(m.project)) {
+      projectIds.set(m.project, projectIds.size);
+      cols.projectNames.push(m.project);
+    }
+    cols.projects[d] = projectIds.get(m.project)!;
+    if (m.session === null) cols.sessions[d] = NO_SESSION;
+    else {
+      if (!sessionIds.has(m.session)) {
+        sessionIds.set(m.session, sessionIds.size);
+        cols.sessionNames.push(m.session);
+      }
+      cols.sessions[d] = sessionIds.get(m.session)!;
+    }
+  });
+  return cols;
+}
+
+export function packFlags(kind: RecordKind, marker: MarkerStrength | null): number {
+  return RECORD_KINDS.indexOf(kind) | (MARKER_CODES.indexOf(marker) << 4);
+}
+
+export function kindOf(flags: number): RecordKind {
+  return RECORD_KINDS[flags & 0x0f]!;
+}
+
+export function markerOf(flags: number): MarkerStrength | null {
+  return MARKER_CODES[flags >> 4] ?? null;
+}
+
+/** A document's DocMeta from columns (for hits and tests; scoring reads the columns). */
+export function metaFromColumns(cols: DocColumns, doc: number, id: string): DocMeta {
+  const session = cols.sessions[doc]!;
+  return {
+    id,
+    kind: kindOf(cols.flags[doc]!),
+    timeMs: cols.times[doc]!,
+    project: cols.projectNames[cols.projects[doc]!]!,
+    session: session === NO_SESSION ? null : cols.sessionNames[session]!,
+    marker: markerOf(cols.flags[doc]!),
+  };
 }
 
 /** A search term with its query-term frequency. */
@@ -76,32 +170,117 @@ export function bm25Idf(docCount: number, df: number): number {
   return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 }
 
+/** The BM25 sums of one query: candidate docs in first-touch order, with per-doc sums and term masks. */
+export interface Bm25Sums {
+  /** Candidate docs, in the order they were first matched. */
+  readonly docs: Int32Array;
+  readonly count: number;
+  /** BM25 sum by doc (only candidates are meaningful). */
+  readonly scores: Float64Array;
+  /** Bit i set when the doc holds term i (terms 0–31; later terms leave no bit). */
+  readonly masks: Uint32Array;
+}
+
 /**
- * Scores every document that holds at least one of `terms`. Terms are added in the order given,
- * so pass them in a fixed order (the caller's rarest-first order) for reproducible float sums.
- * The result is in ascending doc order; ranking is the caller's (ties need its rules).
+ * Sums BM25 over `terms`, term by term in the order given (so float sums are reproducible).
+ * Terms from index `restrictFrom` on only add to documents an earlier term already matched:
+ * the gate never speaks for a record matched by common words alone, so the hint path spends no
+ * time on the long posting lists of words like "the" beyond its real candidates.
  */
-export function bm25Rank(corpus: Corpus, terms: readonly QueryTerm[]): Bm25Match[] {
+export function bm25Accumulate(
+  corpus: Corpus,
+  terms: readonly QueryTerm[],
+  restrictFrom = terms.length,
+): Bm25Sums {
   const n = corpus.docCount;
   const avgdl = corpus.avgDocLength > 0 ? corpus.avgDocLength : 1;
-  const scores = new Map<number, { bm25: number; matched: number[] }>();
-  terms.forEach((t, ti) => {
+  const lengths = corpus.columns().lengths;
+  const scores = new Float64Array(n);
+  const masks = new Uint32Array(n);
+  const seen = new Uint8Array(n);
+  let docs = new Int32Array(64);
+  let count = 0;
+  for (let ti = 0; ti < terms.length; ti++) {
+    const t = terms[ti]!;
     const df = corpus.docFreq(t.term);
-    if (df === 0 || t.qtf <= 0) return;
+    if (df === 0 || t.qtf <= 0) continue;
     const weight = t.qtf * bm25Idf(n, df);
-    for (const p of corpus.postings(t.term)) {
-      const norm = BM25_K1 * (1 - BM25_B + BM25_B * corpus.docLength(p.doc) / avgdl);
-      const s = weight * (p.tf * (BM25_K1 + 1)) / (p.tf + norm);
-      const acc = scores.get(p.doc);
-      if (acc === undefined) scores.set(p.doc, { bm25: s, matched: [ti] });
-      else {
-        acc.bm25 += s;
-        acc.matched.push(ti);
+    const bit = ti < 32 ? 1 << ti : 0;
+    const restricted = ti >= restrictFrom;
+    if (restricted && count === 0) continue;
+    const list = corpus.postingList(t.term);
+    const pd = list.docs;
+    const pt = list.tfs;
+    if (restricted && count * Math.log2(pd.length + 1) < pd.length) {
+      // Few candidates against a long list (a common word): look each candidate up instead.
+      for (let k = 0; k < count; k++) {
+        const doc = docs[k]!;
+        const i = indexOfDoc(pd, doc);
+        if (i < 0) continue;
+        const tf = pt[i]!;
+        const norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths[doc]! / avgdl);
+        scores[doc] = scores[doc]! + weight * (tf * (BM25_K1 + 1)) / (tf + norm);
+        masks[doc] = masks[doc]! | bit;
+      }
+      continue;
+    }
+    for (let i = 0; i < pd.length; i++) {
+      const doc = pd[i]!;
+      if (seen[doc] === 0) {
+        if (restricted) continue;
+        seen[doc] = 1;
+        if (count === docs.length) {
+          const grown = new Int32Array(docs.length * 2);
+          grown.set(docs);
+          docs = grown;
+        }
+        docs[count++] = doc;
+      }
+      const tf = pt[i]!;
+      const norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths[doc]! / avgdl);
+      scores[doc] = scores[doc]! + weight * (tf * (BM25_K1 + 1)) / (tf + norm);
+      masks[doc] = masks[doc]! | bit;
+    }
+  }
+  return { docs, count, scores, masks };
+}
+
+/**
+ * Scores every document that holds at least one of `terms` (the plain BM25 ranking the IR
+ * evaluation uses). Terms are summed in the order given. The result is in ascending doc order.
+ */
+export function bm25Rank(corpus: Corpus, terms: readonly QueryTerm[]): Bm25Match[] {
+  const sums = bm25Accumulate(corpus, terms);
+  const out: Bm25Match[] = [];
+  for (let k = 0; k < sums.count; k++) {
+    const doc = sums.docs[k]!;
+    const mask = sums.masks[doc]!;
+    const matched: number[] = [];
+    for (let ti = 0; ti < terms.length; ti++) {
+      if (ti < 32 ? (mask & (1 << ti)) !== 0 : holdsDoc(corpus.postingList(terms[ti]!.term).docs, doc)) {
+        matched.push(ti);
       }
     }
-  });
-  const out: Bm25Match[] = [];
-  for (const [doc, acc] of scores) out.push({ doc, bm25: acc.bm25, matched: acc.matched });
+    out.push({ doc, bm25: sums.scores[doc]!, matched });
+  }
   out.sort((a, b) => a.doc - b.doc);
   return out;
+}
+
+/** Position of `doc` in a sorted doc list, or -1 (binary search). */
+export function indexOfDoc(docs: Int32Array, doc: number): number {
+  let lo = 0;
+  let hi = docs.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const d = docs[mid]!;
+    if (d === doc) return mid;
+    if (d < doc) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+export function holdsDoc(docs: Int32Array, doc: number): boolean {
+  return indexOfDoc(docs, doc) >= 0;
 }

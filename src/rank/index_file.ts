@@ -18,18 +18,35 @@
  *   cjk words   JSON             the corpus-derived CJK words the documents were indexed with
  *   buckets     u32 × (B + 1)    byte offsets into the term entries, by fnv1a32(term) & (B − 1)
  *   entries     per term: u16 term byte length, term UTF-8, u32 df, f64 postings offset, u32 postings bytes
- *   postings    per term: varint (doc delta, tf) pairs
+ *   postings    per term: varint (doc delta, tf) pairs; for terms in RAW_POSTINGS_MIN_DF or more
+ *               documents, raw i32 docs then raw i32 tfs (no decoding on the query path)
  */
-import type { RecordKind, VerdictRecord } from "../collect/record.ts";
-import { RECORD_KINDS, recordLine } from "../collect/record.ts";
+import { recordLine, type VerdictRecord } from "../collect/record.ts";
 import { writeFileAtomic } from "../fsutil/atomic.ts";
-import type { Corpus, DocMeta, Posting } from "./bm25.ts";
-import type { MarkerStrength } from "./markers.ts";
+import {
+  type Corpus,
+  type DocColumns,
+  type DocMeta,
+  EMPTY_POSTING_LIST,
+  metaFromColumns,
+  type Posting,
+  type PostingList,
+} from "./bm25.ts";
 import { buildMemoryIndex, type MemoryIndex } from "./memory_index.ts";
 
 const MAGIC = "VRDIDX01";
 /** Bumped when the layout changes. */
-export const INDEX_FORMAT_VERSION = 1;
+export const INDEX_FORMAT_VERSION = 2;
+
+/**
+ * Posting lists this long are stored as raw little-endian i32 arrays: a common word's list is
+ * then one read and a typed-array view instead of tens of thousands of varint decodes, at 8
+ * bytes per posting instead of about 2. Shorter lists stay varint-coded.
+ */
+export const RAW_POSTINGS_MIN_DF = 256;
+
+/** Raw postings are read as typed-array views, which assume a little-endian machine. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 /**
  * Bumped when tokenization or derived metadata (markers) change: an index built by another
  * version would answer differently from the in-memory scorer, so it counts as stale.
@@ -38,8 +55,6 @@ export const INDEX_CONTENT_VERSION = 1;
 
 const HEADER_BYTES = 160;
 const ID_BYTES = 17;
-const NO_SESSION = 0xffffffff;
-const MARKERS: readonly (MarkerStrength | null)[] = [null, "medium", "strong"];
 
 export function indexPathFor(recordsPath: string): string {
   return recordsPath + ".idx";
@@ -140,38 +155,23 @@ export function encodeIndex(
   // Body offsets are relative to the body start; the header adds HEADER_BYTES.
   const at = () => HEADER_BYTES + body.length;
 
+  const cols = index.columns();
   const lengths = at();
-  for (let d = 0; d < n; d++) body.u32(index.docLength(d));
+  body.bytes(new Uint8Array(cols.lengths.buffer, cols.lengths.byteOffset, n * 4));
   body.pad8();
   const times = at();
-  for (let d = 0; d < n; d++) body.f64(index.meta(d).timeMs);
+  body.bytes(new Uint8Array(cols.times.buffer, cols.times.byteOffset, n * 8));
   const flags = at();
-  for (let d = 0; d < n; d++) {
-    const m = index.meta(d);
-    body.u8(RECORD_KINDS.indexOf(m.kind) | (MARKERS.indexOf(m.marker) << 4));
-  }
+  body.bytes(cols.flags.subarray(0, n));
   body.pad8();
-  const projectIds = new Map<string, number>();
-  const sessionIds = new Map<string, number>();
   const projects = at();
-  for (let d = 0; d < n; d++) {
-    const p = index.meta(d).project;
-    if (!projectIds.has(p)) projectIds.set(p, projectIds.size);
-    body.u32(projectIds.get(p)!);
-  }
+  body.bytes(new Uint8Array(cols.projects.buffer, cols.projects.byteOffset, n * 4));
   const sessions = at();
-  for (let d = 0; d < n; d++) {
-    const s = index.meta(d).session;
-    if (s === null) body.u32(NO_SESSION);
-    else {
-      if (!sessionIds.has(s)) sessionIds.set(s, sessionIds.size);
-      body.u32(sessionIds.get(s)!);
-    }
-  }
+  body.bytes(new Uint8Array(cols.sessions.buffer, cols.sessions.byteOffset, n * 4));
   const ids = at();
   for (let d = 0; d < n; d++) {
-    const id = enc.encode(index.meta(d).id);
-    if (id.length !== ID_BYTES) throw new RangeError(`Cannot index record id "${index.meta(d).id}"`);
+    const id = enc.encode(index.id(d));
+    if (id.length !== ID_BYTES) throw new RangeError(`Cannot index record id "${index.id(d)}"`);
     body.bytes(id);
   }
   body.pad8();
@@ -186,7 +186,7 @@ export function encodeIndex(
   body.pad8();
   const strings = at();
   const stringBytes = enc.encode(
-    JSON.stringify({ projects: [...projectIds.keys()], sessions: [...sessionIds.keys()] }),
+    JSON.stringify({ projects: cols.projectNames, sessions: cols.sessionNames }),
   );
   body.bytes(stringBytes);
   body.pad8();
@@ -212,18 +212,23 @@ export function encodeIndex(
     bucketOffsets.push(entriesW.length);
     for (const { term, bytes } of bucket) {
       const pw = new ByteWriter();
-      let prev = 0;
-      const list = index.postings(term);
-      for (const p of list) {
-        pw.varint(p.doc - prev);
-        pw.varint(p.tf);
-        prev = p.doc;
+      const list = index.postingList(term);
+      if (list.docs.length >= RAW_POSTINGS_MIN_DF) {
+        for (const d of list.docs) pw.u32(d);
+        for (const tf of list.tfs) pw.u32(tf);
+      } else {
+        let prev = 0;
+        for (let i = 0; i < list.docs.length; i++) {
+          pw.varint(list.docs[i]! - prev);
+          pw.varint(list.tfs[i]!);
+          prev = list.docs[i]!;
+        }
       }
       const blob = pw.result().slice();
       postingBlobs.push(blob);
       entriesW.u16(bytes.length);
       entriesW.bytes(bytes);
-      entriesW.u32(list.length);
+      entriesW.u32(list.docs.length);
       entriesW.f64(postingsAt);
       entriesW.u32(blob.length);
       postingsAt += blob.length;
@@ -293,8 +298,6 @@ export class IndexStaleError extends Error {
   }
 }
 
-const EMPTY: readonly Posting[] = Object.freeze([]);
-
 interface TermEntry {
   readonly df: number;
   readonly offset: number;
@@ -311,15 +314,10 @@ export class DiskIndex implements Corpus {
   readonly avgDocLength: number;
   readonly #file: Deno.FsFile;
   readonly #h: Header;
-  #lengths?: Uint32Array;
-  #times?: Float64Array;
-  #flags?: Uint8Array;
-  #projectCol?: Uint32Array;
-  #sessionCol?: Uint32Array;
-  #strings?: { projects: string[]; sessions: string[] };
+  #columns?: DocColumns;
   readonly #terms = new Map<string, TermEntry | null>();
-  readonly #postings = new Map<string, readonly Posting[]>();
-  readonly #metas = new Map<number, DocMeta>();
+  readonly #lists = new Map<string, PostingList>();
+  readonly #ids = new Map<number, string>();
 
   private constructor(file: Deno.FsFile, header: Header) {
     this.#file = file;
@@ -415,64 +413,99 @@ export class DiskIndex implements Corpus {
     return this.#entry(term)?.df ?? 0;
   }
 
-  postings(term: string): readonly Posting[] {
-    const cached = this.#postings.get(term);
+  postingList(term: string): PostingList {
+    const cached = this.#lists.get(term);
     if (cached) return cached;
     const e = this.#entry(term);
-    if (!e) return EMPTY;
+    if (!e) return EMPTY_POSTING_LIST;
     const raw = readAt(this.#file, this.#h.postings + e.offset, e.bytes);
-    const out: Posting[] = new Array(e.df);
+    if (e.df >= RAW_POSTINGS_MIN_DF) {
+      const list = LITTLE_ENDIAN
+        ? { docs: new Int32Array(raw.buffer, 0, e.df), tfs: new Int32Array(raw.buffer, e.df * 4, e.df) }
+        : { docs: decodeI32(raw, 0, e.df), tfs: decodeI32(raw, e.df * 4, e.df) };
+      this.#lists.set(term, list);
+      return list;
+    }
+    const docs = new Int32Array(e.df);
+    const tfs = new Int32Array(e.df);
     let p = 0;
     let doc = 0;
-    const varint = () => {
+    for (let i = 0; i < e.df; i++) {
+      // Two varints per posting: the doc gap, then the term frequency.
       let v = 0;
       let mul = 1;
-      while (true) {
-        const b = raw[p++]!;
+      let b: number;
+      do {
+        b = raw[p++]!;
         v += (b & 0x7f) * mul;
-        if (b < 0x80) return v;
         mul *= 128;
-      }
-    };
-    for (let i = 0; i < e.df; i++) {
-      doc += varint();
-      out[i] = { doc, tf: varint() };
+      } while (b >= 0x80);
+      doc += v;
+      docs[i] = doc;
+      v = 0;
+      mul = 1;
+      do {
+        b = raw[p++]!;
+        v += (b & 0x7f) * mul;
+        mul *= 128;
+      } while (b >= 0x80);
+      tfs[i] = v;
     }
-    this.#postings.set(term, out);
-    return out;
+    const list = { docs, tfs };
+    this.#lists.set(term, list);
+    return list;
+  }
+
+  postings(term: string): readonly Posting[] {
+    const list = this.postingList(term);
+    return Array.from(list.docs, (doc, i) => ({ doc, tf: list.tfs[i]! }));
+  }
+
+  /** Loads every column with one read each (a few MB for 200k records), once. */
+  columns(): DocColumns {
+    if (this.#columns) return this.#columns;
+    const h = this.#h;
+    const n = this.docCount;
+    const strings = JSON.parse(new TextDecoder().decode(readAt(this.#file, h.strings, h.stringsBytes))) as {
+      projects: string[];
+      sessions: string[];
+    };
+    this.#columns = {
+      lengths: this.#u32Column(h.lengths),
+      times: new Float64Array(readAt(this.#file, h.times, n * 8).buffer, 0, n),
+      flags: readAt(this.#file, h.flags, n),
+      projects: this.#u32Column(h.projects),
+      sessions: this.#u32Column(h.sessions),
+      projectNames: strings.projects,
+      sessionNames: strings.sessions,
+    };
+    return this.#columns;
+  }
+
+  #check(doc: number): void {
+    if (!(doc >= 0 && doc < this.docCount)) {
+      throw new RangeError(`Cannot read document ${doc}: the index has ${this.docCount}`);
+    }
   }
 
   docLength(doc: number): number {
-    this.#lengths ??= this.#u32Column(this.#h.lengths);
-    const l = this.#lengths[doc];
-    if (l === undefined) throw new RangeError(`Cannot read document ${doc}: the index has ${this.docCount}`);
-    return l;
+    this.#check(doc);
+    return this.columns().lengths[doc]!;
+  }
+
+  /** The record id, read on demand (only hits and exact ties need it). */
+  id(doc: number): string {
+    this.#check(doc);
+    let id = this.#ids.get(doc);
+    if (id === undefined) {
+      id = new TextDecoder().decode(readAt(this.#file, this.#h.ids + doc * ID_BYTES, ID_BYTES));
+      this.#ids.set(doc, id);
+    }
+    return id;
   }
 
   meta(doc: number): DocMeta {
-    const cached = this.#metas.get(doc);
-    if (cached) return cached;
-    if (doc < 0 || doc >= this.docCount) {
-      throw new RangeError(`Cannot read document ${doc}: the index has ${this.docCount}`);
-    }
-    const h = this.#h;
-    this.#times ??= new Float64Array(readAt(this.#file, h.times, this.docCount * 8).buffer, 0, this.docCount);
-    this.#flags ??= readAt(this.#file, h.flags, this.docCount);
-    this.#projectCol ??= this.#u32Column(h.projects);
-    this.#sessionCol ??= this.#u32Column(h.sessions);
-    this.#strings ??= JSON.parse(new TextDecoder().decode(readAt(this.#file, h.strings, h.stringsBytes)));
-    const flag = this.#flags[doc]!;
-    const sessionIdx = this.#sessionCol[doc]!;
-    const m: DocMeta = {
-      id: new TextDecoder().decode(readAt(this.#file, h.ids + doc * ID_BYTES, ID_BYTES)),
-      kind: RECORD_KINDS[flag & 0x0f] as RecordKind,
-      timeMs: this.#times[doc]!,
-      project: this.#strings!.projects[this.#projectCol[doc]!]!,
-      session: sessionIdx === NO_SESSION ? null : this.#strings!.sessions[sessionIdx]!,
-      marker: MARKERS[flag >> 4] ?? null,
-    };
-    this.#metas.set(doc, m);
-    return m;
+    return metaFromColumns(this.columns(), doc, this.id(doc));
   }
 
   /** Byte offset and length of document `doc`'s line in the records file. */
@@ -489,6 +522,11 @@ export class DiskIndex implements Corpus {
     );
     return this.#cjkWords.has(word);
   }
+}
+
+function decodeI32(bytes: Uint8Array, offset: number, count: number): Int32Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  return Int32Array.from({ length: count }, (_, i) => view.getInt32(offset + i * 4, true));
 }
 
 /** Reads one record's line from an open records file. */

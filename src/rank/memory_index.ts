@@ -5,7 +5,16 @@
  */
 
 import type { VerdictRecord } from "../collect/record.ts";
-import type { Corpus, DocMeta, Posting } from "./bm25.ts";
+import {
+  columnsOf,
+  type Corpus,
+  type DocColumns,
+  type DocMeta,
+  EMPTY_POSTING_LIST,
+  metaFromColumns,
+  type Posting,
+  type PostingList,
+} from "./bm25.ts";
 import { deriveCjkWords } from "./cjk_words.ts";
 import { markerStrength } from "./markers.ts";
 import { tokenize } from "./tokenize.ts";
@@ -31,26 +40,24 @@ export function docMetaOf(record: VerdictRecord): DocMeta {
   };
 }
 
-const EMPTY: readonly Posting[] = Object.freeze([]);
-
 export class MemoryIndex implements Corpus {
   readonly docCount: number;
   readonly avgDocLength: number;
   /** The CJK words the documents were indexed with (the query side asks `isCjkWord`). */
   readonly cjkWords: ReadonlySet<string>;
-  readonly #postings: Map<string, Posting[]>;
-  readonly #lengths: readonly number[];
-  readonly #metas: readonly DocMeta[];
+  readonly #postings: Map<string, PostingList>;
+  readonly #columns: DocColumns;
+  readonly #ids: readonly string[];
 
   private constructor(
-    postings: Map<string, Posting[]>,
+    postings: Map<string, PostingList>,
     lengths: readonly number[],
     metas: readonly DocMeta[],
     cjkWords: ReadonlySet<string>,
   ) {
     this.#postings = postings;
-    this.#lengths = lengths;
-    this.#metas = metas;
+    this.#columns = columnsOf(lengths, metas);
+    this.#ids = metas.map((m) => m.id);
     this.cjkWords = cjkWords;
     this.docCount = lengths.length;
     let total = 0;
@@ -70,39 +77,65 @@ export class MemoryIndex implements Corpus {
     if (docs.length !== metas.length) {
       throw new RangeError(`Cannot build index: ${docs.length} documents but ${metas.length} metas`);
     }
-    const postings = new Map<string, Posting[]>();
+    const lists = new Map<string, { docs: number[]; tfs: number[] }>();
     const lengths: number[] = [];
     docs.forEach((terms, doc) => {
       lengths.push(terms.length);
       const tf = new Map<string, number>();
       for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
       for (const [term, n] of tf) {
-        const list = postings.get(term);
-        if (list === undefined) postings.set(term, [{ doc, tf: n }]);
-        else list.push({ doc, tf: n }); // docs arrive in ascending order, so lists stay sorted
+        const list = lists.get(term);
+        // Docs arrive in ascending order, so lists stay sorted.
+        if (list === undefined) lists.set(term, { docs: [doc], tfs: [n] });
+        else {
+          list.docs.push(doc);
+          list.tfs.push(n);
+        }
       }
     });
+    const postings = new Map<string, PostingList>();
+    for (const [term, l] of lists) {
+      postings.set(term, { docs: Int32Array.from(l.docs), tfs: Int32Array.from(l.tfs) });
+    }
     return new MemoryIndex(postings, lengths, metas, cjkWords);
   }
 
   docFreq(term: string): number {
-    return this.#postings.get(term)?.length ?? 0;
+    return this.#postings.get(term)?.docs.length ?? 0;
+  }
+
+  postingList(term: string): PostingList {
+    return this.#postings.get(term) ?? EMPTY_POSTING_LIST;
   }
 
   postings(term: string): readonly Posting[] {
-    return this.#postings.get(term) ?? EMPTY;
+    const list = this.postingList(term);
+    return Array.from(list.docs, (doc, i) => ({ doc, tf: list.tfs[i]! }));
+  }
+
+  columns(): DocColumns {
+    return this.#columns;
+  }
+
+  #check(doc: number): void {
+    if (!(doc >= 0 && doc < this.docCount)) {
+      throw new RangeError(`Cannot read document ${doc}: the index has ${this.docCount}`);
+    }
   }
 
   docLength(doc: number): number {
-    const l = this.#lengths[doc];
-    if (l === undefined) throw new RangeError(`Cannot read document ${doc}: the index has ${this.docCount}`);
-    return l;
+    this.#check(doc);
+    return this.#columns.lengths[doc]!;
+  }
+
+  id(doc: number): string {
+    this.#check(doc);
+    return this.#ids[doc]!;
   }
 
   meta(doc: number): DocMeta {
-    const m = this.#metas[doc];
-    if (m === undefined) throw new RangeError(`Cannot read document ${doc}: the index has ${this.docCount}`);
-    return m;
+    this.#check(doc);
+    return metaFromColumns(this.#columns, doc, this.#ids[doc]!);
   }
 
   isCjkWord(word: string): boolean {

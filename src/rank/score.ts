@@ -17,8 +17,16 @@
  * mass it covers (`coverage`).
  */
 
-import type { RecordKind } from "../collect/record.ts";
-import { bm25Idf, bm25Rank, type Corpus, type DocMeta, type Posting, type QueryTerm } from "./bm25.ts";
+import { RECORD_KINDS, type RecordKind } from "../collect/record.ts";
+import {
+  bm25Accumulate,
+  bm25Idf,
+  type Corpus,
+  type DocMeta,
+  holdsDoc,
+  markerOf,
+  type QueryTerm,
+} from "./bm25.ts";
 import { type Entity, entityForms } from "./entities.ts";
 import type { MarkerStrength } from "./markers.ts";
 import { isStopword } from "./stopwords.ts";
@@ -223,24 +231,6 @@ function namedEntities(
   return named;
 }
 
-function holds(list: readonly Posting[], doc: number): boolean {
-  let lo = 0;
-  let hi = list.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const d = (list[mid] as Posting).doc;
-    if (d === doc) return true;
-    if (d < doc) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
-}
-
-/** Does the document hold every term of one of the entity's names? */
-function namesEntity(corpus: Corpus, entity: NamedEntity, doc: number): boolean {
-  return entity.forms.some((form) => form.every((t) => holds(corpus.postings(t), doc)));
-}
-
 /** The search terms of a query: tokenized, entity-expanded, looked up, ordered and capped. */
 export function selectTerms(
   corpus: Corpus,
@@ -298,7 +288,11 @@ function prepare(
 export function search(corpus: Corpus, query: string, options: SearchOptions): SearchResult {
   const { terms, skipped, named } = prepare(corpus, query, options);
   const queryTerms: QueryTerm[] = terms.map((t) => ({ term: t.term, qtf: t.qtf }));
-  const matches = bm25Rank(corpus, queryTerms);
+  // Hint mode: common words (ordered last) only add to records an informative word matched; a
+  // record matched by common words alone is never quoted, so it need not be scored at all.
+  const firstCommon = terms.findIndex((t) => t.common);
+  const restrictFrom = options.mode === "hint" && firstCommon >= 0 ? firstCommon : terms.length;
+  const sums = bm25Accumulate(corpus, queryTerms, restrictFrom);
 
   // The coverage denominator: the query's own informative terms, including words no record
   // holds (they still belong to the prompt's topic: a record matching "the" and "like" of "what
@@ -317,52 +311,115 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
   let informativeMass = 0;
   for (const t of topic) informativeMass += t.idf;
 
-  const hits: SearchHit[] = [];
-  for (const m of matches) {
-    const meta = corpus.meta(m.doc);
-    if (options.excludeSession != null && meta.session === options.excludeSession) continue;
-    if (options.excludeIds?.has(meta.id)) continue;
+  // Weights from the columns: one number per candidate, no object per candidate.
+  const cols = corpus.columns();
+  const entityDocs = named.map((e) => docsNaming(corpus, e));
+  const excludedSession = options.excludeSession != null
+    ? cols.sessionNames.indexOf(options.excludeSession)
+    : -1;
+  const callerProject = options.project !== undefined && options.project !== ""
+    ? cols.projectNames.indexOf(options.project)
+    : -1;
+  // source × marker by the packed flags byte: one table look-up per candidate.
+  const kindMarker = new Float64Array(256);
+  for (let f = 0; f < 256; f++) {
+    const kind = RECORD_KINDS[f & 0x0f];
+    kindMarker[f] = kind ? sourceWeight(kind) * markerWeight(markerOf(f)) : 0;
+  }
+  const final = new Float64Array(sums.count);
+  const order: number[] = [];
+  for (let k = 0; k < sums.count; k++) {
+    const doc = sums.docs[k]!;
+    if (excludedSession >= 0 && cols.sessions[doc] === excludedSession) continue;
+    let score = sums.scores[doc]! * kindMarker[cols.flags[doc]!]! *
+      recencyWeight(options.mode, cols.times[doc]!, options.nowMs);
+    if (callerProject >= 0 && cols.projects[doc] === callerProject) score *= PROJECT_WEIGHT;
+    if (entityDocs.length > 0 && entityDocs.some((set) => set.has(doc))) score *= ENTITY_WEIGHT;
+    final[k] = score;
+    order.push(k);
+  }
 
-    const matchedTerms = m.matched.map((i) => terms[i] as SearchTerm);
-    const entities = named.filter((e) => namesEntity(corpus, e, m.doc));
+  // The best `top` after exclusions, by score desc, time desc, id asc: the cooldown ids can only
+  // push out as many as they number, so rank that many more and drop them at the end.
+  const top = options.top ?? DEFAULT_TOP;
+  const excludeIds = options.excludeIds ?? new Set<string>();
+  const better = (a: number, b: number): number => {
+    const da = sums.docs[a]!;
+    const db = sums.docs[b]!;
+    return final[b]! - final[a]! || cols.times[db]! - cols.times[da]! ||
+      compareStrings(corpus.id(da), corpus.id(db)) || da - db;
+  };
+  const best = selectBest(order, top + excludeIds.size, better).filter((k) =>
+    !excludeIds.has(corpus.id(sums.docs[k]!))
+  );
+
+  const hits: SearchHit[] = best.slice(0, top).map((k) => {
+    const doc = sums.docs[k]!;
+    const meta = corpus.meta(doc);
+    const mask = sums.masks[doc]!;
+    const matchedTerms = terms.filter((_, ti) => ti < 32 ? (mask & (1 << ti)) !== 0 : false);
+    const entities = named.filter((_, i) => entityDocs[i]!.has(doc));
     // A query word that spelled an entity is covered by a record naming that entity any way.
     const covered = new Set(matchedTerms.map((t) => t.term));
     for (const e of entities) for (const t of e.queryTerms) covered.add(t);
     let coveredMass = 0;
     for (const t of topic) if (covered.has(t.term)) coveredMass += t.idf;
-
     const weights: WeightFactors = {
       source: sourceWeight(meta.kind),
       marker: markerWeight(meta.marker),
       recency: recencyWeight(options.mode, meta.timeMs, options.nowMs),
-      project: options.project !== undefined && options.project !== "" && meta.project === options.project
-        ? PROJECT_WEIGHT
-        : 1,
+      project: callerProject >= 0 && cols.projects[doc] === callerProject ? PROJECT_WEIGHT : 1,
       entity: entities.length > 0 ? ENTITY_WEIGHT : 1,
     };
     const informativeMatched = matchedTerms.filter((t) => !t.common).map((t) => t.term);
-    hits.push({
-      doc: m.doc,
+    return {
+      doc,
       id: meta.id,
       meta,
-      bm25: m.bm25,
+      bm25: sums.scores[doc]!,
       weights,
-      score: m.bm25 * weights.source * weights.marker * weights.recency * weights.project * weights.entity,
+      score: final[k]!,
       matched: matchedTerms.map((t) => t.term),
       informativeMatched,
       commonOnly: informativeMatched.length === 0,
       coverage: informativeMass > 0 ? Math.min(1, coveredMass / informativeMass) : 0,
       entities: entities.map((e) => e.name),
-    });
-  }
-  hits.sort((a, b) =>
-    b.score - a.score || b.meta.timeMs - a.meta.timeMs || compareStrings(a.id, b.id) || a.doc - b.doc
-  );
+    };
+  });
   return {
     terms,
     skipped,
     entities: named.map((e) => e.name),
-    candidates: matches.length,
-    hits: hits.slice(0, options.top ?? DEFAULT_TOP),
+    candidates: sums.count,
+    hits,
   };
+}
+
+/** The `k` best items by `cmp` (negative: a before b), sorted; a bounded insertion, O(n·k). */
+function selectBest(items: readonly number[], k: number, cmp: (a: number, b: number) => number): number[] {
+  const best: number[] = [];
+  if (k <= 0) return best;
+  for (const item of items) {
+    if (best.length === k && cmp(item, best[k - 1]!) >= 0) continue;
+    let i = best.length === k ? k - 1 : best.length;
+    if (best.length < k) best.push(item);
+    while (i > 0 && cmp(item, best[i - 1]!) < 0) {
+      best[i] = best[i - 1]!;
+      i--;
+    }
+    best[i] = item;
+  }
+  return best;
+}
+
+/** The documents naming an entity: holding every term of at least one of its names. */
+function docsNaming(corpus: Corpus, entity: NamedEntity): Set<number> {
+  const out = new Set<number>();
+  for (const form of entity.forms) {
+    const lists = form.map((t) => corpus.postingList(t).docs).sort((a, b) => a.length - b.length);
+    const [first, ...rest] = lists;
+    if (!first) continue;
+    for (const doc of first) if (rest.every((l) => holdsDoc(l, doc))) out.add(doc);
+  }
+  return out;
 }

@@ -7,20 +7,25 @@
  * English words are stored stemmed (the tokenizer stems them the same way); Chinese entries are
  * the character bigrams of filler phrases ("好的，继续", "帮我看一下").
  */
-import { porterStem } from "./stem.ts";
 
-const ENGLISH = (
-  "a about above after again against all also am an and any are as at be because been before being below " +
-  "between both but by can could did do does doing done down during each else even ever few for from " +
-  "further get got had has have having he her here hers herself him himself his how i if in into is it its " +
-  "itself just let lets like make may me might more most much must my myself no nor not now of off ok okay " +
-  "on once only or other our ours ourselves out over own please same she should so some still such than " +
-  "thank thanks that the their theirs them themselves then there these they this those through thus to too " +
-  "under until up us very via want was way we well were what when where which while who whom why will with " +
-  "would yes yet you your yours yourself yourselves"
+/**
+ * English function words, already in the tokenizer's (Porter-stemmed) form so no stemming runs at
+ * start-up: "becaus" is "because", "thi" is "this". tests/rank/stopwords_test.ts checks each is
+ * the stem of the word it stands for.
+ */
+export const ENGLISH_STOPWORDS: readonly string[] = (
+  "a about abov after again against all also am an and ani ar as at be becaus been befor below " +
+  "between both but by can could did do doe done down dure each els even ever few for from further " +
+  "get got had ha have he her here herself him himself hi how i if in into is it itself just let " +
+  "like make mai me might more most much must my myself no nor not now of off ok okai on onc onli " +
+  "or other our ourselv out over own pleas same she should so some still such than thank that the " +
+  "their them themselv then there these thei thi those through thu to too under until up us veri " +
+  "via want wa wai we well were what when where which while who whom why will with would ye yet you " +
+  "your yourself yourselv"
 ).split(" ");
 
-const CHINESE = [
+/** Bigrams of Chinese filler phrases. */
+export const CHINESE_STOPWORDS: readonly string[] = [
   "好的",
   "继续",
   "这个",
@@ -65,7 +70,7 @@ const CHINESE = [
 ];
 
 /** Stopwords in the form the tokenizer emits them. */
-export const STOPWORDS: ReadonlySet<string> = new Set([...ENGLISH.map(porterStem), ...CHINESE]);
+export const STOPWORDS: ReadonlySet<string> = new Set([...ENGLISH_STOPWORDS, ...CHINESE_STOPWORDS]);
 
 export function isStopword(term: string): boolean {
   return STOPWORDS.has(term);

@@ -84,7 +84,8 @@ export function permissionsFor(command: string, plan: CommandPlan): PermissionSe
           ...(plan.roots.claudeHistory ? [plan.roots.claudeHistory] : []),
           ...plan.roots.docs,
           ...plan.roots.gitRepos,
-          ...recordsFiles(plan.paths.records),
+          // Deno's rename needs read access to both names.
+          ...collectWrites(plan.paths.records),
         ],
         write: collectWrites(plan.paths.records),
         net: [],

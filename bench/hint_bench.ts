@@ -1,0 +1,179 @@
+/**
+ * `deno task bench:hint [--records N]`: the hint path on 200,000 synthetic records.
+ *
+ * Measured in one run, each next to a baseline from the same run:
+ *   - index build time (collect's last step) — vs. inserting the same texts into SQLite FTS5;
+ *   - in-process query p50/p95 on the disk index — vs. SQLite FTS5 `ORDER BY bm25()` over the
+ *     same tokens, and vs. a plain scan of the JSONL;
+ *   - `hint` end to end as the hook runs it (process start to exit) p50/p95 — vs. a Deno
+ *     hello-world started the same way, round-robin;
+ *   - peak RSS of the hint process.
+ * Goals: end-to-end p50 ≤ 1.5× and p95 ≤ 2.5× hello-world; in-process p50 < 0.2 ms, p95 < 1 ms;
+ * peak RSS < 100 MB.
+ */
+import { DatabaseSync } from "node:sqlite";
+import { recordLine, type VerdictRecord } from "../src/collect/record.ts";
+import { makeRecords, queries } from "./hint_bench_data.ts";
+import { buildIndexFile, DiskIndex, indexPathFor } from "../src/rank/index_file.ts";
+import { search } from "../src/rank/score.ts";
+import { tokenize } from "../src/rank/tokenize.ts";
+import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
+import { denoDir } from "../tests/cli_helper.ts";
+
+const argN = Deno.args.indexOf("--records");
+const N = argN >= 0 ? Number(Deno.args[argN + 1]) : 200_000;
+const E2E_RUNS = 30;
+const QUERIES_IN_PROCESS = 300;
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+const fmt = (ms: number) => (ms < 1 ? `${(ms * 1000).toFixed(0)} µs` : `${ms.toFixed(2)} ms`);
+
+async function spawnTimed(
+  args: string[],
+  env: Record<string, string>,
+  stdin: string,
+): Promise<{ ms: number; rssKb: number }> {
+  const t0 = performance.now();
+  const child = new Deno.Command("/usr/bin/time", {
+    args: ["-f", "maxrss_kb=%M", ...args],
+    env,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(stdin));
+  await w.close();
+  const out = await child.output();
+  const ms = performance.now() - t0;
+  const err = new TextDecoder().decode(out.stderr);
+  if (!out.success) throw new Error(`${args.join(" ")} failed: ${err}`);
+  return { ms, rssKb: Number(/maxrss_kb=(\d+)/.exec(err)?.[1] ?? "0") };
+}
+
+const dir = await Deno.makeTempDir({ prefix: "verdict-bench-hint-" });
+try {
+  console.log(`bench:hint: ${N} synthetic records in ${dir}`);
+  const records = makeRecords(N);
+  const recordsPath = `${dir}/records.jsonl`;
+  await Deno.writeTextFile(recordsPath, records.map((r) => recordLine(r) + "\n").join(""));
+
+  let t = performance.now();
+  await buildIndexFile(records, recordsPath);
+  const indexBuild = performance.now() - t;
+  const indexBytes = (await Deno.stat(indexPathFor(recordsPath))).size;
+
+  // Baseline: SQLite FTS5 over the same tokens (space-joined, so its tokenizer sees our terms).
+  const db = new DatabaseSync(":memory:");
+  db.exec("CREATE VIRTUAL TABLE docs USING fts5(body, tokenize='unicode61')");
+  t = performance.now();
+  db.exec("BEGIN");
+  const insert = db.prepare("INSERT INTO docs(rowid, body) VALUES (?, ?)");
+  records.forEach((r, i) => insert.run(i, tokenize(r.text).join(" ")));
+  db.exec("COMMIT");
+  const ftsBuild = performance.now() - t;
+
+  const info = await Deno.stat(recordsPath);
+  const file = await Deno.open(indexPathFor(recordsPath));
+  const disk = DiskIndex.open(file, info.size, info.mtime!.getTime());
+  const qs = queries(QUERIES_IN_PROCESS);
+  const nowMs = Date.parse("2026-01-01T00:00:00Z");
+  for (const q of qs.slice(0, 20)) search(disk, q, { mode: "hint", nowMs, top: 10 }); // warm-up
+  const ours: number[] = [];
+  for (const q of qs) {
+    const s = performance.now();
+    search(disk, q, { mode: "hint", nowMs, top: 10, project: "/home/dev/p3" });
+    ours.push(performance.now() - s);
+  }
+  const fts: number[] = [];
+  const ftsQuery = db.prepare(
+    "SELECT rowid, bm25(docs) AS s FROM docs WHERE docs MATCH ? ORDER BY s LIMIT 10",
+  );
+  for (const q of qs) {
+    const terms = [...new Set(tokenize(q))].filter((x) => /^[\p{L}\p{N}]+$/u.test(x)).map((x) => `"${x}"`);
+    if (terms.length === 0) continue;
+    const s = performance.now();
+    ftsQuery.all(terms.join(" OR "));
+    fts.push(performance.now() - s);
+  }
+  const scan: number[] = [];
+  for (const q of qs.slice(0, 5)) {
+    const words = tokenize(q);
+    const s = performance.now();
+    const text = await Deno.readTextFile(recordsPath);
+    let hits = 0;
+    for (const line of text.split("\n")) {
+      if (!line) continue;
+      const rec = JSON.parse(line) as VerdictRecord;
+      if (words.some((w) => rec.text.includes(w))) hits++;
+    }
+    scan.push(performance.now() - s + hits * 0);
+  }
+  disk.close();
+  db.close();
+
+  // End to end, as the hook runs it: process start to exit, round-robin with a hello-world.
+  const hello = `${dir}/hello.ts`;
+  await Deno.writeTextFile(hello, 'console.log("hi");\n');
+  const env = {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: dir,
+    DENO_DIR: denoDir(),
+    VERDICT_RECORDS: recordsPath,
+    VERDICT_STATE: `${dir}/state`,
+    VERDICT_ASOF: "2026-01-01T00:00:00Z",
+  };
+  const hintArgs = [Deno.execPath(), "run", "--quiet", ...verdictRunFlags(), MAIN_TS, "hook", "user-prompt"];
+  const helloArgs = [Deno.execPath(), "run", "--quiet", hello];
+  const e2eHint: number[] = [];
+  const e2eHello: number[] = [];
+  let rss = 0;
+  for (let i = 0; i < 3; i++) {
+    await spawnTimed(
+      hintArgs,
+      env,
+      JSON.stringify({ session_id: "warm", cwd: "/home/dev/p1", prompt: qs[i] }),
+    );
+    await spawnTimed(helloArgs, env, "");
+  }
+  for (let i = 0; i < E2E_RUNS; i++) {
+    const h = await spawnTimed(
+      hintArgs,
+      env,
+      JSON.stringify({ session_id: `b${i}`, cwd: "/home/dev/p1", prompt: qs[i % qs.length] }),
+    );
+    e2eHint.push(h.ms);
+    rss = Math.max(rss, h.rssKb);
+    e2eHello.push((await spawnTimed(helloArgs, env, "")).ms);
+  }
+
+  const row = (name: string, xs: number[], base?: number[]) =>
+    `${name.padEnd(44)} p50 ${fmt(pct(xs, 50)).padStart(9)}  p95 ${fmt(pct(xs, 95)).padStart(9)}` +
+    (base
+      ? `   (${(pct(xs, 50) / pct(base, 50)).toFixed(2)}× / ${
+        (pct(xs, 95) / pct(base, 95)).toFixed(2)
+      }× baseline)`
+      : "");
+  console.log(
+    `index build: ${(indexBuild / 1000).toFixed(2)} s, ${(indexBytes / 1024 / 1024).toFixed(1)} MiB` +
+      `   (SQLite FTS5 insert of the same tokens: ${(ftsBuild / 1000).toFixed(2)} s)`,
+  );
+  console.log(row("in-process query, disk index", ours, fts));
+  console.log(row("baseline: SQLite FTS5 ORDER BY bm25()", fts));
+  console.log(row("baseline: plain scan of the JSONL", scan));
+  console.log(row("hint end to end (hook user-prompt)", e2eHint, e2eHello));
+  console.log(row("baseline: deno hello-world end to end", e2eHello));
+  console.log(`hint peak RSS: ${(rss / 1024).toFixed(0)} MB (goal < 100 MB)`);
+  console.log(
+    `goals: e2e p50 ${(pct(e2eHint, 50) / pct(e2eHello, 50)).toFixed(2)}× (≤ 1.5×), p95 ${
+      (pct(e2eHint, 95) / pct(e2eHello, 95)).toFixed(2)
+    }× (≤ 2.5×); in-process p50 ${fmt(pct(ours, 50))} (< 0.2 ms), p95 ${fmt(pct(ours, 95))} (< 1 ms)`,
+  );
+} finally {
+  await Deno.remove(dir, { recursive: true });
+}
