@@ -40,15 +40,23 @@ function schemaDefault(contract: Contract, tool: string, prop: string, fallback:
 }
 
 /**
- * A Recaller opened on first use and kept; when opening fails, the call reports the error and
- * the next call tries again (the records file may appear once `collect` has run).
+ * A Recaller opened on first use and kept, called by one caller at a time; when opening fails,
+ * the call reports the error and the next call tries again (the records file may appear once
+ * `collect` has run).
  */
 function lazyRecaller(open: () => Recaller): Recaller {
   let recaller: Recaller | null = null;
+  // One look-up at a time: ranking is synchronous work on this thread anyway, and a Recaller
+  // that (re)loads its corpus must not have a second call load or close it meanwhile.
+  let queue: Promise<unknown> = Promise.resolve();
   return {
     recall(query, options) {
-      recaller ??= open();
-      return recaller.recall(query, options);
+      const run = queue.then(() => {
+        recaller ??= open();
+        return recaller.recall(query, options);
+      });
+      queue = run.catch(() => {});
+      return run;
     },
     close() {
       recaller?.close();
