@@ -33,8 +33,11 @@ export const HOOK_DEADLINE_MS = 400;
 /** Without a fresh index, rank the JSONL directly only when it is this small. */
 export const HINT_JSONL_FALLBACK_BYTES = 8 * 1024 * 1024;
 
-/** Candidates the ranking hands the gate (it may refuse the best and take the next). */
-const GATE_CANDIDATES = 10;
+/**
+ * Candidates the ranking hands the gate (it may refuse the best and take the next): enough that
+ * an old, strong decision behind recent chatter is still reached.
+ */
+export const GATE_CANDIDATES = 30;
 
 interface HintInput {
   readonly prompt: string;

@@ -8,21 +8,30 @@
  *   machine-made   the prompt is a notification, a command wrapper, or our own injected hint
  *   empty          nothing to search for
  * Rules on the ranking (checked by `decide`), per candidate in rank order:
- *   common-only    every matched term is a common word (in more than 1% of records)
- *   few-terms      fewer than MIN_INFORMATIVE_MATCHED informative terms matched, and the one
- *                  that matched is not sharp (an identifier, a CJK word of 3+ characters)
+ *   common-only    every matched term is a common word (in more than 1% of records) or a stopword
+ *   no-anchor      no matched word is rare enough (ANCHOR_IDF_SHARE of the largest idf)
+ *   few-terms      fewer than MIN_INFORMATIVE_MATCHED distinct informative terms matched, and
+ *                  the one that matched is not an identifier (pg_dump, v2.3, gen-itgc). A single
+ *                  rare word alone was measured to cost more precision than it gains recall.
  *   low-coverage   the record matches less than MIN_COVERAGE of the prompt's informative weight
  *   not-a-decision a prompt or commit with no decision marker (docs and notes are written down
  *                  on purpose, so they count as decisions)
  *   weak-tail      a second quote scoring under TAIL_SCORE_SHARE of the first
  */
+import { bm25Idf } from "../rank/bm25.ts";
 import type { SearchHit, SearchResult } from "../rank/score.ts";
 import { isCjkTerm } from "../rank/tokenize.ts";
 
-/** A hit needs this many informative (non-common) matched terms, unless one is sharp. */
+/**
+ * A matched word is an anchor when its idf is at least this share of the largest idf the archive
+ * allows (a word in one record): a word in a handful of records in a small archive, in a few
+ * hundred of 200,000. A hint needs an anchor: ordinary words together are not a topic.
+ */
+export const ANCHOR_IDF_SHARE = 0.6;
+/** A hit needs this many informative (non-common) matched terms, unless one of them is sharp. */
 export const MIN_INFORMATIVE_MATCHED = 2;
-/** Share of the prompt's informative idf a record must match: half the topic, not a stray word. */
-export const MIN_COVERAGE = 0.4;
+/** Share of the prompt's informative idf a record must match: more than a stray word of it. */
+export const MIN_COVERAGE = 0.2;
 /** A second quote must score at least this share of the first, or it is noise next to it. */
 export const TAIL_SCORE_SHARE = 0.6;
 /** Most quotes one hint shows: the person reads one line; more would bury the point. */
@@ -38,6 +47,7 @@ export type GateRule =
   | "empty"
   | "no-candidates"
   | "common-only"
+  | "no-anchor"
   | "few-terms"
   | "low-coverage"
   | "not-a-decision"
@@ -61,21 +71,39 @@ export interface GateVerdict {
   readonly checks: readonly HitCheck[];
 }
 
-/** A term sharp enough to carry a match alone: an identifier or version, or a CJK word of 3+ chars. */
+/** A term sharp enough to carry a match alone: an identifier or a version (pg_dump, v2.3, gen-itgc). */
 export function isSharpTerm(term: string): boolean {
-  if (isCjkTerm(term)) return [...term].length >= 3;
+  if (isCjkTerm(term)) return false;
   return /[_\-.:]/.test(term) || (/\d/.test(term) && /[a-z]/i.test(term));
 }
 
-function checkHit(hit: SearchHit): { rule: GateRule; detail: string } {
+/**
+ * The distinct things a record matched: a term inside another matched term adds nothing of its
+ * own (数据 and 据库 inside 数据库; pg and dump inside pg_dump), so one word never counts as two.
+ */
+export function distinctMatches(terms: readonly string[]): string[] {
+  return terms.filter((t) => !terms.some((u) => u !== t && u.includes(t)));
+}
+
+function checkHit(hit: SearchHit, idfOf: ReadonlyMap<string, number>, anchorIdf: number): {
+  rule: GateRule;
+  detail: string;
+} {
   if (hit.commonOnly) {
     return { rule: "common-only", detail: `matched only common words: ${hit.matched.join(", ")}` };
   }
-  const informative = hit.informativeMatched;
-  if (informative.length < MIN_INFORMATIVE_MATCHED && !informative.some(isSharpTerm)) {
+  const informative = distinctMatches(hit.informativeMatched);
+  const anchors = informative.filter((t) => (idfOf.get(t) ?? 0) >= anchorIdf);
+  if (anchors.length === 0 && hit.entities.length === 0) {
+    return { rule: "no-anchor", detail: `no rare word matched (${informative.join(", ")})` };
+  }
+  if (
+    informative.length < MIN_INFORMATIVE_MATCHED && !informative.some(isSharpTerm) &&
+    hit.entities.length === 0
+  ) {
     return {
       rule: "few-terms",
-      detail: `one informative term matched (${informative.join(", ")}) and it is not sharp`,
+      detail: `one informative term matched (${informative.join(", ")}) and it is not an identifier`,
     };
   }
   if (hit.coverage < MIN_COVERAGE) {
@@ -87,12 +115,14 @@ function checkHit(hit: SearchHit): { rule: GateRule; detail: string } {
     };
   }
   const kind = hit.meta.kind;
-  if ((kind === "prompt" || kind === "commit") && hit.meta.marker === null && hit.entities.length === 0) {
+  if ((kind === "prompt" || kind === "commit") && hit.meta.marker === null) {
     return { rule: "not-a-decision", detail: `a ${kind} with no decision marker` };
   }
   return {
     rule: "spoke",
-    detail: `coverage ${(hit.coverage * 100).toFixed(0)}%, score ${hit.score.toFixed(4)}`,
+    detail: `anchors ${anchors.join(", ") || hit.entities.join(", ")}; coverage ${
+      (hit.coverage * 100).toFixed(0)
+    }%`,
   };
 }
 
@@ -120,8 +150,10 @@ export function decide(result: SearchResult, top: number): GateVerdict {
   const checks: HitCheck[] = [];
   const spoken: SearchHit[] = [];
   let firstRefusal: { rule: GateRule; detail: string } | null = null;
+  const idfOf = new Map(result.terms.map((t) => [t.term, t.idf]));
+  const anchorIdf = ANCHOR_IDF_SHARE * bm25Idf(result.docCount, 1);
   for (const hit of result.hits) {
-    const c = checkHit(hit);
+    const c = checkHit(hit, idfOf, anchorIdf);
     if (c.rule !== "spoke") {
       checks.push({ id: hit.id, ...c });
       firstRefusal ??= c;

@@ -109,6 +109,11 @@ export const STRONG_MARKERS_EN: readonly string[] = [
   "stick with",
   "standardize on",
   "standardise on",
+  "stop using",
+  "is frozen",
+  "are frozen",
+  "no more",
+  "decision on",
   "agreed",
   "the rule is",
   "make sure to",
@@ -132,6 +137,10 @@ export const MEDIUM_MARKERS_EN: readonly string[] = [
   "switched to",
   "instead of",
   "rather than",
+  "we moved",
+  "stays on",
+  "stay on",
+  "keep using",
   "recommend",
   "recommended",
   "better to",
@@ -207,6 +216,12 @@ export const NEGATIONS_EN: readonly string[] = [
   "wondering",
   "should we",
   "must we",
+  "don't decide",
+  "do not decide",
+  "not decide",
+  "yet to decide",
+  "to be decided",
+  "tbd",
 ];
 
 /** Words allowed between an English negation and the marker it cancels ("not sure whether we should"). */
@@ -226,6 +241,17 @@ export interface MarkerHit {
   readonly end: number;
   /** The negation that cancels it, or null. */
   readonly negatedBy: string | null;
+  /** True when the marker sits in a question ("should we always …?"): asking is not deciding. */
+  readonly inQuestion: boolean;
+}
+
+/** Ends a sentence; a sentence ending in a question mark holds no decision. */
+const SENTENCE_END = /[.!?。！？\n]/g;
+
+function inQuestion(text: string, end: number): boolean {
+  SENTENCE_END.lastIndex = end;
+  const m = SENTENCE_END.exec(text);
+  return m !== null && (m[0] === "?" || m[0] === "？");
 }
 
 interface Span {
@@ -327,12 +353,30 @@ function cancels(text: string, neg: Span, m: Span): boolean {
   return ENGLISH_GAP.test(gap);
 }
 
+/**
+ * "No deploys on Friday." / "No default exports anywhere.": a sentence that opens with "no" and
+ * a word (not "no," or "no." — an answer) states a prohibition.
+ */
+const OPENING_NO = /(?:^|[.!?;:。！？；\n]\s*)(no)\s+[a-z]/g;
+
 /** Every marker occurrence in `text`, with the negation that cancels it, in text order. */
 export function findMarkers(text: string): MarkerHit[] {
   const t = normalizeForMarkers(text);
   const words = englishWords(t);
   const negations = findAll(t, words, NEGATION_SET);
   const hits: MarkerHit[] = [];
+  OPENING_NO.lastIndex = 0;
+  for (let m = OPENING_NO.exec(t); m !== null; m = OPENING_NO.exec(t)) {
+    const start = m.index + m[0].indexOf("no");
+    hits.push({
+      marker: "no …",
+      strength: "strong",
+      start,
+      end: start + 2,
+      negatedBy: null,
+      inQuestion: inQuestion(t, start + 2),
+    });
+  }
   const lists: readonly [MarkerStrength, ReadonlySet<string>][] = [["strong", STRONG_SET], [
     "medium",
     MEDIUM_SET,
@@ -340,7 +384,14 @@ export function findMarkers(text: string): MarkerHit[] {
   for (const [strength, phrases] of lists) {
     for (const m of findAll(t, words, phrases)) {
       const neg = negations.find((n) => cancels(t, n, m));
-      hits.push({ marker: m.phrase, strength, start: m.start, end: m.end, negatedBy: neg?.phrase ?? null });
+      hits.push({
+        marker: m.phrase,
+        strength,
+        start: m.start,
+        end: m.end,
+        negatedBy: neg?.phrase ?? null,
+        inQuestion: inQuestion(t, m.end),
+      });
     }
   }
   return hits.sort((a, b) =>
@@ -350,11 +401,11 @@ export function findMarkers(text: string): MarkerHit[] {
   );
 }
 
-/** The strongest marker in `text` that no negation cancels, or null when there is none. */
+/** The strongest marker in `text` that no negation cancels and no question holds, or null. */
 export function markerStrength(text: string): MarkerStrength | null {
   let best: MarkerStrength | null = null;
   for (const h of findMarkers(text)) {
-    if (h.negatedBy !== null) continue;
+    if (h.negatedBy !== null || h.inQuestion) continue;
     if (h.strength === "strong") return "strong";
     best = "medium";
   }

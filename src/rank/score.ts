@@ -30,7 +30,7 @@ import {
 import { type Entity, entityForms } from "./entities.ts";
 import type { MarkerStrength } from "./markers.ts";
 import { isStopword } from "./stopwords.ts";
-import { type CjkLexicon, isAsciiTerm, tokenize } from "./tokenize.ts";
+import { type CjkLexicon, isAsciiTerm, isCjkTerm, tokenize } from "./tokenize.ts";
 
 // --- weights --------------------------------------------------------------------------------
 
@@ -152,6 +152,8 @@ export interface SearchHit {
 }
 
 export interface SearchResult {
+  /** Records in the corpus (the scale every idf is relative to). */
+  readonly docCount: number;
   /** The searched terms, in search order (rarest first, common last). */
   readonly terms: readonly SearchTerm[];
   readonly skipped: readonly SkippedTerm[];
@@ -304,7 +306,9 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
   const topic: { term: string; idf: number }[] = [];
   for (const t of terms) if (!t.common && t.fromEntity === null) topic.push({ term: t.term, idf: t.idf });
   for (const t of skipped) {
-    if (t.reason === "absent" && !isStopword(t.term) && !expansionTerms.has(t.term)) {
+    // An absent CJK bigram is most often a seam between two words (价格字段 → 格字), not a
+    // topic: only absent Latin words and identifiers count against coverage.
+    if (t.reason === "absent" && !isStopword(t.term) && !expansionTerms.has(t.term) && !isCjkTerm(t.term)) {
       topic.push({ term: t.term, idf: bm25Idf(corpus.docCount, 0) });
     }
   }
@@ -387,6 +391,7 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
     };
   });
   return {
+    docCount: corpus.docCount,
     terms,
     skipped,
     entities: named.map((e) => e.name),
