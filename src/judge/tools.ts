@@ -82,14 +82,10 @@ export const COMPACTION_TOOLS: readonly CompactionToolSpec[] = [
         summary: SUMMARY_SCHEMA,
         transcript_path: {
           type: "string",
-          description: "absolute path of a transcript under the transcript roots",
-        },
-        cwd: {
-          type: "string",
-          description: "the session's working tree for git status (default: from the transcript)",
+          description: "absolute path of a transcript under the transcript roots (give this or summary); " +
+            "git status runs in the working directory the transcript records, never one a caller names",
         },
       },
-      oneOf: [{ required: ["summary"] }, { required: ["transcript_path"] }],
       additionalProperties: false,
     },
   },
@@ -175,18 +171,16 @@ export async function callCompactionTool(name: string, args: unknown, ctx: ToolC
   switch (name) {
     case "context_verdict_build": {
       const input = inputObject(args, name);
-      onlyKeys(input, ["summary", "transcript_path", "cwd"], name);
+      // No caller-chosen cwd: git would run there, outside every sandbox root.
+      onlyKeys(input, ["summary", "transcript_path"], name);
       const hasSummary = input.summary !== undefined;
       if (hasSummary === (input.transcript_path !== undefined)) {
         throw new InputError(`Cannot run ${name}: give exactly one of "summary" and "transcript_path"`);
       }
-      if (input.cwd !== undefined && typeof input.cwd !== "string") {
-        throw new InputError(`Cannot run ${name}: "cwd" must be a path`);
-      }
       const built = hasSummary
         ? await buildSnapshot({ summary: input.summary }, { config: ctx.config })
         : await buildSnapshot(
-          { transcript_path: String(input.transcript_path), cwd: (input.cwd as string | undefined) ?? null },
+          { transcript_path: String(input.transcript_path), cwd: null },
           { config: ctx.config, transcriptRoots: ctx.transcriptRoots },
         );
       return toJson(built.snapshot);

@@ -207,6 +207,11 @@ export function openRecaller(input: RecallerInput): Recaller {
   let loaded: Loaded | null = null;
   let entities: Entity[] | null = null;
 
+  // One load at a time: concurrent calls that find the file changed share the same load, so no
+  // call closes a corpus another call just loaded. A caller holds its corpus only across
+  // synchronous code (ranking and quoting), so closing the replaced one at the swap is safe.
+  let pending: { signature: string; load: Promise<Loaded | null> } | null = null;
+
   const current = async (): Promise<Loaded | null> => {
     let sig: string | null = null;
     try {
@@ -215,16 +220,24 @@ export function openRecaller(input: RecallerInput): Recaller {
       if (!(err instanceof Deno.errors.NotFound)) throw err;
     }
     if (sig === null) {
-      loaded?.close();
-      loaded = null;
+      if (pending === null) {
+        loaded?.close();
+        loaded = null;
+      }
       return null;
     }
-    if (loaded === null || loaded.signature !== sig) {
-      const next = await loadCorpus(input.recordsPath);
-      loaded?.close();
-      loaded = next;
+    if (loaded !== null && loaded.signature === sig) return loaded;
+    if (pending === null || pending.signature !== sig) {
+      const load = loadCorpus(input.recordsPath).then((next) => {
+        if (next !== loaded) loaded?.close();
+        loaded = next;
+        return next;
+      }).finally(() => {
+        if (pending?.load === load) pending = null;
+      });
+      pending = { signature: sig, load };
     }
-    return loaded;
+    return await pending.load;
   };
 
   return {

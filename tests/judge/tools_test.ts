@@ -109,3 +109,16 @@ Deno.test("session ids become safe file names", () => {
   assert.equal(safeSessionName("../../etc/passwd"), "__.._etc_passwd");
   assert.equal(safeSessionName(""), "_");
 });
+
+Deno.test("context_verdict_build refuses a caller-chosen cwd (git would run outside every root)", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  const transcript = `${dir}/s.jsonl`;
+  await Deno.writeTextFile(transcript, "");
+  await assert.rejects(
+    callCompactionTool("context_verdict_build", { transcript_path: transcript, cwd: "/etc" }, {
+      config: CONFIG,
+      transcriptRoots: [dir],
+    }),
+    /cwd/,
+  );
+});

@@ -1,0 +1,88 @@
+import assert from "node:assert/strict";
+import { recordId, recordLine, type VerdictRecord } from "../../src/collect/record.ts";
+import { buildIndexFile } from "../../src/rank/index_file.ts";
+import { openRecaller, quoteFor } from "../../src/rank/recall.ts";
+
+function rec(i: number, text: string): VerdictRecord {
+  return {
+    id: recordId("prompt", `t${i}`),
+    kind: "prompt",
+    origin: "claude",
+    text,
+    time: "2026-01-01T00:00:00.000Z",
+    project: "/p",
+    session: "s",
+    source_file: "/f.jsonl",
+    source_line: i + 1,
+    commit: null,
+  };
+}
+
+async function writeArchive(path: string, records: VerdictRecord[]): Promise<void> {
+  await Deno.writeTextFile(path + ".tmp", records.map((r) => recordLine(r) + "\n").join(""));
+  await Deno.rename(path + ".tmp", path);
+  await buildIndexFile(records, path);
+}
+
+Deno.test("concurrent first calls share one load and all succeed", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/records.jsonl`;
+  await writeArchive(
+    path,
+    Array.from({ length: 500 }, (_, i) => rec(i, `we decided pg_dump nightly number ${i}`)),
+  );
+  const recaller = openRecaller({ recordsPath: path, quoteRoots: [], entitiesPath: null });
+  try {
+    const answers = await Promise.all(
+      Array.from(
+        { length: 32 },
+        () => recaller.recall("pg_dump nightly", { top: 3, asOfMs: Date.parse("2026-02-01T00:00:00Z") }),
+      ),
+    );
+    for (const a of answers) assert.equal(a.hits.length, 3);
+  } finally {
+    recaller.close();
+  }
+});
+
+Deno.test("a recaller picks up a replaced records file on the next call", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/records.jsonl`;
+  await writeArchive(path, [rec(0, "we decided to use pnpm")]);
+  const recaller = openRecaller({ recordsPath: path, quoteRoots: [], entitiesPath: null });
+  const asOfMs = Date.parse("2026-02-01T00:00:00Z");
+  try {
+    assert.equal((await recaller.recall("vitest", { top: 3, asOfMs })).hits.length, 0);
+    await writeArchive(path, [rec(0, "we decided to use pnpm"), rec(1, "always use vitest, never jest")]);
+    const after = await recaller.recall("vitest", { top: 3, asOfMs });
+    assert.equal(after.hits.length, 1);
+    assert.match(after.hits[0]!.quote, /vitest/);
+  } finally {
+    recaller.close();
+  }
+});
+
+Deno.test("a doc quote is re-read from its file only under the roots", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  await Deno.mkdir(`${dir}/docs`);
+  await Deno.writeTextFile(
+    `${dir}/docs/adr.md`,
+    "# ADR\n\n## Database\n\nPostgreSQL 16.\nMySQL rejected.\n\n## Next\n\nx\n",
+  );
+  const doc: VerdictRecord = {
+    ...rec(0, "## Database\n\nPostgreSQL 16."),
+    kind: "doc",
+    origin: "doc",
+    source_file: `${dir}/docs/adr.md`,
+    source_line: 3,
+  };
+  assert.equal(quoteFor(doc, [`${dir}/docs`]), "## Database\n\nPostgreSQL 16.\nMySQL rejected.");
+  assert.equal(quoteFor(doc, [`${dir}/elsewhere`]), doc.text, "outside the roots: the stored text");
+  await Deno.symlink(`${dir}/docs/adr.md`, `${dir}/link.md`);
+  const viaLink = { ...doc, source_file: `${dir}/link.md` };
+  assert.equal(
+    quoteFor(viaLink, [`${dir}/other`]),
+    doc.text,
+    "a link leading outside the roots is not followed",
+  );
+});
