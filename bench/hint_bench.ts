@@ -14,7 +14,8 @@
 import { DatabaseSync } from "node:sqlite";
 import { recordLine, type VerdictRecord } from "../src/collect/record.ts";
 import { makeRecords, queries } from "./hint_bench_data.ts";
-import { buildIndexFile, DiskIndex, indexPathFor } from "../src/rank/index_file.ts";
+import { DiskIndex, indexPathFor } from "../src/rank/index_file.ts";
+import { buildIndexFile } from "../src/rank/index_write.ts";
 import { search } from "../src/rank/score.ts";
 import { tokenize } from "../src/rank/tokenize.ts";
 import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";

@@ -11,21 +11,41 @@ export function rng(seed: number): () => number {
   };
 }
 
-// A Zipf-ish English vocabulary (common words repeated) and technical identifiers.
-const COMMON = "the a to of and in is for on with that this it be as are was we use should".split(" ");
-const WORDS = (
-  "database backup migration deploy service order payment queue cache redis postgres index query schema " +
-  "config error value function import export async await string number interface build release branch " +
-  "logging metrics tracing retry timeout worker cluster node pod image container secret vault token " +
-  "frontend backend router handler middleware session cookie auth login user account billing invoice"
-).split(" ");
+// Vocabularies with a Zipf distribution, as natural text has: English function words, a 20,000-
+// word technical vocabulary of made-up words (a few hundred frequent, a long tail of rare ones),
+// identifiers, and a Chinese vocabulary of 3,000 two- and three-character words.
+const FUNCTION_WORDS = ("the a to of and in is for on with that this it be as are was we use should can " +
+  "not do you i my our from at by or if so but what when how").split(" ");
+const LETTERS = "abcdefghiklmnoprstuvwy";
+const HANZI =
+  "数据库备份迁移部署服务订单支付队列缓存索引查询配置日志监控重试超时集群镜像密钥用户账单发票接口字段金额整数测试前端后端路由会话登录权限任务调度消息事件版本发布分支合并代码审查文档规范格式错误异常处理性能优化内存线程进程网络请求响应"
+    .split("");
+
+function madeUpWord(r: () => number): string {
+  const len = 4 + Math.floor(r() * 6);
+  let w = "";
+  for (let i = 0; i < len; i++) w += LETTERS[Math.floor(r() * LETTERS.length)]!;
+  return w;
+}
+
+const VOCAB_RNG = rng(7);
+const WORDS: string[] = Array.from({ length: 20_000 }, () => madeUpWord(VOCAB_RNG));
+const ZH_WORDS: string[] = Array.from({ length: 3000 }, () => {
+  const n = VOCAB_RNG() < 0.7 ? 2 : 3;
+  let w = "";
+  for (let i = 0; i < n; i++) w += HANZI[Math.floor(VOCAB_RNG() * HANZI.length)]!;
+  return w;
+});
 export const IDENT_POOL = Array.from(
   { length: 4000 },
   (_, i) => `svc_${i.toString(36)}-${(i * 7919 % 1000).toString(36)}`,
 );
-const ZH =
-  "数据库 备份 迁移 部署 服务 订单 支付 队列 缓存 索引 查询 配置 日志 监控 重试 超时 集群 镜像 密钥 用户 账单 发票 以后 统一 决定 不要 必须 使用 改用 接口 字段 金额 整数"
-    .split(" ");
+
+/** A Zipf(1) rank in [0, n): rank k has probability ∝ 1/(k + 1). */
+function zipf(r: () => number, n: number): number {
+  return Math.min(n - 1, Math.floor(Math.exp(r() * Math.log(n + 1)) - 1));
+}
+
 const MARKERS = [
   "we decided to",
   "from now on",
@@ -37,17 +57,25 @@ const MARKERS = [
   "不要",
   "必须",
   "",
+  "",
+  "",
 ];
 
 function text(r: () => number): string {
-  const zh = r() < 0.3;
-  const len = r() < 0.7 ? 6 + Math.floor(r() * 25) : 40 + Math.floor(r() * 200);
+  const zh = r() < 0.25;
+  const shape = r();
+  // Mostly short prompts, some paragraphs, a few long documents.
+  const len = shape < 0.7
+    ? 5 + Math.floor(r() * 25)
+    : shape < 0.95
+    ? 30 + Math.floor(r() * 90)
+    : 120 + Math.floor(r() * 380);
   const parts: string[] = [MARKERS[Math.floor(r() * MARKERS.length)]!];
   for (let i = 0; i < len; i++) {
     const p = r();
-    if (zh && p < 0.6) parts.push(ZH[Math.floor(r() * ZH.length)]!);
-    else if (p < 0.45) parts.push(COMMON[Math.floor(r() * COMMON.length)]!);
-    else if (p < 0.93) parts.push(WORDS[Math.floor(Math.pow(r(), 2) * WORDS.length)]!);
+    if (zh && p < 0.6) parts.push(ZH_WORDS[zipf(r, ZH_WORDS.length)]!);
+    else if (p < 0.35) parts.push(FUNCTION_WORDS[Math.floor(r() * FUNCTION_WORDS.length)]!);
+    else if (p < 0.97) parts.push(WORDS[zipf(r, WORDS.length)]!);
     else parts.push(IDENT_POOL[Math.floor(r() * IDENT_POOL.length)]!);
   }
   return parts.join(zh ? "" : " ");
@@ -89,19 +117,15 @@ export function makeRecords(n: number): VerdictRecord[] {
 
 export function queries(count: number): string[] {
   const r = rng(99);
+  const word = () => WORDS[zipf(r, WORDS.length)]!;
+  const zh = () => ZH_WORDS[zipf(r, ZH_WORDS.length)]!;
   return Array.from(
     { length: count },
     (_, i) =>
       i % 3 === 0
-        ? `should we ${WORDS[Math.floor(r() * WORDS.length)]} the ${
-          IDENT_POOL[Math.floor(r() * IDENT_POOL.length)]
-        } ${WORDS[Math.floor(r() * WORDS.length)]}`
+        ? `should we ${word()} the ${IDENT_POOL[Math.floor(r() * IDENT_POOL.length)]} ${word()}`
         : i % 3 === 1
-        ? `${ZH[Math.floor(r() * ZH.length)]}${ZH[Math.floor(r() * ZH.length)]}的${
-          ZH[Math.floor(r() * ZH.length)]
-        }怎么办`
-        : `switch the ${WORDS[Math.floor(r() * WORDS.length)]} ${WORDS[Math.floor(r() * WORDS.length)]} to ${
-          WORDS[Math.floor(r() * WORDS.length)]
-        } and the ${WORDS[Math.floor(r() * WORDS.length)]}`,
+        ? `${zh()}${zh()}的${zh()}怎么办`
+        : `switch the ${word()} ${word()} to ${word()} and the ${word()}`,
   );
 }

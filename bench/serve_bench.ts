@@ -14,7 +14,7 @@
  * (/proc/<pid>/status VmHWM). A benchmark, not a test: it asserts nothing about time.
  */
 import { compareRecords, type RecordKind, recordLine, type VerdictRecord } from "../src/collect/record.ts";
-import { buildIndexFile } from "../src/rank/index_file.ts";
+import { buildIndexFile } from "../src/rank/index_write.ts";
 import { openRecaller } from "../src/rank/recall.ts";
 import { CONTRACT } from "../src/serve/contract.ts";
 import { formatRecall } from "../src/serve/format.ts";

@@ -10,7 +10,7 @@
  */
 import { VERDICT_HINT_MARKER } from "../collect/line_parser.ts";
 import { hasNotTypedPrefix } from "../collect/claude_prompt.ts";
-import { decide, type GateVerdict, preGate } from "../gate/gate.ts";
+import { anchorIdf, decide, type GateVerdict, preGate } from "../gate/gate.ts";
 import { renderHint } from "../gate/render.ts";
 import { chooseLedger, openLedger } from "../gate/seen.ts";
 import { loadCorpus, loadEntities } from "../rank/recall.ts";
@@ -171,6 +171,8 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
       excludeSession: input.session,
       excludeIds: ledger.shown,
       top: GATE_CANDIDATES,
+      // A record without an anchor word is never quoted: do not even score it.
+      minCandidateIdf: anchorIdf(corpus.corpus.docCount),
     });
     const verdict = decide(result, top);
     if (explain) await io.stderr(explainText(input, result, verdict, ledgerChoice.why));

@@ -28,6 +28,11 @@ import { isCjkTerm } from "../rank/tokenize.ts";
  * hundred of 200,000. A hint needs an anchor: ordinary words together are not a topic.
  */
 export const ANCHOR_IDF_SHARE = 0.6;
+/** The idf a matched word needs to be an anchor, in an archive of `docCount` records. */
+export function anchorIdf(docCount: number): number {
+  return ANCHOR_IDF_SHARE * bm25Idf(docCount, 1);
+}
+
 /** A hit needs this many informative (non-common) matched terms, unless one of them is sharp. */
 export const MIN_INFORMATIVE_MATCHED = 2;
 /** Share of the prompt's informative idf a record must match: more than a stray word of it. */
@@ -151,9 +156,9 @@ export function decide(result: SearchResult, top: number): GateVerdict {
   const spoken: SearchHit[] = [];
   let firstRefusal: { rule: GateRule; detail: string } | null = null;
   const idfOf = new Map(result.terms.map((t) => [t.term, t.idf]));
-  const anchorIdf = ANCHOR_IDF_SHARE * bm25Idf(result.docCount, 1);
+  const anchor = anchorIdf(result.docCount);
   for (const hit of result.hits) {
-    const c = checkHit(hit, idfOf, anchorIdf);
+    const c = checkHit(hit, idfOf, anchor);
     if (c.rule !== "spoke") {
       checks.push({ id: hit.id, ...c });
       firstRefusal ??= c;

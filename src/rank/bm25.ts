@@ -170,7 +170,10 @@ export function bm25Idf(docCount: number, df: number): number {
   return Math.log(1 + (docCount - df + 0.5) / (df + 0.5));
 }
 
-/** The BM25 sums of one query: candidate docs in first-touch order, with per-doc sums and term masks. */
+/**
+ * The BM25 sums of one query: candidate docs in first-touch order, with per-doc sums and term
+ * masks. Valid until the next bm25Accumulate on the same corpus (the arrays are reused).
+ */
 export interface Bm25Sums {
   /** Candidate docs, in the order they were first matched. */
   readonly docs: Int32Array;
@@ -195,10 +198,18 @@ export function bm25Accumulate(
   const n = corpus.docCount;
   const avgdl = corpus.avgDocLength > 0 ? corpus.avgDocLength : 1;
   const lengths = corpus.columns().lengths;
-  const scores = new Float64Array(n);
-  const masks = new Uint32Array(n);
-  const seen = new Uint8Array(n);
-  let docs = new Int32Array(64);
+  // Per-document arrays are reused from the corpus's previous search and cleaned where it wrote:
+  // allocating and zeroing them for 200,000 records would cost more than a selective query.
+  const scratch = scratchFor(corpus, n);
+  const { scores, masks, seen } = scratch;
+  for (let k = 0; k < scratch.count; k++) {
+    const doc = scratch.docs[k]!;
+    scores[doc] = 0;
+    masks[doc] = 0;
+    seen[doc] = 0;
+  }
+  scratch.count = 0;
+  let docs = scratch.docs;
   let count = 0;
   for (let ti = 0; ti < terms.length; ti++) {
     const t = terms[ti]!;
@@ -242,7 +253,35 @@ export function bm25Accumulate(
       masks[doc] = masks[doc]! | bit;
     }
   }
+  scratch.docs = docs;
+  scratch.count = count;
   return { docs, count, scores, masks };
+}
+
+interface Scratch {
+  readonly scores: Float64Array;
+  readonly masks: Uint32Array;
+  readonly seen: Uint8Array;
+  docs: Int32Array;
+  count: number;
+}
+
+const SCRATCH = new WeakMap<Corpus, Scratch>();
+
+/** The corpus's reusable per-document arrays (a search is synchronous: one user at a time). */
+function scratchFor(corpus: Corpus, n: number): Scratch {
+  let s = SCRATCH.get(corpus);
+  if (!s || s.scores.length !== n) {
+    s = {
+      scores: new Float64Array(n),
+      masks: new Uint32Array(n),
+      seen: new Uint8Array(n),
+      docs: new Int32Array(64),
+      count: 0,
+    };
+    SCRATCH.set(corpus, s);
+  }
+  return s;
 }
 
 /**

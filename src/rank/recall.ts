@@ -10,7 +10,6 @@ import { containedRealPathSync } from "../sandbox/contain.ts";
 import type { Corpus } from "./bm25.ts";
 import { type Entity, parseEntities } from "./entities.ts";
 import { DiskIndex, indexPathFor, readRecordLine } from "./index_file.ts";
-import { buildMemoryIndex } from "./memory_index.ts";
 import { search, type SearchResult } from "./score.ts";
 
 export interface RecallOptions {
@@ -136,6 +135,8 @@ export async function loadCorpus(recordsPath: string, maxJsonlBytes = Infinity):
       // A damaged line is left out here; collect reports it when it next rewrites the file.
     }
   }
+  // Loaded only here: the per-prompt path with a fresh index never needs the builder.
+  const { buildMemoryIndex } = await import("./memory_index.ts");
   return { signature, corpus: buildMemoryIndex(list), record: (doc) => list[doc]!, close: () => {} };
 }
 

@@ -102,6 +102,11 @@ export interface SearchOptions {
   readonly top?: number;
   /** Terms to search at most (default MAX_QUERY_TERMS). */
   readonly maxTerms?: number;
+  /**
+   * Hint mode: terms rarer than this idf (or from an entity) start candidates, the others only
+   * add to them (the hint passes the gate's anchor threshold). Absent: every non-common term starts.
+   */
+  readonly minCandidateIdf?: number;
 }
 
 export interface SearchTerm {
@@ -289,12 +294,23 @@ function prepare(
 /** Ranks the corpus's records for `query`. Deterministic: same corpus, query and options → same result. */
 export function search(corpus: Corpus, query: string, options: SearchOptions): SearchResult {
   const { terms, skipped, named } = prepare(corpus, query, options);
-  const queryTerms: QueryTerm[] = terms.map((t) => ({ term: t.term, qtf: t.qtf }));
-  // Hint mode: common words (ordered last) only add to records an informative word matched; a
-  // record matched by common words alone is never quoted, so it need not be scored at all.
-  const firstCommon = terms.findIndex((t) => t.common);
-  const restrictFrom = options.mode === "hint" && firstCommon >= 0 ? firstCommon : terms.length;
-  const sums = bm25Accumulate(corpus, queryTerms, restrictFrom);
+  // Hint mode: only informative terms rare enough to be the gate's anchor (or brought in by an
+  // entity) start candidates; the others add to those candidates only. A record no such term
+  // matches can never be quoted, so it is not scored at all: this keeps a prompt full of common
+  // words or frequent CJK bigrams from touching a large part of the archive.
+  const starts = (t: SearchTerm) =>
+    options.mode !== "hint" ||
+    (!t.common &&
+      (t.fromEntity !== null || options.minCandidateIdf === undefined || t.idf >= options.minCandidateIdf));
+  const termOrder = [...terms.keys()].sort((a, b) =>
+    Number(!starts(terms[a]!)) - Number(!starts(terms[b]!)) || a - b
+  );
+  const restrictFrom = termOrder.filter((i) => starts(terms[i]!)).length;
+  const sums = bm25Accumulate(
+    corpus,
+    termOrder.map((i) => ({ term: terms[i]!.term, qtf: terms[i]!.qtf })),
+    restrictFrom,
+  );
 
   // The coverage denominator: the query's own informative terms, including words no record
   // holds (they still belong to the prompt's topic: a record matching "the" and "like" of "what
@@ -361,7 +377,8 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
     const doc = sums.docs[k]!;
     const meta = corpus.meta(doc);
     const mask = sums.masks[doc]!;
-    const matchedTerms = terms.filter((_, ti) => ti < 32 ? (mask & (1 << ti)) !== 0 : false);
+    const matchedTerms = termOrder.filter((_, k) => k < 32 && (mask & (1 << k)) !== 0).sort((a, b) => a - b)
+      .map((i) => terms[i]!);
     const entities = named.filter((_, i) => entityDocs[i]!.has(doc));
     // A query word that spelled an entity is covered by a record naming that entity any way.
     const covered = new Set(matchedTerms.map((t) => t.term));

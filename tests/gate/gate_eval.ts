@@ -3,7 +3,7 @@
  * scores them. Shared by the quality test and `deno task eval:gate`.
  */
 import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
-import { decide } from "../../src/gate/gate.ts";
+import { anchorIdf, decide } from "../../src/gate/gate.ts";
 import { GATE_CANDIDATES, isMachineMade } from "../../src/cli/hint_run.ts";
 import { preGate } from "../../src/gate/gate.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
@@ -73,6 +73,7 @@ export function scoreGate(): GateScore {
         project: probe.cwd,
         excludeSession: probe.session,
         top: GATE_CANDIDATES,
+        minCandidateIdf: anchorIdf(index.docCount),
       });
       const verdict = decide(result, 1);
       rule = verdict.rule;

@@ -1,12 +1,7 @@
 import assert from "node:assert/strict";
 import { recordId, type RecordKind, type VerdictRecord } from "../../src/collect/record.ts";
-import {
-  buildIndexFile,
-  DiskIndex,
-  encodeIndex,
-  indexPathFor,
-  IndexStaleError,
-} from "../../src/rank/index_file.ts";
+import { DiskIndex, indexPathFor, IndexStaleError } from "../../src/rank/index_file.ts";
+import { buildIndexFile, encodeIndex } from "../../src/rank/index_write.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 import { search } from "../../src/rank/score.ts";
 import { thrown } from "../_helpers.ts";

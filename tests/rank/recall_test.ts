@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { recordId, recordLine, type VerdictRecord } from "../../src/collect/record.ts";
-import { buildIndexFile } from "../../src/rank/index_file.ts";
+import { buildIndexFile } from "../../src/rank/index_write.ts";
 import { openRecaller, quoteFor } from "../../src/rank/recall.ts";
 
 function rec(i: number, text: string): VerdictRecord {

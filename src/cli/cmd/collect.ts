@@ -4,7 +4,7 @@ import { booleanOption, stringOption } from "../args.ts";
 import { parseTime } from "../clock.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
-import { buildIndexFile } from "../../rank/index_file.ts";
+import { buildIndexFile } from "../../rank/index_write.ts";
 
 /** Problems listed one by one before the rest are only counted. */
 const MAX_LISTED_PROBLEMS = 20;
