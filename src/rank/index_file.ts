@@ -103,6 +103,12 @@ function readAt(file: Deno.FsFile, offset: number, length: number): Uint8Array {
   return buf;
 }
 
+/** Decoded postings kept across queries (8 bytes each): about 32 MB at most. */
+const MAX_CACHED_POSTINGS = 4_000_000;
+/** Term look-ups and record ids kept across queries. */
+const MAX_CACHED_TERMS = 200_000;
+const MAX_CACHED_IDS = 200_000;
+
 export class IndexStaleError extends Error {
   constructor(message: string) {
     super(message);
@@ -129,6 +135,7 @@ export class DiskIndex implements Corpus {
   #columns?: DocColumns;
   readonly #terms = new Map<string, TermEntry | null>();
   readonly #lists = new Map<string, PostingList>();
+  #cachedPostings = 0;
   readonly #ids = new Map<number, string>();
 
   private constructor(file: Deno.FsFile, header: Header) {
@@ -217,6 +224,7 @@ export class DiskIndex implements Corpus {
         p = q + 16;
       }
     }
+    if (this.#terms.size >= MAX_CACHED_TERMS) this.#terms.clear();
     this.#terms.set(term, found);
     return found;
   }
@@ -235,7 +243,7 @@ export class DiskIndex implements Corpus {
       const list = LITTLE_ENDIAN
         ? { docs: new Int32Array(raw.buffer, 0, e.df), tfs: new Int32Array(raw.buffer, e.df * 4, e.df) }
         : { docs: decodeI32(raw, 0, e.df), tfs: decodeI32(raw, e.df * 4, e.df) };
-      this.#lists.set(term, list);
+      this.#remember(term, list);
       return list;
     }
     const docs = new Int32Array(e.df);
@@ -264,8 +272,21 @@ export class DiskIndex implements Corpus {
       tfs[i] = v;
     }
     const list = { docs, tfs };
-    this.#lists.set(term, list);
+    this.#remember(term, list);
     return list;
+  }
+
+  /**
+   * Keeps a decoded list for the next query; a long-running server (mcp, serve) would otherwise
+   * keep every list it ever decoded, so past MAX_CACHED_POSTINGS the cache starts over.
+   */
+  #remember(term: string, list: PostingList): void {
+    if (this.#cachedPostings + list.docs.length > MAX_CACHED_POSTINGS) {
+      this.#lists.clear();
+      this.#cachedPostings = 0;
+    }
+    this.#lists.set(term, list);
+    this.#cachedPostings += list.docs.length;
   }
 
   postings(term: string): readonly Posting[] {
@@ -311,6 +332,7 @@ export class DiskIndex implements Corpus {
     let id = this.#ids.get(doc);
     if (id === undefined) {
       id = new TextDecoder().decode(readAt(this.#file, this.#h.ids + doc * ID_BYTES, ID_BYTES));
+      if (this.#ids.size >= MAX_CACHED_IDS) this.#ids.clear();
       this.#ids.set(doc, id);
     }
     return id;
