@@ -1,0 +1,293 @@
+/**
+ * The index build must give the same output whatever its implementation: these tests pin the
+ * encoded index bytes, the terms tokenize() gives, the markers markerStrength()/findMarkers() find
+ * and the words deriveCjkWords() derives, as SHA-256 hashes recorded from the implementation
+ * before the build was optimised. A change to any output fails here; a deliberate change to
+ * tokenization or markers (which also bumps INDEX_CONTENT_VERSION) records new hashes.
+ */
+import assert from "node:assert/strict";
+import { makeRecords, rng } from "../../bench/hint_bench_data.ts";
+import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
+import { encodeIndex } from "../../src/rank/index_write.ts";
+import { findMarkers, markerStrength } from "../../src/rank/markers.ts";
+import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
+import { cjkRuns, tokenize } from "../../src/rank/tokenize.ts";
+
+/** Recorded before the optimisation (see the module comment). */
+const EXPECTED = {
+  indexBytes: "62dc820fdbd4c4bc21af4eef5ae78da7ccfebf157c828c49c6cefb64e87f2b94",
+  tokenize: "b759bcd9535318d66e84d43cb12a23037371a99f9ff9704f752abcca62188110",
+  tokenizeWithLexicon: "21a7db48a566bed719a5ea27c1bf16b7f22fa472431ecf7a6e399866b2428f31",
+  markers: "9a4bd835ae2e55271f85eb849ef5b8356547e1408440d366af43de7036874bc3",
+  cjkRuns: "61b6721350e1f3e145c76317e2605e3401e2327bdc74c37415965fdc62813a19",
+  cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
+};
+
+async function sha256(data: Uint8Array | string): Promise<string> {
+  const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data.slice();
+  const digest = await crypto.subtle.digest("SHA-256", bytes);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Pieces the varied inputs are made of: every script, form and edge the tokenizer and markers treat specially. */
+const FRAGMENTS: readonly string[] = [
+  // English prose, stemming fodder, markers and negations.
+  "the",
+  "we",
+  "running",
+  "generalizations",
+  "happily",
+  "caresses",
+  "ponies",
+  "hopping",
+  "relational",
+  "agreed",
+  "decided",
+  "we decided to",
+  "from now on",
+  "always",
+  "never mind",
+  "Never",
+  "must not",
+  "don't",
+  "don’t",
+  "DON'T know",
+  "should we",
+  "not sure whether we should",
+  "let's use",
+  "Let’s go with",
+  "instead of",
+  "rather than",
+  "no deploys on Friday",
+  "No.",
+  "no,",
+  "maybe",
+  "tbd",
+  "under no circumstances",
+  "stick   with",
+  "is\nrequired",
+  "perhaps always",
+  "should",
+  // Identifiers, versions, camelCase, apostrophes.
+  "pg_dump",
+  "v2.3",
+  "gen-itgc",
+  "node:sqlite",
+  "__init__",
+  "_private",
+  "a.b.c",
+  "foo--bar",
+  "x::y",
+  "1.2.3",
+  "getUserName",
+  "JSONParser",
+  "HTTPServer2",
+  "XMLHttpRequest",
+  "parseJSON_v2",
+  "rock'n'roll",
+  "'quoted'",
+  "o'clock's",
+  "it's",
+  "sha256",
+  "bm25",
+  "x",
+  "ID",
+  "a1b2c3",
+  "-flag",
+  "--long-option",
+  "path/to/file.ts",
+  "https://example.invalid/a?b=c",
+  "user@example.invalid",
+  "#123",
+  "$HOME",
+  "C++",
+  "3.14159",
+  "2024-01-01T00:00:00Z",
+  "QmFzZTY0QmxvYkJhc2U2NEJsb2JCYXNlNjRCbG9iQmFzZTY0QmxvYkJhc2U2NEJsb2JCYXNl",
+  "a_very_long_identifier_name_that_goes_on_and_on_and_on_beyond_sixty_four_units",
+  "superCalifragilisticExpialidociousSuperCalifragilisticExpialidociousX",
+  // Chinese, Japanese, Korean; markers and negations.
+  "数据库",
+  "迁移",
+  "数据库迁移",
+  "决定",
+  "没决定",
+  "以后都",
+  "统一用",
+  "不要",
+  "要不要",
+  "不要紧",
+  "必须",
+  "未来必须",
+  "不一定要统一用",
+  "不确定 是否",
+  "还没 决定",
+  "应该",
+  "建议",
+  "的",
+  "用",
+  "重跑gen-itgc后",
+  "我们决定用Deno 2.9和node:sqlite",
+  "缓存",
+  "订单金额",
+  "ひらがな",
+  "カタカナ・テスト",
+  "ｶﾀｶﾅ",
+  "한국어",
+  "ㄱㄴ",
+  "𠀀𠀁𠀂",
+  "々〆〇",
+  "。",
+  "？",
+  "！",
+  "，",
+  "、",
+  "「引用」",
+  // Full-width and compatibility forms (NFKC folds them).
+  "Ａ１，",
+  "ＡＢＣ",
+  "ｇｅｔＵｓｅｒ",
+  "ＦＲＯＭ ＮＯＷ ＯＮ",
+  "ﬁle",
+  "ﬀ",
+  "①",
+  "²",
+  "½",
+  "Ⅻ",
+  "㍿",
+  "™",
+  "K",
+  "Å",
+  "ſ",
+  "µ",
+  // Other scripts, case quirks and combining marks.
+  "Привет",
+  "Ελληνικά",
+  "ΣΊΣΥΦΟΣ",
+  "العربية",
+  "हिन्दी",
+  "ไทย",
+  "Ñandú",
+  "Straße",
+  "İstanbul",
+  "ǅ",
+  "e\u0301",
+  "ÀÉÎÕÜ",
+  "×÷",
+  "café's",
+  "naïve-approach",
+  "Ωmega_Δ",
+  // Emoji, invisible and odd code units.
+  "😀",
+  "👍🏽",
+  "🇨🇳",
+  "👨‍👩‍👧",
+  "\u200b",
+  "\u00a0",
+  "\ufeff",
+  "\ud800",
+  "\udc00x",
+  "\u0000",
+  "\t",
+];
+
+const SEPARATORS: readonly string[] = [
+  " ",
+  " ",
+  " ",
+  "",
+  "",
+  "  ",
+  "\n",
+  ", ",
+  ". ",
+  "。",
+  "-",
+  "_",
+  ".",
+  ":",
+  "'",
+  "’",
+  "?",
+  "？",
+  "!",
+];
+
+/** A few thousand deterministic inputs mixing the fragments, plus the empty string and each fragment alone. */
+function variedInputs(): string[] {
+  const r = rng(2024);
+  const inputs = ["", " ", "\n", ...FRAGMENTS];
+  for (let i = 0; i < 3000; i++) {
+    const n = Math.floor(r() * (r() < 0.1 ? 40 : 12));
+    let text = "";
+    for (let k = 0; k < n; k++) {
+      if (k > 0) text += SEPARATORS[Math.floor(r() * SEPARATORS.length)]!;
+      text += FRAGMENTS[Math.floor(r() * FRAGMENTS.length)]!;
+    }
+    inputs.push(text);
+  }
+  return inputs;
+}
+
+/** Chinese-heavy texts with recurring words, so deriveCjkWords has real words to find. */
+function chineseTexts(): string[] {
+  const r = rng(31);
+  const hanzi = "数据库备份迁移部署服务订单支付队列缓存索引查询配置日志监控的了是在我们用和不要必须决定";
+  const words = Array.from({ length: 300 }, () => {
+    let w = "";
+    const n = 2 + Math.floor(r() * 3);
+    for (let i = 0; i < n; i++) w += hanzi[Math.floor(r() * hanzi.length)]!;
+    return w;
+  });
+  return Array.from({ length: 1500 }, () => {
+    let t = "";
+    const n = 1 + Math.floor(r() * 20);
+    for (let i = 0; i < n; i++) {
+      t += words[Math.floor(Math.pow(r(), 2) * words.length)]!;
+      if (r() < 0.2) t += r() < 0.5 ? "，" : " pg_dump ";
+    }
+    return t;
+  });
+}
+
+const INPUTS = variedInputs();
+
+Deno.test("build equivalence: the index bytes for makeRecords(5000) are unchanged", async () => {
+  const records = makeRecords(5000);
+  const bytes = encodeIndex(buildMemoryIndex(records), records, 123_456, 1_700_000_000_000);
+  assert.equal(await sha256(bytes), EXPECTED.indexBytes);
+});
+
+Deno.test("build equivalence: tokenize() gives the same terms for varied inputs", async () => {
+  assert.equal(await sha256(JSON.stringify(INPUTS.map((t) => tokenize(t)))), EXPECTED.tokenize);
+  const lexicon = new Set(["数据库", "迁移", "数据", "订单金额", "决定用", "ひらがな", "𠀀𠀁", "据库迁移"]);
+  assert.equal(
+    await sha256(JSON.stringify(INPUTS.map((t) => tokenize(t, lexicon)))),
+    EXPECTED.tokenizeWithLexicon,
+  );
+});
+
+Deno.test("build equivalence: markerStrength() and findMarkers() are unchanged for varied inputs", async () => {
+  const out = INPUTS.map((t) => [markerStrength(t), findMarkers(t)]);
+  assert.equal(await sha256(JSON.stringify(out)), EXPECTED.markers);
+});
+
+Deno.test("build equivalence: cjkRuns() is unchanged for varied inputs", async () => {
+  assert.equal(await sha256(JSON.stringify(INPUTS.map(cjkRuns))), EXPECTED.cjkRuns);
+});
+
+Deno.test("build equivalence: deriveCjkWords() is unchanged, with default and custom thresholds", async () => {
+  const records = makeRecords(5000).map((r) => r.text);
+  const zh = chineseTexts();
+  const out = [
+    [...deriveCjkWords(records)],
+    [...deriveCjkWords(zh)],
+    [...deriveCjkWords([...zh, ...INPUTS])],
+    [...deriveCjkWords(INPUTS)],
+    [...deriveCjkWords(zh, { minDf: 2, minCohesion: 1, minFreedom: 0.5 })],
+    [...deriveCjkWords(zh, { minLength: 1, maxLength: 6 })],
+    [...deriveCjkWords(zh, { minLength: 3, maxLength: 3, minDf: 1 })],
+    [...deriveCjkWords([])],
+  ];
+  assert.equal(await sha256(JSON.stringify(out)), EXPECTED.cjkWords);
+});
