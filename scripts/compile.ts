@@ -1,0 +1,120 @@
+/**
+ * `deno task compile [--dry-run] [--target NAME]...`: builds the verdict binary for each target
+ * into dist/ with `deno compile`.
+ *
+ * Baked into every binary:
+ * - the permission and unstable flags of the `verdict` task in deno.json (the single source,
+ *   read through scripts/task_flags.ts): the broad base each command narrows itself from;
+ * - src/sandbox/worker.ts, named with --include because `new Worker(new URL(...))` is not a
+ *   static import (the commands it loads are literal dynamic imports, so they come with it);
+ * - the MCP contract and deno.json's version, which are JSON imports: the binary reads neither
+ *   contract/ nor deno.json at run time. deno.json is read at compile time only, for the import
+ *   map and the lock file (so no --no-config: the npm imports resolve through it).
+ *
+ * `deno compile` downloads the runtime (denort) of each target; where that is not possible,
+ * DENORT_BIN names a local one, which can only serve the host's own target: with DENORT_BIN set
+ * and no --target, only the host target is built.
+ */
+import { MAIN_TS, verdictRunFlags } from "./task_flags.ts";
+
+export interface Target {
+  /** Short name used with --target and in the output file name. */
+  readonly name: string;
+  /** deno compile --target triple. */
+  readonly triple: string;
+  /** Output file, relative to the repository. */
+  readonly output: string;
+}
+
+export const TARGETS: readonly Target[] = [
+  { name: "linux-x64", triple: "x86_64-unknown-linux-gnu", output: "dist/verdict-linux-x64" },
+  { name: "linux-arm64", triple: "aarch64-unknown-linux-gnu", output: "dist/verdict-linux-arm64" },
+  { name: "macos-x64", triple: "x86_64-apple-darwin", output: "dist/verdict-macos-x64" },
+  { name: "macos-arm64", triple: "aarch64-apple-darwin", output: "dist/verdict-macos-arm64" },
+  { name: "windows-x64", triple: "x86_64-pc-windows-msvc", output: "dist/verdict-windows-x64.exe" },
+];
+
+/** Modules loaded in ways deno compile cannot see, relative to the repository. */
+export const INCLUDES: readonly string[] = ["src/sandbox/worker.ts"];
+
+/** The `deno compile` arguments for one target (pure). */
+export function compileArgs(target: Target, runFlags: readonly string[] = verdictRunFlags()): string[] {
+  return [
+    "compile",
+    "--config",
+    "deno.json",
+    "--frozen",
+    ...runFlags,
+    ...INCLUDES.flatMap((path) => ["--include", path]),
+    "--target",
+    target.triple,
+    "--output",
+    target.output,
+    "main.ts",
+  ];
+}
+
+/** The target of the machine running this script, if it is one we build. */
+export function hostTarget(os: string, arch: string): Target | undefined {
+  const name = `${os === "darwin" ? "macos" : os}-${arch === "aarch64" ? "arm64" : "x64"}`;
+  return TARGETS.find((t) => t.name === name);
+}
+
+/** Which targets to build: those named, else all (only the host's when DENORT_BIN is set). */
+export function selectTargets(
+  named: readonly string[],
+  denortBin: string | undefined,
+  host: Target | undefined,
+): Target[] {
+  if (named.length > 0) {
+    return named.map((n) => {
+      const t = TARGETS.find((x) => x.name === n);
+      if (!t) throw new Error(`Unknown target "${n}": use one of ${TARGETS.map((x) => x.name).join(", ")}`);
+      return t;
+    });
+  }
+  if (denortBin) {
+    if (!host) throw new Error("DENORT_BIN is set but this machine is not one of the build targets");
+    return [host];
+  }
+  return [...TARGETS];
+}
+
+function shellWord(w: string): string {
+  return /^[A-Za-z0-9_./:=,@+-]+$/.test(w) ? w : `'${w.replaceAll("'", `'\\''`)}'`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const dryRun = argv.includes("--dry-run");
+  const named: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--target") named.push(argv[++i] ?? "");
+    else if (argv[i] !== "--dry-run") {
+      console.error(`compile: unknown argument "${argv[i]}" (use --dry-run, --target NAME)`);
+      return 3;
+    }
+  }
+  const denortBin = Deno.env.get("DENORT_BIN") || undefined;
+  const targets = selectTargets(named, denortBin, hostTarget(Deno.build.os, Deno.build.arch));
+  const repo = new URL(".", `file://${MAIN_TS}`).pathname;
+  if (denortBin) console.error(`compile: using DENORT_BIN=${denortBin}`);
+  for (const target of targets) {
+    const args = compileArgs(target);
+    console.log(["deno", ...args].map(shellWord).join(" "));
+    if (dryRun) continue;
+    const status = await new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: repo,
+      stdout: "inherit",
+      stderr: "inherit",
+    })
+      .spawn().status;
+    if (!status.success) {
+      console.error(`compile: ${target.name} failed (exit ${status.code})`);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));
