@@ -316,6 +316,143 @@ silent on any error or when there is no handoff. See docs/compaction.md.`,
     listed: true,
   },
   {
+    name: "install",
+    summary: "wire the hooks and the MCP server into Claude Code and Codex",
+    usage: "verdict install [--claude] [--codex] [--dry-run]",
+    help: `Examples:
+  verdict install --dry-run        # show the diff of every file, change nothing
+  verdict install                  # Claude Code and Codex (each one found)
+  verdict install --codex
+
+Claude Code: the UserPromptSubmit, PreCompact and SessionStart(compact) hooks in
+settings.json ($CLAUDE_CONFIG_DIR, else ~/.claude), and mcpServers.verdict (user
+scope) in ~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json when that is set). Codex:
+a delimited [mcp_servers.verdict] block in config.toml ($CODEX_HOME, else ~/.codex).
+With neither flag, both, skipping a host whose folder does not exist.
+
+The entries run this binary by absolute path (else $VERDICT_BIN, else "verdict" on
+PATH) and carry VERDICT_RECORDS, VERDICT_STATE and VERDICT_CONFIG when they are set.
+Other keys and entries stay byte for byte; a changed file is first copied to
+<file>.verdict-backup-<time>. A second run changes nothing. A file that does not
+parse, or a verdict entry not written by install, is refused (exit 3) and nothing is
+written. See docs/install.md.`,
+    options: {
+      claude: { kind: "boolean", description: "Claude Code only (hooks and MCP server)" },
+      codex: { kind: "boolean", description: "Codex only (MCP server)" },
+      "dry-run": { kind: "boolean", description: "print a unified diff of each file and write nothing" },
+      ...AS_OF,
+    },
+    // In-process only to pin the clock and resolve paths; the edits run in a Worker that may
+    // read and write exactly the host files and their backups (src/cli/cmd/install.ts).
+    sandbox: "revoke",
+    listed: true,
+  },
+  {
+    name: "uninstall",
+    summary: "remove exactly what install added",
+    usage: "verdict uninstall [--claude] [--codex] [--dry-run]",
+    help: `Examples:
+  verdict uninstall --dry-run
+  verdict uninstall
+
+Removes the hook entries install wrote (their command ends in "# added by verdict
+install"), mcpServers.verdict when it runs verdict's own "mcp", and the Codex block
+between the "# >>> verdict" and "# <<< verdict <<<" lines. Hooks wired by hand and
+other tools' entries are left as they are; a changed file is backed up first. With
+neither flag, both hosts.`,
+    options: {
+      claude: { kind: "boolean", description: "Claude Code only" },
+      codex: { kind: "boolean", description: "Codex only" },
+      "dry-run": { kind: "boolean", description: "print a unified diff of each file and write nothing" },
+      ...AS_OF,
+    },
+    sandbox: "revoke",
+    listed: true,
+  },
+  {
+    name: "schedule install",
+    summary: "run collect on a schedule (systemd timer, launchd agent, cron, Task Scheduler)",
+    usage: "verdict schedule install [--interval MINUTES] [--scheduler NAME] [--dry-run]",
+    help: `Examples:
+  verdict schedule install
+  verdict schedule install --interval 30 --dry-run
+
+Linux: ~/.config/systemd/user/verdict-collect.{service,timer}, then
+"systemctl --user daemon-reload" and "systemctl --user enable --now verdict-collect.timer".
+macOS: ~/Library/LaunchAgents/dev.verdict.collect.plist (collect --skip-protected), then
+"launchctl load -w". Elsewhere (--scheduler cron|schtasks): prints the cron line or
+the schtasks command to run by hand. When systemctl or launchctl is missing or fails,
+the files stay and the command to run by hand is printed. Interval: --interval, else
+the config's schedule_interval_minutes (default 60). Needs the absolute path of the
+binary (the running compiled binary, or $VERDICT_BIN).`,
+    options: {
+      interval: { kind: "string", value: "MINUTES", description: "minutes between runs (5 to 10080)" },
+      scheduler: {
+        kind: "string",
+        value: "NAME",
+        description: "systemd, launchd, cron or schtasks (default: this OS's)",
+      },
+      "dry-run": { kind: "boolean", description: "print the files and commands, write nothing" },
+      ...CONFIG,
+    },
+    sandbox: "revoke",
+    listed: true,
+  },
+  {
+    name: "schedule remove",
+    summary: "stop and remove the scheduled collect",
+    usage: "verdict schedule remove [--scheduler NAME] [--dry-run]",
+    help: `Example:
+  verdict schedule remove
+
+Disables the timer (or unloads the agent) and deletes the files schedule install wrote.`,
+    options: {
+      scheduler: { kind: "string", value: "NAME", description: "systemd, launchd, cron or schtasks" },
+      "dry-run": { kind: "boolean", description: "print what would be done, change nothing" },
+      ...CONFIG,
+    },
+    sandbox: "revoke",
+    listed: true,
+  },
+  {
+    name: "schedule status",
+    summary: "is the scheduled collect installed, when did collect last run, how many records",
+    usage: "verdict schedule status [--scheduler NAME] [--records FILE] [--json]",
+    help: `Example:
+  verdict schedule status
+
+Last run: when collect last changed the records file or its state file. Counts: the
+collect state's per-kind counts (<records>.state.json).`,
+    options: {
+      scheduler: { kind: "string", value: "NAME", description: "systemd, launchd, cron or schtasks" },
+      ...RECORDS,
+      ...JSON_OUT,
+      ...AS_OF,
+      ...CONFIG,
+    },
+    sandbox: "revoke",
+    listed: true,
+  },
+  {
+    name: "doctor",
+    summary: "check the installation, one line per check with its fix",
+    usage: "verdict doctor [--json] [--records FILE] [--config FILE]",
+    help: `Example:
+  verdict doctor
+
+Checks: the config loads; transcript roots, doc_roots and git_repos exist and are
+readable; the records file exists and changed in the last 2 days; the index matches
+the records; the three Claude Code hooks are registered; the MCP server is registered
+with Claude Code or Codex; the scheduled collect is installed; and the permission
+scoping works (this program's "sandbox-probe --as collect" must be refused a read
+outside the roots). Exit 1 when a check failed, 0 otherwise (warnings included).`,
+    options: { ...JSON_OUT, ...RECORDS, ...AS_OF, ...CONFIG },
+    // Loads the config itself (a bad one is a finding, not exit 3); the checks run in a
+    // Worker that may read exactly the paths they look at (src/cli/cmd/doctor.ts).
+    sandbox: "none",
+    listed: true,
+  },
+  {
     name: "version",
     summary: "print the version",
     usage: "verdict version",

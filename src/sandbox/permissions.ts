@@ -10,6 +10,18 @@ import { tempPathFor } from "../fsutil/atomic.ts";
 import { type CommandPlan, transcriptRoots } from "../cli/plan.ts";
 import { stringOption } from "../cli/args.ts";
 import { callLogPath, listenAddress, tokenFilePath } from "../serve/listen.ts";
+import {
+  decodeJob,
+  type DoctorJob,
+  doctorReads,
+  doctorRuns,
+  type InstallJob,
+  installJobPaths,
+  type ScheduleJob,
+  scheduleJobReads,
+  scheduleJobRuns,
+  scheduleJobWrites,
+} from "../install/jobs.ts";
 
 export interface PermissionSet {
   readonly read: readonly string[];
@@ -162,6 +174,32 @@ export function permissionsFor(command: string, plan: CommandPlan): PermissionSe
         net: judgeServiceNet(plan),
         run: ["git"],
       };
+    }
+    case "install":
+    case "uninstall": {
+      // Exactly the host files, their temp siblings and backups; nothing else, no run, no net.
+      const job = decodeJob<InstallJob>(plan.args.options);
+      const files = job ? installJobPaths(job) : [];
+      return { read: files, write: job?.dryRun ? [] : files, net: [], run: [] };
+    }
+    case "schedule install":
+    case "schedule remove":
+    case "schedule status": {
+      const job = decodeJob<ScheduleJob>(plan.args.options);
+      if (!job) return NO_PERMISSIONS;
+      // systemctl or launchctl only; cron and schtasks lines are only printed.
+      return {
+        read: scheduleJobReads(job),
+        write: scheduleJobWrites(job),
+        net: [],
+        run: scheduleJobRuns(job),
+      };
+    }
+    case "doctor": {
+      // Reads what the checks look at; runs only this program (the sandbox probe).
+      const job = decodeJob<DoctorJob>(plan.args.options);
+      if (!job) return NO_PERMISSIONS;
+      return { read: doctorReads(job), write: [], net: [], run: doctorRuns(job) };
     }
     case "sandbox-probe": {
       const as = stringOption(plan.args, "as") ?? "collect";

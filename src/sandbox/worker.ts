@@ -22,6 +22,12 @@ const WORKER_COMMANDS: Readonly<Record<string, () => Promise<CommandModule>>> = 
   "hook pre-compact": () => import("../cli/cmd/hook_pre_compact.ts"),
   "hook session-start": () => import("../cli/cmd/hook_session_start.ts"),
   "sandbox-probe": () => import("../cli/cmd/sandbox_probe.ts"),
+  "install": () => import("../cli/cmd/install.ts"),
+  "uninstall": () => import("../cli/cmd/uninstall.ts"),
+  "schedule install": () => import("../cli/cmd/schedule.ts"),
+  "schedule remove": () => import("../cli/cmd/schedule.ts"),
+  "schedule status": () => import("../cli/cmd/schedule.ts"),
+  "doctor": () => import("../cli/cmd/doctor.ts"),
 };
 
 export function workerCommandNames(): string[] {

@@ -1,0 +1,138 @@
+/**
+ * `verdict doctor [--json]`: checks an installation and says, one line each, what is wrong and
+ * how to fix it. Exit 1 when a check failed, 0 otherwise (warnings included).
+ *
+ * `launch` runs in the launcher and loads the config itself, so a config that does not load is
+ * a finding rather than an exit 3. It works out every path, then hands the checks to a Worker
+ * that may read exactly those paths and run only this program (for the sandbox probe).
+ */
+import { booleanOption } from "../args.ts";
+import { nowMs } from "../clock.ts";
+import { EXIT, UsageError, VerdictError } from "../errors.ts";
+import type { CommandIO, CommandPlan } from "../plan.ts";
+import { type Config, loadConfig } from "../../config/config.ts";
+import { derivedPaths, dirname, isWithin, joinPath } from "../../config/paths.ts";
+import { selfCommand, verdictBinary } from "../../install/binary.ts";
+import { type Check, runDoctor } from "../../install/doctor.ts";
+import { hostFilePath } from "../../install/host_files.ts";
+import { decodeJob, type DoctorJob, encodeJob, JOB_OPTION } from "../../install/jobs.ts";
+import { defaultScheduler, schedulePaths } from "../../install/schedule.ts";
+import { permissionsFor } from "../../sandbox/permissions.ts";
+import { verdictRunFlags } from "../../../scripts/task_flags.ts";
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A file outside every root for the probe to try: the config file when there is one. */
+async function probeTarget(candidates: readonly string[], roots: readonly string[]): Promise<string> {
+  for (const c of candidates) {
+    if (roots.some((r) => isWithin(c, r))) continue;
+    if (await exists(c)) return c;
+  }
+  return candidates[candidates.length - 1]!;
+}
+
+export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number> {
+  if (plan.args.positionals.length > 0) {
+    throw new UsageError(`"verdict doctor" takes no arguments, got "${plan.args.positionals[0]}"`);
+  }
+  const paths = plan.paths;
+  let config: Config | null = null;
+  let error: DoctorJob["config"]["error"] = null;
+  try {
+    config = await loadConfig(paths.config, paths.home);
+  } catch (err) {
+    if (!(err instanceof VerdictError)) throw err;
+    error = { message: err.message, hint: err.hint ?? null };
+  }
+  const transcriptRoots = [
+    { label: "Claude Code", path: joinPath(paths.claudeDir, "projects") },
+    { label: "Codex", path: joinPath(paths.codexDir, "sessions") },
+  ];
+  const docRoots = config?.doc_roots ?? [];
+  const gitRepos = config?.git_repos ?? [];
+  const derived = derivedPaths(paths.records);
+  const home = paths.home;
+  const xdg = plan.env.XDG_CONFIG_HOME;
+  const scheduler = defaultScheduler(Deno.build.os);
+  const claudeConfig = hostFilePath("claude-config", paths, plan.env);
+  const roots = [...transcriptRoots.map((r) => r.path), ...docRoots, ...gitRepos, dirname(paths.records)];
+  const target = await probeTarget([paths.config, "/etc/hostname", "/etc/hosts"], roots);
+  const self = selfCommand(
+    Deno.execPath(),
+    decodeURIComponent(new URL(Deno.mainModule).pathname),
+    verdictRunFlags(),
+  );
+  const job: DoctorJob = {
+    now: nowMs(plan.asOf),
+    config: { path: paths.config, exists: await exists(paths.config), error },
+    transcriptRoots,
+    docRoots,
+    gitRepos,
+    records: paths.records,
+    index: derived.index,
+    collectState: derived.collectState,
+    claudePresent: await exists(paths.claudeDir) || await exists(claudeConfig),
+    claudeSettings: hostFilePath("claude-settings", paths, plan.env),
+    claudeConfig,
+    codexConfig: hostFilePath("codex-config", paths, plan.env),
+    scheduler,
+    scheduleFiles: schedulePaths(
+      scheduler,
+      home,
+      xdg && xdg.startsWith("/") ? xdg : joinPath(home, ".config"),
+    ),
+    bin: verdictBinary(Deno.execPath(), plan.env, plan.cwd, home),
+    probe: error ? null : {
+      argv: [...self, "sandbox-probe", "--as", "collect", "--read", target, "--config", paths.config],
+      path: target,
+    },
+  };
+  const narrowed: CommandPlan = {
+    ...plan,
+    // The probe's collect must see the same records file as doctor (--records).
+    env: { ...plan.env, VERDICT_RECORDS: paths.records },
+    args: { ...plan.args, options: { ...plan.args.options, [JOB_OPTION]: encodeJob(job) } },
+  };
+  const { runInWorker } = await import("../../sandbox/launch.ts");
+  return await runInWorker(narrowed, permissionsFor(plan.command, narrowed));
+}
+
+const LABEL: Readonly<Record<Check["status"], string>> = {
+  ok: "ok",
+  warn: "warn",
+  fail: "FAIL",
+  skip: "skip",
+};
+
+export function formatChecks(checks: readonly Check[]): string {
+  const width = Math.max(...checks.map((c) => c.id.length));
+  const lines = checks.map((c) =>
+    `${LABEL[c.status].padEnd(4)}  ${c.id.padEnd(width)}  ${c.message}${c.fix ? ` — fix: ${c.fix}` : ""}`
+  );
+  const fails = checks.filter((c) => c.status === "fail").length;
+  const warns = checks.filter((c) => c.status === "warn").length;
+  const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? "" : "s"}`;
+  lines.push(
+    fails + warns === 0
+      ? "doctor: all ok"
+      : `doctor: ${plural(fails, "problem")}, ${plural(warns, "warning")}`,
+  );
+  return lines.join("\n") + "\n";
+}
+
+export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
+  const job = decodeJob<DoctorJob>(plan.args.options);
+  if (!job) throw new UsageError('"verdict doctor" was started without its job');
+  const checks = await runDoctor(job, plan.env);
+  const ok = checks.every((c) => c.status !== "fail");
+  if (booleanOption(plan.args, "json")) await io.stdout(JSON.stringify({ ok, checks }, null, 2) + "\n");
+  else await io.stdout(formatChecks(checks));
+  return ok ? EXIT.ok : EXIT.finding;
+}

@@ -1,0 +1,199 @@
+/**
+ * `verdict install [--claude] [--codex] [--dry-run]` (and, through the same code,
+ * `verdict uninstall`). Two halves:
+ *
+ * - `launch` runs in the launcher: it pins the clock, resolves each host file's real path and
+ *   its backup name, finds the binary to wire, then hands the job to a Worker that may read and
+ *   write exactly those files (src/sandbox/permissions.ts) and nothing else;
+ * - `run` runs in that Worker: plan every edit, print the diff (dry run) or back up and write.
+ */
+import { booleanOption } from "../args.ts";
+import { nowMs } from "../clock.ts";
+import { EXIT, InputError, UsageError } from "../errors.ts";
+import type { CommandIO, CommandPlan } from "../plan.ts";
+import { basename, dirname, joinPath } from "../../config/paths.ts";
+import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../install/binary.ts";
+import { unifiedDiff } from "../../install/diff.ts";
+import { HostFileError } from "../../install/errors.ts";
+import {
+  backupPath,
+  backupStamp,
+  type Host,
+  hostFilePath,
+  ROLE_HOST,
+  ROLE_LABEL,
+  rolesFor,
+} from "../../install/host_files.ts";
+import { applyJob, type FileReport, planJob } from "../../install/install.ts";
+import { decodeJob, encodeJob, type InstallFile, type InstallJob, JOB_OPTION } from "../../install/jobs.ts";
+import { permissionsFor } from "../../sandbox/permissions.ts";
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The real path of `path`, or of its folder when the file does not exist yet. */
+async function realPathOf(path: string): Promise<string> {
+  try {
+    return await Deno.realPath(path);
+  } catch {
+    try {
+      return joinPath(await Deno.realPath(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
+}
+
+/** The first backup name for `file` at `stamp` that is not taken. */
+async function freeBackup(file: string, stamp: string): Promise<string> {
+  for (let n = 1;; n++) {
+    const candidate = backupPath(file, n === 1 ? stamp : `${stamp}-${n}`);
+    if (!(await exists(candidate))) return candidate;
+  }
+}
+
+interface HostChoice {
+  readonly hosts: Host[];
+  readonly skipped: string[];
+}
+
+async function chooseHosts(plan: CommandPlan, action: InstallJob["action"]): Promise<HostChoice> {
+  const claude = booleanOption(plan.args, "claude");
+  const codex = booleanOption(plan.args, "codex");
+  if (claude || codex) {
+    return {
+      hosts: [...(claude ? ["claude" as const] : []), ...(codex ? ["codex" as const] : [])],
+      skipped: [],
+    };
+  }
+  if (action === "uninstall") return { hosts: ["claude", "codex"], skipped: [] };
+  const hosts: Host[] = [];
+  const skipped: string[] = [];
+  const claudeConfig = hostFilePath("claude-config", plan.paths, plan.env);
+  if (await exists(plan.paths.claudeDir) || await exists(claudeConfig)) hosts.push("claude");
+  else skipped.push(`Claude Code: ${plan.paths.claudeDir} not found (pass --claude to wire it anyway)`);
+  if (await exists(plan.paths.codexDir)) hosts.push("codex");
+  else skipped.push(`Codex: ${plan.paths.codexDir} not found (pass --codex to wire it anyway)`);
+  if (hosts.length === 0) {
+    throw new UsageError(
+      `Cannot install: found neither Claude Code (${plan.paths.claudeDir}) nor Codex (${plan.paths.codexDir})`,
+      "pass --claude or --codex to wire one anyway",
+    );
+  }
+  return { hosts, skipped };
+}
+
+/** Launcher half, shared by install and uninstall. */
+export async function launchInstall(plan: CommandPlan, action: InstallJob["action"]): Promise<number> {
+  if (plan.args.positionals.length > 0) {
+    throw new UsageError(
+      `"verdict ${action}" takes no arguments, got "${plan.args.positionals[0]}"`,
+      `run "verdict ${action} --help"`,
+    );
+  }
+  const dryRun = booleanOption(plan.args, "dry-run");
+  const { hosts, skipped } = await chooseHosts(plan, action);
+  const stamp = backupStamp(nowMs(plan.asOf));
+  const files: InstallFile[] = [];
+  for (const role of rolesFor(hosts)) {
+    const path = hostFilePath(role, plan.paths, plan.env);
+    const real = await realPathOf(path);
+    files.push({ role, path, real, backup: await freeBackup(real, stamp) });
+  }
+  if (!dryRun && action === "install") {
+    // The Worker may write only the files themselves, so their folders are made here.
+    for (const f of files) await Deno.mkdir(dirname(f.real), { recursive: true, mode: 0o700 });
+  }
+  const job: InstallJob = {
+    action,
+    dryRun,
+    bin: verdictBinary(Deno.execPath(), plan.env, plan.cwd, plan.paths.home),
+    env: carriedEnv(plan.env, plan.cwd, plan.paths.home),
+    files,
+    skipped,
+  };
+  const narrowed: CommandPlan = {
+    ...plan,
+    args: { ...plan.args, options: { ...plan.args.options, [JOB_OPTION]: encodeJob(job) } },
+  };
+  const { runInWorker } = await import("../../sandbox/launch.ts");
+  return await runInWorker(narrowed, permissionsFor(plan.command, narrowed));
+}
+
+export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number> {
+  return await launchInstall(plan, "install");
+}
+
+const STATUS_WORD: Readonly<Record<FileReport["status"], string>> = {
+  created: "created",
+  updated: "updated",
+  unchanged: "unchanged",
+  absent: "absent",
+};
+
+function describe(r: FileReport, action: InstallJob["action"], dryRun: boolean): string[] {
+  const label = ROLE_LABEL[r.file.role];
+  const verb = dryRun && r.changes.length > 0 ? `would be ${STATUS_WORD[r.status]}` : STATUS_WORD[r.status];
+  let what: string;
+  if (r.status === "absent") what = "no such file; nothing to remove";
+  else if (r.changes.length === 0) {
+    what = action === "install" ? "already installed" : "nothing of verdict's here";
+  } else what = r.changes.join(", ");
+  const lines = [`${label}: ${r.file.path} ${verb}: ${what}`];
+  if (!dryRun && r.status === "updated") lines.push(`  backup: ${r.file.backup}`);
+  for (const note of r.notes) lines.push(`  note: ${note}`);
+  return lines;
+}
+
+/** Worker half, shared by install and uninstall. */
+export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
+  const job = decodeJob<InstallJob>(plan.args.options);
+  if (!job) throw new UsageError(`"verdict ${plan.command}" was started without its job`);
+  let reports: FileReport[];
+  try {
+    reports = await planJob(job);
+  } catch (err) {
+    if (err instanceof HostFileError) throw new InputError(err.message, err.hint);
+    throw err;
+  }
+  const out: string[] = [];
+  const changed = reports.filter((r) => r.changes.length > 0);
+  if (job.action === "install") {
+    out.push(`verdict install: the entries run ${job.bin}`);
+    if (!isAbsoluteProgram(job.bin)) {
+      out.push(
+        `  note: "${job.bin}" is looked up on PATH when a host runs it; run the installed binary, or set VERDICT_BIN=/path/to/verdict, to wire an absolute path`,
+      );
+    }
+  }
+  if (job.dryRun) {
+    for (const r of changed) {
+      out.push(
+        unifiedDiff(r.before ?? "", r.after, r.file.path, `${r.file.path} (after verdict ${job.action})`)
+          .trimEnd(),
+      );
+    }
+  } else await applyJob(reports);
+  for (const r of reports) out.push(...describe(r, job.action, job.dryRun));
+  for (const s of job.skipped) out.push(`skipped: ${s}`);
+  if (changed.length === 0) {
+    out.push(
+      job.action === "install"
+        ? "nothing to do: verdict is already installed"
+        : "nothing to do: no entry written by verdict install was found",
+    );
+  } else if (job.dryRun) out.push("dry run: nothing was written");
+  else {
+    const hosts = [...new Set(changed.map((r) => ROLE_HOST[r.file.role]))];
+    const names = hosts.map((h) => (h === "claude" ? "Claude Code" : "Codex")).join(" and ");
+    out.push(`done: restart ${names} so ${hosts.length > 1 ? "they load" : "it loads"} the change`);
+  }
+  await io.stdout(out.join("\n") + "\n");
+  return EXIT.ok;
+}

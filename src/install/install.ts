@@ -1,0 +1,92 @@
+/**
+ * `verdict install` / `verdict uninstall` as a stage: read each host file, plan the edit (pure,
+ * see claude_hooks.ts, claude_mcp.ts, codex_toml.ts), then back up and replace the changed files
+ * atomically. Every file is planned before any is written, so a malformed or refused file
+ * leaves all of them untouched.
+ */
+import { JsoncSyntaxError } from "../config/jsonc.ts";
+import { writeTextFileAtomic } from "../fsutil/atomic.ts";
+import { installHooks, uninstallHooks } from "./claude_hooks.ts";
+import { installClaudeMcp, uninstallClaudeMcp } from "./claude_mcp.ts";
+import { installCodex, uninstallCodex } from "./codex_toml.ts";
+import { type EditResult, HostFileError } from "./errors.ts";
+import type { InstallFile, InstallJob } from "./jobs.ts";
+
+export type FileStatus = "created" | "updated" | "unchanged" | "absent";
+
+export interface FileReport {
+  readonly file: InstallFile;
+  readonly status: FileStatus;
+  readonly changes: readonly string[];
+  readonly notes: readonly string[];
+  /** Contents before, or null when the file does not exist. */
+  readonly before: string | null;
+  readonly after: string;
+}
+
+async function readOrNull(path: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+}
+
+function edit(job: InstallJob, file: InstallFile, text: string): EditResult {
+  const install = job.action === "install";
+  switch (file.role) {
+    case "claude-settings":
+      return install ? installHooks(text, file.path, job.bin, job.env) : uninstallHooks(text, file.path);
+    case "claude-config":
+      return install
+        ? installClaudeMcp(text, file.path, job.bin, job.env)
+        : uninstallClaudeMcp(text, file.path);
+    case "codex-config":
+      return install ? installCodex(text, file.path, job.bin, job.env) : uninstallCodex(text, file.path);
+  }
+}
+
+/** Reads every file and plans its edit; throws HostFileError (nothing written) on the first problem. */
+export async function planJob(job: InstallJob): Promise<FileReport[]> {
+  const reports: FileReport[] = [];
+  for (const file of job.files) {
+    const before = await readOrNull(file.real);
+    if (before === null && job.action === "uninstall") {
+      reports.push({ file, status: "absent", changes: [], notes: [], before, after: "" });
+      continue;
+    }
+    let result: EditResult;
+    try {
+      result = edit(job, file, before ?? "");
+    } catch (err) {
+      if (err instanceof JsoncSyntaxError) {
+        throw new HostFileError(
+          `Cannot parse "${file.path}": ${err.message}`,
+          `fix ${file.path}:${err.line}:${err.column} by hand, then run the command again; nothing was changed`,
+        );
+      }
+      throw err;
+    }
+    const status: FileStatus = result.changes.length === 0
+      ? "unchanged"
+      : before === null
+      ? "created"
+      : "updated";
+    reports.push({ file, status, changes: result.changes, notes: result.notes, before, after: result.text });
+  }
+  return reports;
+}
+
+/** Backs up and atomically replaces every changed file. */
+export async function applyJob(reports: readonly FileReport[]): Promise<void> {
+  for (const r of reports) {
+    if (r.status !== "created" && r.status !== "updated") continue;
+    let mode = 0o600;
+    if (r.before !== null) {
+      mode = ((await Deno.stat(r.file.real)).mode ?? 0o600) & 0o777;
+      await Deno.writeTextFile(r.file.backup, r.before, { createNew: true, mode });
+    }
+    await writeTextFileAtomic(r.file.real, r.after, mode);
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * The scheduled collect's I/O: write or remove the scheduler's files, run its commands, and
+ * read back the state for `verdict schedule status`. Commands run with the environment the
+ * command was given (systemctl --user needs the session's bus address).
+ */
+import type { Env } from "../config/paths.ts";
+import { writeTextFileAtomic } from "../fsutil/atomic.ts";
+import type { ScheduleJob } from "./jobs.ts";
+import {
+  installedInterval,
+  LAUNCHD_LABEL,
+  type SchedulePlan,
+  type Scheduler,
+  SYSTEMD_TIMER,
+} from "./schedule.ts";
+
+export interface FileOutcome {
+  readonly path: string;
+  readonly status: "created" | "updated" | "unchanged" | "removed" | "absent";
+}
+
+async function readOrNull(path: string): Promise<string | null> {
+  try {
+    return await Deno.readTextFile(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+}
+
+/** Writes the plan's files (atomically, mode 0644 as the schedulers expect). */
+export async function writeScheduleFiles(plan: SchedulePlan, dryRun: boolean): Promise<FileOutcome[]> {
+  const out: FileOutcome[] = [];
+  for (const f of plan.files) {
+    const before = await readOrNull(f.path);
+    const status = before === null ? "created" : before === f.text ? "unchanged" : "updated";
+    if (!dryRun && status !== "unchanged") await writeTextFileAtomic(f.path, f.text, 0o644);
+    out.push({ path: f.path, status });
+  }
+  return out;
+}
+
+export async function removeScheduleFiles(plan: SchedulePlan, dryRun: boolean): Promise<FileOutcome[]> {
+  const out: FileOutcome[] = [];
+  for (const f of plan.files) {
+    const present = (await readOrNull(f.path)) !== null;
+    if (present && !dryRun) await Deno.remove(f.path);
+    out.push({ path: f.path, status: present ? "removed" : "absent" });
+  }
+  return out;
+}
+
+export interface CommandOutcome {
+  readonly argv: readonly string[];
+  readonly ok: boolean;
+  /** Why it failed (first line of stderr, or the spawn error). */
+  readonly detail: string;
+}
+
+/** Runs `commands` in order, stopping at the first that fails. */
+export async function runCommands(
+  commands: readonly (readonly string[])[],
+  env: Env,
+): Promise<CommandOutcome[]> {
+  const out: CommandOutcome[] = [];
+  for (const argv of commands) {
+    const result = await runOne(argv, env);
+    out.push(result);
+    if (!result.ok) break;
+  }
+  return out;
+}
+
+async function runOne(argv: readonly string[], env: Env): Promise<CommandOutcome & { stdout: string }> {
+  const clean: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
+  try {
+    const o = await new Deno.Command(argv[0]!, {
+      args: argv.slice(1),
+      env: clean,
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const dec = new TextDecoder();
+    const stderr = dec.decode(o.stderr).trim().split("\n")[0] ?? "";
+    return {
+      argv,
+      ok: o.success,
+      detail: o.success ? "" : stderr || `exit status ${o.code}`,
+      stdout: dec.decode(o.stdout),
+    };
+  } catch (err) {
+    const detail = err instanceof Deno.errors.NotFound ? `${argv[0]} not found` : (err as Error).message;
+    return { argv, ok: false, detail, stdout: "" };
+  }
+}
+
+export interface ScheduleStatus {
+  readonly scheduler: Scheduler;
+  readonly files: readonly { path: string; present: boolean }[];
+  /** Every file is there (always false for cron and schtasks, which verdict cannot see). */
+  readonly installed: boolean;
+  readonly intervalMinutes: number | null;
+  /** What the scheduler says: "active", "inactive", "loaded", "not loaded", or null when it could not be asked. */
+  readonly active: string | null;
+  readonly activeDetail: string;
+  /** Newest of the records file and collect state mtimes, ms since the epoch. */
+  readonly lastWritten: number | null;
+  readonly byKind: Readonly<Record<string, number>> | null;
+}
+
+async function mtimeOrNull(path: string): Promise<number | null> {
+  try {
+    return (await Deno.stat(path)).mtime?.getTime() ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The collect state's per-kind record counts, or null when there is no readable state. */
+export async function collectCounts(statePath: string): Promise<Record<string, number> | null> {
+  const text = await readOrNull(statePath).catch(() => null);
+  if (text === null) return null;
+  try {
+    const byKind = (JSON.parse(text) as { byKind?: unknown }).byKind;
+    if (typeof byKind !== "object" || byKind === null) return null;
+    const out: Record<string, number> = {};
+    for (const [k, v] of Object.entries(byKind)) if (typeof v === "number") out[k] = v;
+    return out;
+  } catch {
+    return null;
+  }
+}
+
+export async function scheduleStatus(job: ScheduleJob, env: Env): Promise<ScheduleStatus> {
+  const plan = job.plan;
+  const files = [];
+  let interval: number | null = null;
+  for (const f of plan.files) {
+    const text = await readOrNull(f.path).catch(() => null);
+    files.push({ path: f.path, present: text !== null });
+    if (text !== null) interval = installedInterval(plan.scheduler, text) ?? interval;
+  }
+  const installed = files.length > 0 && files.every((f) => f.present);
+  let active: string | null = null;
+  let activeDetail = "";
+  if (plan.scheduler === "systemd") {
+    const r = await runOne(["systemctl", "--user", "is-active", SYSTEMD_TIMER], env);
+    const said = r.stdout.trim();
+    if (said) active = said;
+    else activeDetail = r.detail;
+  } else if (plan.scheduler === "launchd") {
+    const r = await runOne(["launchctl", "list", LAUNCHD_LABEL], env);
+    if (r.ok) active = "loaded";
+    else if (/could not find|not find/i.test(r.detail)) active = "not loaded";
+    else activeDetail = r.detail;
+  }
+  const times = [await mtimeOrNull(job.records), await mtimeOrNull(job.collectState)].filter(
+    (t): t is number => t !== null,
+  );
+  return {
+    scheduler: plan.scheduler,
+    files,
+    installed,
+    intervalMinutes: interval,
+    active,
+    activeDetail,
+    lastWritten: times.length > 0 ? Math.max(...times) : null,
+    byKind: await collectCounts(job.collectState),
+  };
+}
