@@ -342,9 +342,11 @@ written. See docs/install.md.`,
       "dry-run": { kind: "boolean", description: "print a unified diff of each file and write nothing" },
       ...AS_OF,
     },
-    // In-process only to pin the clock and resolve paths; the edits run in a Worker that may
-    // read and write exactly the host files and their backups (src/cli/cmd/install.ts).
-    sandbox: "revoke",
+    // "none": the launcher neither loads the config (a broken one must not stop install or
+    // uninstall) nor opens anything; the command pins the clock and resolves the paths, then runs
+    // the edits in a Worker that may read and write exactly the host files and their backups
+    // (src/cli/cmd/install.ts).
+    sandbox: "none",
     listed: true,
   },
   {
@@ -366,7 +368,8 @@ neither flag, both hosts.`,
       "dry-run": { kind: "boolean", description: "print a unified diff of each file and write nothing" },
       ...AS_OF,
     },
-    sandbox: "revoke",
+    // Like install.
+    sandbox: "none",
     listed: true,
   },
   {
@@ -395,6 +398,8 @@ binary (the running compiled binary, or $VERDICT_BIN).`,
       "dry-run": { kind: "boolean", description: "print the files and commands, write nothing" },
       ...CONFIG,
     },
+    // The launcher loads the config (for the interval); the command then runs in its own Worker
+    // that may write only the scheduler's files and run only systemctl or launchctl.
     sandbox: "revoke",
     listed: true,
   },
@@ -411,7 +416,8 @@ Disables the timer (or unloads the agent) and deletes the files schedule install
       "dry-run": { kind: "boolean", description: "print what would be done, change nothing" },
       ...CONFIG,
     },
-    sandbox: "revoke",
+    // Needs no config (status reads the interval from the installed files); runs in its own Worker.
+    sandbox: "none",
     listed: true,
   },
   {
@@ -430,7 +436,8 @@ collect state's per-kind counts (<records>.state.json).`,
       ...AS_OF,
       ...CONFIG,
     },
-    sandbox: "revoke",
+    // Needs no config (status reads the interval from the installed files); runs in its own Worker.
+    sandbox: "none",
     listed: true,
   },
   {

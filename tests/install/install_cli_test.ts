@@ -325,3 +325,14 @@ Deno.test("a hook command with shell metacharacters in the path runs that path a
   assert.equal(new TextDecoder().decode(out.stdout), "ran: hook pre-compact\n");
   await assert.rejects(Deno.stat(`${home}/PWNED`), Deno.errors.NotFound);
 });
+
+Deno.test("install and uninstall do not read verdict's own config: a malformed one does not stop them", async () => {
+  const home = await homeWithHostFiles();
+  const config = `${home}/broken.jsonc`;
+  await Deno.writeTextFile(config, "{ nope");
+  const e = env(home, { VERDICT_CONFIG: config });
+  assert.equal((await runCli(["install", "--codex"], { env: e })).code, 0);
+  const u = await runCli(["uninstall", "--codex"], { env: e });
+  assert.equal(u.code, 0, u.stderr);
+  assert.equal(await Deno.readTextFile(hostFiles(home).codex), fixture("codex/config.before.toml"));
+});
