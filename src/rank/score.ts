@@ -18,15 +18,7 @@
  */
 
 import { RECORD_KINDS, type RecordKind } from "../collect/record.ts";
-import {
-  bm25Accumulate,
-  bm25Idf,
-  type Corpus,
-  type DocMeta,
-  holdsDoc,
-  markerOf,
-  type QueryTerm,
-} from "./bm25.ts";
+import { bm25Accumulate, bm25Idf, type Corpus, type DocMeta, holdsDoc, markerOf } from "./bm25.ts";
 import { type Entity, entityForms } from "./entities.ts";
 import type { MarkerStrength } from "./markers.ts";
 import { isStopword } from "./stopwords.ts";
