@@ -3,7 +3,7 @@
  * on the hint path, so the CLI parses its own flags: long options only (`--name value`,
  * `--name=value`), booleans, repeatable strings, positionals, and `--` to end options.
  */
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors.ts";
 
 export type OptionKind = "string" | "boolean" | "strings";
 

@@ -2,7 +2,7 @@
  * The pinned clock. `--as-of` (or $VERDICT_ASOF) is an RFC 3339 time, or the path of a file
  * holding one. Tests pin it so output is byte-identical across runs.
  */
-import { UsageError } from "./errors.ts";
+import { UsageError } from "../errors.ts";
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
 

@@ -18,7 +18,7 @@ import { search, type SearchResult } from "../rank/score.ts";
 import { revokeAll } from "../sandbox/revoke.ts";
 import { booleanOption, intOption, stringOption } from "./args.ts";
 import { nowMs } from "./clock.ts";
-import { EXIT, InputError } from "./errors.ts";
+import { EXIT, InputError } from "../errors.ts";
 import type { CommandIO, CommandPlan } from "./plan.ts";
 
 /** Largest stdin accepted (hook JSON carries the prompt; Claude Code sends far less). */

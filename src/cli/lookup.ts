@@ -4,7 +4,7 @@
  */
 import { nowMs } from "./clock.ts";
 import { booleanOption, intOption } from "./args.ts";
-import { EXIT, UsageError } from "./errors.ts";
+import { EXIT, UsageError } from "../errors.ts";
 import { type CommandIO, type CommandPlan, transcriptRoots } from "./plan.ts";
 import { neutralise, truncate } from "../rank/quote.ts";
 import { openRecaller, RECALL_QUOTE_CHARS, type RecallAnswer, type RecallOptions } from "../rank/recall.ts";

@@ -6,7 +6,7 @@
 import denoJson from "../../deno.json" with { type: "json" };
 import { parseArgs, type ParsedArgs, stringOption, stringsOption } from "./args.ts";
 import { commandHelp, COMMANDS, type CommandSpec, findCommand, GROUPS, mainHelp } from "./commands.ts";
-import { describeError, EXIT, UsageError } from "./errors.ts";
+import { describeError, EXIT, UsageError } from "../errors.ts";
 import { IN_PROCESS_COMMANDS } from "./in_process.ts";
 import { processIO, readStdinCapped } from "./io.ts";
 import type { CommandPlan, HookPaths, Roots } from "./plan.ts";

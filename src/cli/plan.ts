@@ -6,20 +6,9 @@
 import type { Config } from "../config/config.ts";
 import type { Env, Paths } from "../config/paths.ts";
 import type { ParsedArgs } from "./args.ts";
+import type { Roots } from "../config/roots.ts";
 
-/** Resolved (real) locations a command may read, by role. Missing directories are left out. */
-export interface Roots {
-  /** ~/.claude/projects, real path, or null when absent. */
-  readonly claudeProjects: string | null;
-  /** ~/.claude/history.jsonl, real path, or null when absent. */
-  readonly claudeHistory: string | null;
-  /** ~/.codex/sessions and ~/.codex/archived_sessions, real paths. */
-  readonly codexSessions: readonly string[];
-  /** Configured and command-line doc roots, real paths. */
-  readonly docs: readonly string[];
-  /** Configured and command-line git work trees, real paths. */
-  readonly gitRepos: readonly string[];
-}
+export { type Roots, transcriptRoots } from "../config/roots.ts";
 
 /** The hook input fields that decide a hook's permissions (read by the launcher from stdin). */
 export interface HookPaths {
@@ -43,11 +32,6 @@ export interface CommandPlan {
   readonly stdin: Uint8Array | null;
   /** Paths named by the hook input, when the command is a hook. */
   readonly hookInput: HookPaths | null;
-}
-
-/** Directories under which transcripts live (quotes may be re-read from files under these). */
-export function transcriptRoots(roots: Roots): string[] {
-  return [roots.claudeProjects, ...roots.codexSessions].filter((r): r is string => r !== null);
 }
 
 /** Streams a command writes to. Always text; stage code never prints. */

@@ -5,8 +5,8 @@
  * Incremental: when no source reports anything new and the filter rules are unchanged, nothing
  * is read beyond directory listings and stats, and nothing is written.
  */
-import { ConfigError, EXIT, VerdictError } from "../cli/errors.ts";
-import type { Roots } from "../cli/plan.ts";
+import { ConfigError, EXIT, VerdictError } from "../errors.ts";
+import type { Roots } from "../config/roots.ts";
 import type { Config } from "../config/config.ts";
 import { derivedPaths } from "../config/paths.ts";
 import { writeFileAtomic, writeTextFileAtomic } from "../fsutil/atomic.ts";

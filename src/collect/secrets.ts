@@ -3,7 +3,7 @@
  * stored anywhere (records, index, state, logs). Built-in rules cover the common shapes; the
  * config adds `credential_patterns`: a regular expression, or `keyword:<word>`.
  */
-import { ConfigError } from "../cli/errors.ts";
+import { ConfigError } from "../errors.ts";
 
 export interface CredentialRule {
   /** How the rule was written (config text, or a built-in name). Never the matched text. */

@@ -4,7 +4,7 @@
  * naming it, so a typo never silently disables a protection. Relative paths in the file resolve
  * against the file's own folder.
  */
-import { ConfigError } from "../cli/errors.ts";
+import { ConfigError } from "../errors.ts";
 import { compileCredentialRules } from "../collect/secrets.ts";
 import { JsoncSyntaxError, parseJsonc } from "./jsonc.ts";
 import { dirname, resolvePath } from "./paths.ts";

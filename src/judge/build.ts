@@ -4,7 +4,7 @@
  * reports changed or untracked in the session's cwd, and the files the session wrote outside any
  * repository. Risk hints are derived from those facts and the counts; they are never counted.
  */
-import { InputError } from "../cli/errors.ts";
+import { InputError } from "../errors.ts";
 import type { JudgeConfig } from "../config/config.ts";
 import { dirname, isWithin, normalizePath } from "../config/paths.ts";
 import { containedRealPath } from "../sandbox/contain.ts";

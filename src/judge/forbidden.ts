@@ -13,7 +13,7 @@
  * `PER-BLOCK` and `Per Block` are one key. A looser match can only refuse more, never let a
  * selection through under a spelling variant.
  */
-import { InputError } from "../cli/errors.ts";
+import { InputError } from "../errors.ts";
 
 /**
  * The 35 key names that would express a per-block (per-message, per-span…) selection. Grouped by

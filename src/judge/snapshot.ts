@@ -3,7 +3,7 @@
  * budget check, digest); `checkSnapshot` is the only way one is accepted (no forbidden key, a
  * valid summary, a matching digest, and a state equal to the renderer's output).
  */
-import { EXIT, InputError, VerdictError } from "../cli/errors.ts";
+import { EXIT, InputError, VerdictError } from "../errors.ts";
 import type { JudgeConfig } from "../config/config.ts";
 import { digestOf, shortDigest } from "./digest.ts";
 import { assertNoForbiddenKeys } from "./forbidden.ts";

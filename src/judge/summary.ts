@@ -4,7 +4,7 @@
  * transcript line an item came from) lives beside the summary, in the build result, and never
  * reaches the state or the service.
  */
-import { InputError } from "../cli/errors.ts";
+import { InputError } from "../errors.ts";
 import { assertNoForbiddenKeys } from "./forbidden.ts";
 
 export interface Summary {

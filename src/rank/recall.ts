@@ -5,7 +5,7 @@
  * a half-written archive.
  */
 import { asRecord, type RecordKind, type RecordOrigin, type VerdictRecord } from "../collect/record.ts";
-import { InputError } from "../cli/errors.ts";
+import { InputError } from "../errors.ts";
 import { containedRealPathSync } from "../sandbox/contain.ts";
 import type { Corpus } from "./bm25.ts";
 import { type Entity, parseEntities } from "./entities.ts";

@@ -4,7 +4,7 @@
  * into the compiled binary and the `verdict` task).
  */
 import type { CommandPlan } from "../cli/plan.ts";
-import { EXIT } from "../cli/errors.ts";
+import { EXIT } from "../errors.ts";
 import { type PermissionSet, workerPermissions } from "./permissions.ts";
 
 export interface WorkerRequest {

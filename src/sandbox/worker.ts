@@ -4,7 +4,7 @@
  * permissions, and replies with the exit code. Errors are reported here, inside the sandbox.
  */
 import type { CommandModule } from "../cli/plan.ts";
-import { describeError, EXIT } from "../cli/errors.ts";
+import { describeError, EXIT } from "../errors.ts";
 import { processIO } from "../cli/io.ts";
 import type { WorkerReply, WorkerRequest } from "./launch.ts";
 import { stopSignal } from "./stop.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { intOption, parseArgs } from "../../src/cli/args.ts";
-import { UsageError } from "../../src/cli/errors.ts";
+import { UsageError } from "../../src/errors.ts";
 
 const SPECS = {
   out: { kind: "string", description: "" },

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError } from "../../src/cli/errors.ts";
+import { ConfigError } from "../../src/errors.ts";
 import { DEFAULT_CONFIG, isLoopbackUrl, loadConfig, parseConfig } from "../../src/config/config.ts";
 import { thrown } from "../_helpers.ts";
 

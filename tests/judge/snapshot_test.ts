@@ -6,7 +6,7 @@ import { parseSummary, type Summary } from "../../src/judge/summary.ts";
 import { countUnlanded, localRule } from "../../src/judge/rules.ts";
 import { judgeSnapshot } from "../../src/judge/judge.ts";
 import { parseConfig } from "../../src/config/config.ts";
-import { ConfigError } from "../../src/cli/errors.ts";
+import { ConfigError } from "../../src/errors.ts";
 import { CONFIG } from "./_helpers.ts";
 
 export const SUMMARY: Summary = {

@@ -2,7 +2,7 @@
 import { collect, type CollectSummary } from "../../collect/collect.ts";
 import { booleanOption, stringOption } from "../args.ts";
 import { parseTime } from "../clock.ts";
-import { EXIT, UsageError } from "../errors.ts";
+import { EXIT, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { buildIndexFile } from "../../rank/index_write.ts";
 

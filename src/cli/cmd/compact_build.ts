@@ -4,7 +4,7 @@
  * judge.state_char_budget, 3 for bad input.
  */
 import { booleanOption, stringOption } from "../args.ts";
-import { InputError, UsageError } from "../errors.ts";
+import { InputError, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { buildSnapshot } from "../../judge/build.ts";
 

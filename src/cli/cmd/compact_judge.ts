@@ -3,7 +3,7 @@
  * Exit 0 with any verdict; 2 when the state is over budget; 3 when the snapshot is refused.
  */
 import { booleanOption, stringOption } from "../args.ts";
-import { UsageError } from "../errors.ts";
+import { UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { type JudgeAnswer, judgeSnapshot } from "../../judge/judge.ts";
 import { describeCounts } from "../../judge/rules.ts";

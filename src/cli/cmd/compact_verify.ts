@@ -3,7 +3,7 @@
  * both rates. Exit 1 when a lost case was judged safe_to_compact; 3 for a bad or one-label corpus.
  */
 import { booleanOption, stringOption } from "../args.ts";
-import { EXIT, UsageError } from "../errors.ts";
+import { EXIT, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { verifyCorpusFile, type VerifyReport } from "../../judge/verify.ts";
 

@@ -8,7 +8,7 @@
  */
 import { booleanOption } from "../args.ts";
 import { nowMs } from "../clock.ts";
-import { EXIT, UsageError, VerdictError } from "../errors.ts";
+import { EXIT, UsageError, VerdictError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { type Config, loadConfig } from "../../config/config.ts";
 import { derivedPaths, dirname, isWithin, joinPath } from "../../config/paths.ts";

@@ -9,7 +9,7 @@
  */
 import { booleanOption } from "../args.ts";
 import { nowMs } from "../clock.ts";
-import { EXIT, InputError, UsageError } from "../errors.ts";
+import { EXIT, InputError, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { basename, dirname, joinPath } from "../../config/paths.ts";
 import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../install/binary.ts";

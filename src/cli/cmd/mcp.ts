@@ -6,7 +6,7 @@
  * import could be refused.
  */
 import { parseTime } from "../clock.ts";
-import { EXIT, UsageError, VerdictError } from "../errors.ts";
+import { EXIT, UsageError, VerdictError } from "../../errors.ts";
 import { type CommandIO, type CommandPlan, transcriptRoots } from "../plan.ts";
 import { judgeServiceNet } from "../../sandbox/permissions.ts";
 import { stopSignal } from "../../sandbox/stop.ts";

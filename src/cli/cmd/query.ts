@@ -3,7 +3,7 @@
  * project weighted, entities boosted, the live session's own records left out.
  */
 import { stringOption } from "../args.ts";
-import { InputError } from "../errors.ts";
+import { InputError } from "../../errors.ts";
 import { runLookup } from "../lookup.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 

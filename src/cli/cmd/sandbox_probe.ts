@@ -4,7 +4,7 @@
  * through (the sandbox would be broken). Used by tests and by `verdict doctor`.
  */
 import { stringOption } from "../args.ts";
-import { EXIT, UsageError } from "../errors.ts";
+import { EXIT, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 
 export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {

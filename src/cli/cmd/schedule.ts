@@ -9,7 +9,7 @@
  */
 import { booleanOption, intOption, stringOption } from "../args.ts";
 import { nowMs } from "../clock.ts";
-import { EXIT, UsageError } from "../errors.ts";
+import { EXIT, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { derivedPaths, dirname, joinPath } from "../../config/paths.ts";
 import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../install/binary.ts";

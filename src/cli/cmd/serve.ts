@@ -6,7 +6,7 @@
  * cleanly, exit 0.
  */
 import { booleanOption, stringOption } from "../args.ts";
-import { EXIT, UsageError, VerdictError } from "../errors.ts";
+import { EXIT, UsageError, VerdictError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { judgeServiceNet } from "../../sandbox/permissions.ts";
 import { stopSignal } from "../../sandbox/stop.ts";
