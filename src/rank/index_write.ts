@@ -17,6 +17,7 @@ import {
 } from "./index_file.ts";
 import { buildMemoryIndex, type MemoryIndex } from "./memory_index.ts";
 
+/** A growable little-endian byte buffer. */
 class ByteWriter {
   #buf = new Uint8Array(1 << 16);
   #view = new DataView(this.#buf.buffer);
@@ -44,6 +45,12 @@ class ByteWriter {
     this.#view.setUint32(this.length, v, true);
     this.length += 4;
   }
+  /** Every value of `values` as a u32, with one capacity check. */
+  u32s(values: Int32Array) {
+    this.#ensure(values.length * 4);
+    for (let i = 0; i < values.length; i++) this.#view.setUint32(this.length + i * 4, values[i]!, true);
+    this.length += values.length * 4;
+  }
   f64(v: number) {
     this.#ensure(8);
     this.#view.setFloat64(this.length, v, true);
@@ -54,12 +61,52 @@ class ByteWriter {
     this.#buf.set(b, this.length);
     this.length += b.length;
   }
+  /** A non-negative integer below 2^53, seven bits a byte, low bits first. */
   varint(v: number) {
+    this.#ensure(8);
     while (v >= 0x80) {
-      this.u8((v & 0x7f) | 0x80);
+      this.#buf[this.length++] = (v & 0x7f) | 0x80;
       v = Math.floor(v / 128);
     }
-    this.u8(v);
+    this.#buf[this.length++] = v;
+  }
+  /**
+   * `text` as UTF-8, byte for byte what TextEncoder gives (a lone surrogate becomes U+FFFD), with
+   * no intermediate array: the index writes a million short terms and ids.
+   */
+  utf8(text: string) {
+    this.#ensure(text.length * 3);
+    const buf = this.#buf;
+    let at = this.length;
+    for (let i = 0; i < text.length; i++) {
+      let c = text.charCodeAt(i);
+      if (c < 0x80) {
+        buf[at++] = c;
+        continue;
+      }
+      if (c < 0x800) {
+        buf[at++] = 0xc0 | (c >> 6);
+        buf[at++] = 0x80 | (c & 0x3f);
+        continue;
+      }
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const low = text.charCodeAt(i + 1); // NaN past the end
+        if (c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
+          const cp = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
+          buf[at++] = 0xf0 | (cp >> 18);
+          buf[at++] = 0x80 | ((cp >> 12) & 0x3f);
+          buf[at++] = 0x80 | ((cp >> 6) & 0x3f);
+          buf[at++] = 0x80 | (cp & 0x3f);
+          i++;
+          continue;
+        }
+        c = 0xfffd;
+      }
+      buf[at++] = 0xe0 | (c >> 12);
+      buf[at++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[at++] = 0x80 | (c & 0x3f);
+    }
+    this.length = at;
   }
   pad8() {
     while (this.length % 8 !== 0) this.u8(0);
@@ -67,6 +114,23 @@ class ByteWriter {
   result(): Uint8Array {
     return this.#buf.subarray(0, this.length);
   }
+}
+
+/** The UTF-8 length of `text` as TextEncoder encodes it (a lone surrogate: the 3 bytes of U+FFFD). */
+function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) {
+      n += 1;
+      continue;
+    }
+    n += 2; // three bytes for one unit, or four for a surrogate pair's two
+    const low = text.charCodeAt(i + 1); // NaN past the end
+    if (c >= 0xd800 && c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) i++;
+  }
+  return n;
 }
 
 /** Serialises `index` (built from `records`, in file order) to bytes. */
@@ -97,15 +161,16 @@ export function encodeIndex(
   body.bytes(new Uint8Array(cols.sessions.buffer, cols.sessions.byteOffset, n * 4));
   const ids = at();
   for (let d = 0; d < n; d++) {
-    const id = enc.encode(index.id(d));
-    if (id.length !== ID_BYTES) throw new RangeError(`Cannot index record id "${index.id(d)}"`);
-    body.bytes(id);
+    const id = index.id(d);
+    const start = body.length;
+    body.utf8(id);
+    if (body.length - start !== ID_BYTES) throw new RangeError(`Cannot index record id "${id}"`);
   }
   body.pad8();
   const lines = at();
   let offset = 0;
   for (const r of records) {
-    const len = enc.encode(recordLine(r)).length;
+    const len = utf8Length(recordLine(r));
     body.f64(offset);
     body.u32(len);
     offset += len + 1;
@@ -122,54 +187,16 @@ export function encodeIndex(
   body.bytes(cjkBytes);
   body.pad8();
 
-  // Terms grouped by bucket; postings written after the entries.
   const vocab = index.vocabulary();
-  let bucketCount = 1;
-  while (bucketCount < vocab.length) bucketCount *= 2;
-  const byBucket: { term: string; bytes: Uint8Array }[][] = Array.from({ length: bucketCount }, () => []);
-  for (const term of vocab) {
-    const bytes = enc.encode(term);
-    byBucket[fnv1a32(bytes) & (bucketCount - 1)]!.push({ term, bytes });
-  }
-  const postingBlobs: Uint8Array[] = [];
-  const entriesW = new ByteWriter();
-  const bucketOffsets: number[] = [];
-  let postingsAt = 0;
-  for (const bucket of byBucket) {
-    bucketOffsets.push(entriesW.length);
-    for (const { term, bytes } of bucket) {
-      const pw = new ByteWriter();
-      const list = index.postingList(term);
-      if (list.docs.length >= RAW_POSTINGS_MIN_DF) {
-        for (const d of list.docs) pw.u32(d);
-        for (const tf of list.tfs) pw.u32(tf);
-      } else {
-        let prev = 0;
-        for (let i = 0; i < list.docs.length; i++) {
-          pw.varint(list.docs[i]! - prev);
-          pw.varint(list.tfs[i]!);
-          prev = list.docs[i]!;
-        }
-      }
-      const blob = pw.result().slice();
-      postingBlobs.push(blob);
-      entriesW.u16(bytes.length);
-      entriesW.bytes(bytes);
-      entriesW.u32(list.docs.length);
-      entriesW.f64(postingsAt);
-      entriesW.u32(blob.length);
-      postingsAt += blob.length;
-    }
-  }
-  bucketOffsets.push(entriesW.length);
+  const { bucketCount, bucketStarts, entries: entriesW, postings: postingsW } = termSections(index, vocab);
   const buckets = at();
-  for (const o of bucketOffsets) body.u32(o);
+  for (const o of bucketStarts) body.u32(o);
   body.pad8();
   const entries = at();
-  body.bytes(entriesW.result());
+  body.bytes(entriesW);
   body.pad8();
   const postings = at();
-  for (const b of postingBlobs) body.bytes(b);
+  body.bytes(postingsW);
 
   const header = new ByteWriter();
   header.bytes(enc.encode(MAGIC));
@@ -194,6 +221,75 @@ export function encodeIndex(
   out.set(header.result());
   out.set(body.result(), HEADER_BYTES);
   return out;
+}
+
+/**
+ * The term sections: entries grouped by hash bucket (in vocabulary order within a bucket), each
+ * pointing into the postings, which follow in the same order. Every term is UTF-8-encoded once,
+ * into one buffer, and the postings are written straight into one buffer too.
+ */
+function termSections(index: MemoryIndex, vocab: readonly string[]) {
+  let bucketCount = 1;
+  while (bucketCount < vocab.length) bucketCount *= 2;
+
+  const names = new ByteWriter();
+  const nameStarts = new Int32Array(vocab.length + 1);
+  const bucketOf = new Int32Array(vocab.length);
+  for (let t = 0; t < vocab.length; t++) {
+    names.utf8(vocab[t]!);
+    nameStarts[t + 1] = names.length;
+  }
+  const nameBytes = names.result();
+  // A stable counting sort of the terms by bucket.
+  const firstInBucket = new Int32Array(bucketCount + 1);
+  for (let t = 0; t < vocab.length; t++) {
+    const b = fnv1a32(nameBytes.subarray(nameStarts[t], nameStarts[t + 1])) & (bucketCount - 1);
+    bucketOf[t] = b;
+    firstInBucket[b + 1] = firstInBucket[b + 1]! + 1;
+  }
+  for (let b = 0; b < bucketCount; b++) firstInBucket[b + 1] = firstInBucket[b + 1]! + firstInBucket[b]!;
+  const order = new Int32Array(vocab.length);
+  const next = firstInBucket.slice(0, bucketCount);
+  for (let t = 0; t < vocab.length; t++) {
+    const b = bucketOf[t]!;
+    order[next[b]!] = t;
+    next[b] = next[b]! + 1;
+  }
+
+  const entries = new ByteWriter();
+  const postings = new ByteWriter();
+  const bucketStarts: number[] = [];
+  for (let b = 0; b < bucketCount; b++) {
+    bucketStarts.push(entries.length);
+    for (let k = firstInBucket[b]!; k < firstInBucket[b + 1]!; k++) {
+      const t = order[k]!;
+      const list = index.postingList(vocab[t]!);
+      const postingsAt = postings.length;
+      writePostings(postings, list.docs, list.tfs);
+      entries.u16(nameStarts[t + 1]! - nameStarts[t]!);
+      entries.bytes(nameBytes.subarray(nameStarts[t], nameStarts[t + 1]));
+      entries.u32(list.docs.length);
+      entries.f64(postingsAt);
+      entries.u32(postings.length - postingsAt);
+    }
+  }
+  bucketStarts.push(entries.length);
+  return { bucketCount, bucketStarts, entries: entries.result(), postings: postings.result() };
+}
+
+/** One posting list: raw u32 docs then tfs when long (see RAW_POSTINGS_MIN_DF), else varint (doc gap, tf) pairs. */
+function writePostings(out: ByteWriter, docs: Int32Array, tfs: Int32Array): void {
+  if (docs.length >= RAW_POSTINGS_MIN_DF) {
+    out.u32s(docs);
+    out.u32s(tfs);
+    return;
+  }
+  let prev = 0;
+  for (let i = 0; i < docs.length; i++) {
+    out.varint(docs[i]! - prev);
+    out.varint(tfs[i]!);
+    prev = docs[i]!;
+  }
 }
 
 /** Builds the index for `records` (as written to `recordsPath`) and writes it atomically. */

@@ -270,75 +270,158 @@ function normalizeForMarkers(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(/\u2019/g, "'");
 }
 
-/** An English word of the normalised text: a run of [a-z0-9_'] without edge apostrophes. */
-interface Word {
-  readonly text: string;
-  readonly start: number;
-  readonly end: number;
+/** True for a character of an English word: [a-z0-9_'] (the text is lower-cased already). */
+function isWordUnit(c: number): boolean {
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x27;
 }
 
-const ENGLISH_WORD = /[a-z0-9_']+/g;
-const WORD_EDGE_APOSTROPHES = /^'+|'+$/g;
-
-function englishWords(text: string): Word[] {
-  const words: Word[] = [];
-  ENGLISH_WORD.lastIndex = 0;
-  for (let m = ENGLISH_WORD.exec(text); m !== null; m = ENGLISH_WORD.exec(text)) {
-    const lead = m[0].length - m[0].replace(/^'+/, "").length;
-    const word = m[0].replace(WORD_EDGE_APOSTROPHES, "");
-    if (word !== "") words.push({ text: word, start: m.index + lead, end: m.index + lead + word.length });
+/**
+ * The English words of the normalised text — runs of [a-z0-9_'] without edge apostrophes — as
+ * flat (start, end) offset pairs: no string or object per word, since most words start no phrase.
+ */
+function englishWords(text: string): number[] {
+  const bounds: number[] = [];
+  const n = text.length;
+  for (let i = 0; i < n;) {
+    if (!isWordUnit(text.charCodeAt(i))) {
+      i++;
+      continue;
+    }
+    let end = i + 1;
+    while (end < n && isWordUnit(text.charCodeAt(end))) end++;
+    let s = i;
+    let e = end;
+    while (s < e && text.charCodeAt(s) === 0x27) s++;
+    while (e > s && text.charCodeAt(e - 1) === 0x27) e--;
+    if (s < e) bounds.push(s, e);
+    i = end;
   }
-  return words;
+  return bounds;
 }
 
-/** English phrases indexed by their first word, built once: matching is then one pass over the words. */
-let phrasesByFirstWord: Map<string, string[][]> | undefined;
+/** The three phrase sets a match is sorted into, as indices of `Found`. */
+const NEGATION = 0;
+const STRONG = 1;
+const MEDIUM = 2;
+const PHRASE_SETS: readonly ReadonlySet<string>[] = [NEGATION_SET, STRONG_SET, MEDIUM_SET];
 
-function englishPhraseIndex(): Map<string, string[][]> {
-  if (phrasesByFirstWord !== undefined) return phrasesByFirstWord;
-  const index = new Map<string, string[][]>();
+/** A phrase to look for, and the sets (NEGATION, STRONG, MEDIUM) that hold it. */
+interface Phrase {
+  readonly phrase: string;
+  readonly words: readonly string[];
+  readonly sets: readonly number[];
+}
+
+/** The phrases, indexed for one pass over a text; built on first use (the hint path never matches markers). */
+interface PhraseIndex {
+  /** English phrases by first word: one entry per list entry, as the lists hold them. */
+  readonly english: ReadonlyMap<string, readonly Phrase[]>;
+  /**
+   * The shape of each first word as a filter before the map: by its first two characters (the
+   * second 0 for a one-letter word), a bit for each length under 32. Most words of a text match
+   * no shape and are never sliced out to be looked up; a word without a shape (32 units or more)
+   * is looked up.
+   */
+  readonly firstWordShapes: Uint32Array;
+  /** The phrases holding a CJK character, each once, by their first UTF-16 unit. */
+  readonly cjk: ReadonlyMap<number, readonly Phrase[]>;
+  /** 1 for each UTF-16 unit that starts such a phrase: a filter before the map. */
+  readonly cjkFirstUnits: Uint8Array;
+}
+
+let phraseIndex: PhraseIndex | undefined;
+
+/** The firstWordShapes slot of the word text[start, start + length), or -1 when it has none (non-ASCII, 32 or longer). */
+function wordShape(text: string, start: number, length: number): number {
+  const first = text.charCodeAt(start);
+  const second = length > 1 ? text.charCodeAt(start + 1) : 0;
+  return length > 0 && length < 32 && first < 128 && second < 128 ? first * 128 + second : -1;
+}
+
+function phrasesIndex(): PhraseIndex {
+  if (phraseIndex !== undefined) return phraseIndex;
+  const setsOf = (phrase: string) => [NEGATION, STRONG, MEDIUM].filter((k) => PHRASE_SETS[k]!.has(phrase));
+  const english = new Map<string, Phrase[]>();
+  const firstWordShapes = new Uint32Array(128 * 128);
   for (const list of [STRONG_MARKERS_EN, MEDIUM_MARKERS_EN, NEGATIONS_EN]) {
     for (const phrase of list) {
       const words = phrase.split(" ");
       const first = words[0] as string;
-      const bucket = index.get(first) ?? [];
-      bucket.push(words);
-      index.set(first, bucket);
+      const bucket = english.get(first) ?? [];
+      bucket.push({ phrase, words, sets: setsOf(phrase) });
+      english.set(first, bucket);
+      const shape = wordShape(first, 0, first.length);
+      if (shape >= 0) firstWordShapes[shape] = (firstWordShapes[shape] as number) | (1 << first.length);
     }
   }
-  phrasesByFirstWord = index;
-  return index;
+  const cjk = new Map<number, Phrase[]>();
+  const cjkFirstUnits = new Uint8Array(0x10000);
+  for (const phrase of new Set([...NEGATION_SET, ...STRONG_SET, ...MEDIUM_SET])) {
+    if (!CJK_CHAR.test(phrase)) continue;
+    const bucket = cjk.get(phrase.charCodeAt(0)) ?? [];
+    bucket.push({ phrase, words: [phrase], sets: setsOf(phrase) });
+    cjk.set(phrase.charCodeAt(0), bucket);
+    cjkFirstUnits[phrase.charCodeAt(0)] = 1;
+  }
+  phraseIndex = { english, firstWordShapes, cjk, cjkFirstUnits };
+  return phraseIndex;
 }
 
-/** Every occurrence of each phrase of `phrases`, in text order (overlapping occurrences included). */
-function findAll(text: string, words: readonly Word[], phrases: ReadonlySet<string>): Span[] {
-  const spans: Span[] = [];
-  const hasCjk = CJK_CHAR.test(text);
-  for (const phrase of phrases) {
-    if (!hasCjk || !CJK_CHAR.test(phrase)) continue;
-    for (let i = text.indexOf(phrase); i >= 0; i = text.indexOf(phrase, i + 1)) {
-      spans.push({ phrase, start: i, end: i + phrase.length });
+/** Every occurrence (overlapping ones included) of the phrases of each set, by set, each in text order. */
+type Found = readonly [negations: Span[], strong: Span[], medium: Span[]];
+
+/** One pass over the text and its words finds the phrases of all three sets. */
+function findPhrases(text: string, words: readonly number[]): Found {
+  const found: Found = [[], [], []];
+  const index = phrasesIndex();
+  const add = (p: Phrase, start: number, end: number) => {
+    for (const k of p.sets) found[k]!.push({ phrase: p.phrase, start, end });
+  };
+  if (CJK_CHAR.test(text)) {
+    for (let i = 0; i < text.length; i++) {
+      if (index.cjkFirstUnits[text.charCodeAt(i)] === 0) continue;
+      for (const p of index.cjk.get(text.charCodeAt(i)) ?? []) {
+        if (text.startsWith(p.phrase, i)) add(p, i, i + p.phrase.length);
+      }
     }
   }
-  const index = englishPhraseIndex();
-  words.forEach((w, i) => {
-    for (const phraseWords of index.get(w.text) ?? []) {
-      const phrase = phraseWords.join(" ");
-      if (!phrases.has(phrase)) continue;
-      let ok = true;
-      for (let k = 1; k < phraseWords.length && ok; k++) {
-        const next = words[i + k];
-        const prev = words[i + k - 1] as Word;
-        ok = next !== undefined && next.text === phraseWords[k] &&
-          WHITESPACE_ONLY.test(text.slice(prev.end, next.start));
-      }
-      if (ok) {
-        const last = words[i + phraseWords.length - 1] as Word;
-        spans.push({ phrase, start: w.start, end: last.end });
-      }
+  for (let w = 0; w < words.length; w += 2) {
+    const start = words[w] as number;
+    const length = (words[w + 1] as number) - start;
+    const shape = wordShape(text, start, length);
+    if (shape >= 0 && ((index.firstWordShapes[shape] as number) & (1 << length)) === 0) continue;
+    for (const p of index.english.get(text.slice(start, start + length)) ?? []) {
+      const end = phraseEnd(text, words, w, p.words);
+      if (end >= 0) add(p, start, end);
     }
-  });
-  return spans.sort((a, b) => a.start - b.start || a.end - b.end || (a.phrase < b.phrase ? -1 : 1));
+  }
+  for (const spans of found) {
+    spans.sort((a, b) => a.start - b.start || a.end - b.end || (a.phrase < b.phrase ? -1 : 1));
+  }
+  return found;
+}
+
+/**
+ * Where a phrase of `phraseWords` starting at word pair `w` ends, or -1: its next words must
+ * follow with nothing but whitespace between them.
+ */
+function phraseEnd(
+  text: string,
+  words: readonly number[],
+  w: number,
+  phraseWords: readonly string[],
+): number {
+  let end = words[w + 1] as number;
+  for (let k = 1; k < phraseWords.length; k++) {
+    const at = w + 2 * k;
+    if (at >= words.length) return -1;
+    const start = words[at] as number;
+    const want = phraseWords[k] as string;
+    if ((words[at + 1] as number) - start !== want.length || !text.startsWith(want, start)) return -1;
+    if (!WHITESPACE_ONLY.test(text.slice(end, start))) return -1;
+    end = start + want.length;
+  }
+  return end;
 }
 
 /** Does `neg` cancel the marker `m`: contain it, overlap its start (不一定要), or end directly before it? */
@@ -359,30 +442,31 @@ function cancels(text: string, neg: Span, m: Span): boolean {
  */
 const OPENING_NO = /(?:^|[.!?;:。！？；\n]\s*)(no)\s+[a-z]/g;
 
+/** Where each "no" that opens a sentence with a word (OPENING_NO) starts. */
+function openingNos(text: string): number[] {
+  const starts: number[] = [];
+  OPENING_NO.lastIndex = 0;
+  for (let m = OPENING_NO.exec(text); m !== null; m = OPENING_NO.exec(text)) {
+    starts.push(m.index + m[0].indexOf("no"));
+  }
+  return starts;
+}
+
 /** Every marker occurrence in `text`, with the negation that cancels it, in text order. */
 export function findMarkers(text: string): MarkerHit[] {
   const t = normalizeForMarkers(text);
-  const words = englishWords(t);
-  const negations = findAll(t, words, NEGATION_SET);
-  const hits: MarkerHit[] = [];
-  OPENING_NO.lastIndex = 0;
-  for (let m = OPENING_NO.exec(t); m !== null; m = OPENING_NO.exec(t)) {
-    const start = m.index + m[0].indexOf("no");
-    hits.push({
-      marker: "no …",
-      strength: "strong",
-      start,
-      end: start + 2,
-      negatedBy: null,
-      inQuestion: inQuestion(t, start + 2),
-    });
-  }
-  const lists: readonly [MarkerStrength, ReadonlySet<string>][] = [["strong", STRONG_SET], [
-    "medium",
-    MEDIUM_SET,
-  ]];
-  for (const [strength, phrases] of lists) {
-    for (const m of findAll(t, words, phrases)) {
+  const [negations, strong, medium] = findPhrases(t, englishWords(t));
+  const hits: MarkerHit[] = openingNos(t).map((start) => ({
+    marker: "no …",
+    strength: "strong",
+    start,
+    end: start + 2,
+    negatedBy: null,
+    inQuestion: inQuestion(t, start + 2),
+  }));
+  const lists: readonly [MarkerStrength, readonly Span[]][] = [["strong", strong], ["medium", medium]];
+  for (const [strength, spans] of lists) {
+    for (const m of spans) {
       const neg = negations.find((n) => cancels(t, n, m));
       hits.push({
         marker: m.phrase,
@@ -401,13 +485,16 @@ export function findMarkers(text: string): MarkerHit[] {
   );
 }
 
-/** The strongest marker in `text` that no negation cancels and no question holds, or null. */
+/**
+ * The strongest marker in `text` that no negation cancels and no question holds, or null. The
+ * same answer as the strongest live hit of findMarkers, without building and sorting the hits:
+ * the index build asks it of every record.
+ */
 export function markerStrength(text: string): MarkerStrength | null {
-  let best: MarkerStrength | null = null;
-  for (const h of findMarkers(text)) {
-    if (h.negatedBy !== null || h.inQuestion) continue;
-    if (h.strength === "strong") return "strong";
-    best = "medium";
-  }
-  return best;
+  const t = normalizeForMarkers(text);
+  const [negations, strong, medium] = findPhrases(t, englishWords(t));
+  if (openingNos(t).some((start) => !inQuestion(t, start + 2))) return "strong";
+  const live = (m: Span) => !inQuestion(t, m.end) && !negations.some((n) => cancels(t, n, m));
+  if (strong.some(live)) return "strong";
+  return medium.some(live) ? "medium" : null;
 }

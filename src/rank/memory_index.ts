@@ -17,7 +17,7 @@ import {
 } from "./bm25.ts";
 import { deriveCjkWords } from "./cjk_words.ts";
 import { markerStrength } from "./markers.ts";
-import { tokenize } from "./tokenize.ts";
+import { type CjkLexicon, CjkWordSet, tokenize } from "./tokenize.ts";
 
 export interface MemoryIndexOptions {
   /**
@@ -40,21 +40,120 @@ export function docMetaOf(record: VerdictRecord): DocMeta {
   };
 }
 
+/**
+ * Posting lists in three flat arrays: term i's documents are docs[offsets[i] … offsets[i + 1]),
+ * ascending, with their term frequencies at the same places in `tfs`.
+ */
+interface FlatPostings {
+  readonly termIds: ReadonlyMap<string, number>;
+  readonly offsets: Int32Array;
+  readonly docs: Int32Array;
+  readonly tfs: Int32Array;
+  readonly lengths: readonly number[];
+}
+
+/** Doubles a typed array's capacity until it holds `needed` elements. */
+function grown(a: Int32Array, needed: number, fill = 0): Int32Array {
+  if (needed <= a.length) return a;
+  let size = a.length * 2;
+  while (size < needed) size *= 2;
+  const next = new Int32Array(size);
+  next.set(a);
+  if (fill !== 0) next.fill(fill, a.length);
+  return next;
+}
+
+/**
+ * Collects documents into posting lists. Each term gets a dense id from one Map; a document's
+ * postings go to flat typed arrays as (term id, tf) in order of first occurrence, and `finish`
+ * scatters them by term. No array per term, no map per document, and a caller can drop each
+ * document's terms as soon as they are added (a large build never holds every token at once).
+ */
+class PostingsBuilder {
+  readonly #termIds = new Map<string, number>();
+  readonly #lengths: number[] = [];
+  /** The postings in document order, and where each document's begin (plus the end). */
+  #postTerm: Int32Array = new Int32Array(1 << 16);
+  #postTf: Int32Array = new Int32Array(1 << 16);
+  #postCount = 0;
+  readonly #docStarts: number[] = [0];
+  /** Per term id: the last document it occurred in, and that posting's index. */
+  #lastDoc: Int32Array = new Int32Array(1 << 12).fill(-1);
+  #lastPosting: Int32Array = new Int32Array(1 << 12);
+
+  add(terms: readonly string[]): void {
+    const doc = this.#lengths.length;
+    this.#lengths.push(terms.length);
+    for (const term of terms) {
+      const id = this.#idOf(term);
+      if (this.#lastDoc[id] === doc) {
+        const p = this.#lastPosting[id] as number;
+        this.#postTf[p] = (this.#postTf[p] as number) + 1;
+        continue;
+      }
+      const p = this.#postCount++;
+      this.#postTerm = grown(this.#postTerm, p + 1);
+      this.#postTf = grown(this.#postTf, p + 1);
+      this.#postTerm[p] = id;
+      this.#postTf[p] = 1;
+      this.#lastDoc[id] = doc;
+      this.#lastPosting[id] = p;
+    }
+    this.#docStarts.push(this.#postCount);
+  }
+
+  #idOf(term: string): number {
+    let id = this.#termIds.get(term);
+    if (id === undefined) {
+      id = this.#termIds.size;
+      this.#termIds.set(term, id);
+      this.#lastDoc = grown(this.#lastDoc, id + 1, -1);
+      this.#lastPosting = grown(this.#lastPosting, id + 1);
+    }
+    return id;
+  }
+
+  /** The posting lists; a counting sort by term id, stable, so each list stays in document order. */
+  finish(): FlatPostings {
+    const termCount = this.#termIds.size;
+    const total = this.#postCount;
+    const offsets = new Int32Array(termCount + 1);
+    for (let p = 0; p < total; p++) {
+      const slot = (this.#postTerm[p] as number) + 1;
+      offsets[slot] = (offsets[slot] as number) + 1;
+    }
+    for (let i = 0; i < termCount; i++) offsets[i + 1] = (offsets[i + 1] as number) + (offsets[i] as number);
+    const next = offsets.slice(0, termCount);
+    const docs = new Int32Array(total);
+    const tfs = new Int32Array(total);
+    for (let doc = 0; doc + 1 < this.#docStarts.length; doc++) {
+      const end = this.#docStarts[doc + 1] as number;
+      for (let p = this.#docStarts[doc] as number; p < end; p++) {
+        const id = this.#postTerm[p] as number;
+        const at = next[id] as number;
+        next[id] = at + 1;
+        docs[at] = doc;
+        tfs[at] = this.#postTf[p] as number;
+      }
+    }
+    return { termIds: this.#termIds, offsets, docs, tfs, lengths: this.#lengths };
+  }
+}
+
 export class MemoryIndex implements Corpus {
   readonly docCount: number;
   readonly avgDocLength: number;
   /** The CJK words the documents were indexed with (the query side asks `isCjkWord`). */
   readonly cjkWords: ReadonlySet<string>;
-  readonly #postings: Map<string, PostingList>;
+  readonly #postings: FlatPostings;
   readonly #columns: DocColumns;
   readonly #ids: readonly string[];
 
-  private constructor(
-    postings: Map<string, PostingList>,
-    lengths: readonly number[],
-    metas: readonly DocMeta[],
-    cjkWords: ReadonlySet<string>,
-  ) {
+  private constructor(postings: FlatPostings, metas: readonly DocMeta[], cjkWords: ReadonlySet<string>) {
+    const lengths = postings.lengths;
+    if (lengths.length !== metas.length) {
+      throw new RangeError(`Cannot build index: ${lengths.length} documents but ${metas.length} metas`);
+    }
     this.#postings = postings;
     this.#columns = columnsOf(lengths, metas);
     this.#ids = metas.map((m) => m.id);
@@ -77,35 +176,36 @@ export class MemoryIndex implements Corpus {
     if (docs.length !== metas.length) {
       throw new RangeError(`Cannot build index: ${docs.length} documents but ${metas.length} metas`);
     }
-    const lists = new Map<string, { docs: number[]; tfs: number[] }>();
-    const lengths: number[] = [];
-    docs.forEach((terms, doc) => {
-      lengths.push(terms.length);
-      const tf = new Map<string, number>();
-      for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
-      for (const [term, n] of tf) {
-        const list = lists.get(term);
-        // Docs arrive in ascending order, so lists stay sorted.
-        if (list === undefined) lists.set(term, { docs: [doc], tfs: [n] });
-        else {
-          list.docs.push(doc);
-          list.tfs.push(n);
-        }
-      }
-    });
-    const postings = new Map<string, PostingList>();
-    for (const [term, l] of lists) {
-      postings.set(term, { docs: Int32Array.from(l.docs), tfs: Int32Array.from(l.tfs) });
-    }
-    return new MemoryIndex(postings, lengths, metas, cjkWords);
+    const builder = new PostingsBuilder();
+    for (const terms of docs) builder.add(terms);
+    return new MemoryIndex(builder.finish(), metas, cjkWords);
+  }
+
+  /** Indexes records through `tokenize`, one at a time (see PostingsBuilder). */
+  static fromRecords(
+    records: readonly VerdictRecord[],
+    lexicon: CjkLexicon | undefined,
+    cjkWords: ReadonlySet<string>,
+  ): MemoryIndex {
+    const builder = new PostingsBuilder();
+    for (const r of records) builder.add(tokenize(r.text, lexicon));
+    return new MemoryIndex(builder.finish(), records.map(docMetaOf), cjkWords);
   }
 
   docFreq(term: string): number {
-    return this.#postings.get(term)?.docs.length ?? 0;
+    const id = this.#postings.termIds.get(term);
+    if (id === undefined) return 0;
+    return (this.#postings.offsets[id + 1] as number) - (this.#postings.offsets[id] as number);
   }
 
+  /** Views into the shared arrays, made per call (cheap; the query path asks a few terms). */
   postingList(term: string): PostingList {
-    return this.#postings.get(term) ?? EMPTY_POSTING_LIST;
+    const { termIds, offsets, docs, tfs } = this.#postings;
+    const id = termIds.get(term);
+    if (id === undefined) return EMPTY_POSTING_LIST;
+    const start = offsets[id] as number;
+    const end = offsets[id + 1] as number;
+    return { docs: docs.subarray(start, end), tfs: tfs.subarray(start, end) };
   }
 
   postings(term: string): readonly Posting[] {
@@ -144,7 +244,7 @@ export class MemoryIndex implements Corpus {
 
   /** Every term, sorted by UTF-16 code units (a stable order for writing an index to disk). */
   vocabulary(): string[] {
-    return [...this.#postings.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    return [...this.#postings.termIds.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   }
 }
 
@@ -157,10 +257,6 @@ export function buildMemoryIndex(
   options: MemoryIndexOptions = {},
 ): MemoryIndex {
   const words = options.cjkWords ?? deriveCjkWords(records.map((r) => r.text));
-  const lexicon = words.size > 0 ? words : undefined;
-  return MemoryIndex.fromTokens(
-    records.map((r) => tokenize(r.text, lexicon)),
-    records.map(docMetaOf),
-    words,
-  );
+  const lexicon = words.size > 0 ? new CjkWordSet(words) : undefined;
+  return MemoryIndex.fromRecords(records, lexicon, words);
 }

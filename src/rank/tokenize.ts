@@ -25,6 +25,33 @@ export interface CjkLexicon {
   has(word: string): boolean;
 }
 
+/**
+ * A fixed set of CJK words as a lexicon that also knows which bigrams start a longer word, so
+ * tokenize looks up a run's 3- and 4-character candidates only after such a bigram. The index
+ * build tokenizes every record against the derived words, and most bigrams start none.
+ */
+export class CjkWordSet implements CjkLexicon {
+  readonly #words: ReadonlySet<string>;
+  readonly #longWordStarts = new Set<string>();
+
+  constructor(words: Iterable<string>) {
+    this.#words = new Set(words);
+    for (const word of this.#words) {
+      const chars = Array.from(word);
+      if (chars.length > 2) this.#longWordStarts.add((chars[0] as string) + (chars[1] as string));
+    }
+  }
+
+  has(word: string): boolean {
+    return this.#words.has(word);
+  }
+
+  /** False when no word of three or more characters starts with `bigram` (two characters). */
+  startsLongerWord(bigram: string): boolean {
+    return this.#longWordStarts.has(bigram);
+  }
+}
+
 /** Corpus-derived CJK words are this long at least: most Chinese words have two characters. */
 export const CJK_WORD_MIN_LENGTH = 2;
 /** …and at most this long: longer strings are phrases, and each extra length multiplies the candidates. */
@@ -101,72 +128,86 @@ export function isCjkTerm(term: string): boolean {
   return cp !== undefined && isCjkCodePoint(cp);
 }
 
-/** A piece of normalised text the scanner found: a Latin/identifier run, or a CJK run as code points. */
-type Piece = { readonly kind: "latin"; readonly text: string } | {
-  readonly kind: "cjk";
-  readonly chars: readonly string[];
-};
+/** Piece kinds in the flat list `scan` returns. */
+const PIECE_LATIN = 0;
+const PIECE_CJK = 1;
 
-/** Splits NFKC text into Latin/identifier runs and CJK runs, in order; everything else separates. */
-function scan(text: string): Piece[] {
-  const pieces: Piece[] = [];
-  const cps: number[] = [];
-  const offsets: number[] = []; // UTF-16 offset of each code point, plus the end
-  for (let i = 0; i < text.length;) {
-    const cp = text.codePointAt(i) as number;
-    cps.push(cp);
-    offsets.push(i);
-    i += cp > 0xffff ? 2 : 1;
-  }
-  offsets.push(text.length);
-  const classes = cps.map(classify);
-  const n = cps.length;
+/** UTF-16 units of a code point. */
+function width(cp: number): number {
+  return cp > 0xffff ? 2 : 1;
+}
+
+/**
+ * Splits NFKC text into Latin/identifier runs and CJK runs, in order; everything else separates.
+ * Returns flat (kind, start, end) triples of UTF-16 offsets: a text costs one array, not an object,
+ * a code-point array and a string per character.
+ */
+function scan(text: string): number[] {
+  const pieces: number[] = [];
+  const n = text.length;
   let i = 0;
   while (i < n) {
-    const c = classes[i];
+    const cp = text.codePointAt(i) as number;
+    const c = classify(cp);
+    const start = i;
     if (c === C.Cjk) {
-      const chars: string[] = [];
-      while (i < n && classes[i] === C.Cjk) chars.push(String.fromCodePoint(cps[i] as number)), i++;
-      pieces.push({ kind: "cjk", chars });
-      continue;
-    }
-    if (c === C.Word || c === C.Underscore) {
-      const start = i;
-      i++;
-      while (i < n) {
-        const k = classes[i];
-        if (k === C.Word || k === C.Underscore) {
-          i++;
-          continue;
-        }
-        // A joiner or apostrophe binds only between two word characters, one at a time.
-        const prev = classes[i - 1];
-        const next = classes[i + 1];
-        if (
-          k === C.Joiner && (prev === C.Word || prev === C.Underscore) &&
-          (next === C.Word || next === C.Underscore)
-        ) {
-          i++;
-          continue;
-        }
-        if (k === C.Apostrophe && prev === C.Word && next === C.Word) {
-          i++;
-          continue;
-        }
-        break;
-      }
-      pieces.push({ kind: "latin", text: text.slice(offsets[start], offsets[i]) });
-      continue;
-    }
-    i++;
+      i = cjkRunEnd(text, i);
+      pieces.push(PIECE_CJK, start, i);
+    } else if (c === C.Word || c === C.Underscore) {
+      i = latinRunEnd(text, i + width(cp), c);
+      pieces.push(PIECE_LATIN, start, i);
+    } else i += width(cp);
   }
   return pieces;
 }
 
+/** The end of the CJK run that holds offset `i`. */
+function cjkRunEnd(text: string, i: number): number {
+  while (i < text.length) {
+    const cp = text.codePointAt(i) as number;
+    if (classify(cp) !== C.Cjk) break;
+    i += width(cp);
+  }
+  return i;
+}
+
+/** The end of the Latin/identifier run continuing at offset `i`, after a character of class `prev`. */
+function latinRunEnd(text: string, i: number, prev: C): number {
+  while (i < text.length) {
+    const cp = text.codePointAt(i) as number;
+    const k = classify(cp);
+    if (k === C.Word || k === C.Underscore) {
+      prev = k;
+      i += width(cp);
+      continue;
+    }
+    if (k !== C.Joiner && k !== C.Apostrophe) break;
+    // A joiner or apostrophe binds only between two word characters, one at a time. Both are
+    // single UTF-16 units, so the next code point starts at i + 1.
+    const next = i + 1 < text.length ? classify(text.codePointAt(i + 1) as number) : C.Other;
+    const binds = k === C.Joiner
+      ? (prev === C.Word || prev === C.Underscore) && (next === C.Word || next === C.Underscore)
+      : prev === C.Word && next === C.Word;
+    if (!binds) break;
+    prev = k;
+    i++;
+  }
+  return i;
+}
+
 /** The CJK runs of a text (after NFKC), each as an array of characters (code points). */
 export function cjkRuns(text: string): string[][] {
-  const runs: string[][] = [];
-  for (const p of scan(normalizeText(text))) if (p.kind === "cjk") runs.push([...p.chars]);
+  return cjkRunTexts(text).map((run) => Array.from(run));
+}
+
+/** The CJK runs of a text (after NFKC), each as one string. */
+export function cjkRunTexts(text: string): string[] {
+  const t = normalizeText(text);
+  const pieces = scan(t);
+  const runs: string[] = [];
+  for (let p = 0; p < pieces.length; p += 3) {
+    if (pieces[p] === PIECE_CJK) runs.push(t.slice(pieces[p + 1], pieces[p + 2]));
+  }
   return runs;
 }
 
@@ -205,25 +246,144 @@ function pushPart(part: string, out: string[]): void {
   out.push(wordTerm(part.toLowerCase()));
 }
 
+/** FNV-1a over the UTF-16 units of text[start, end). */
+function hashRange(text: string, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h;
+}
+
 /**
- * The terms of one CJK run: its bigrams (or the lone character), and at each position every
- * lexicon word that starts there. A 2-character word is the same string as its bigram, so a
- * bigram that is a word counts twice and one that straddles two words (the 计的 of 设计的) once:
- * that difference is what the words buy (bench/cjk_known_item.ts).
+ * A bounded map from strings to values, looked up by a range of a text instead of a string: the
+ * tokenizer finds most Latin runs and CJK bigrams here, and slicing each one out to hash it
+ * afresh for a Map cost more than all the rest of tokenizing. Open addressing over typed arrays;
+ * a hit is confirmed with startsWith. Emptied when it reaches `capacity` entries, which bounds it
+ * in a long-running process.
  */
-function cjkTerms(chars: readonly string[], lexicon: CjkLexicon | undefined, out: string[]): void {
-  const n = chars.length;
+class RangeCache<V> {
+  readonly #capacity: number;
+  /** Entry index + 1 per slot (0: empty), and the entry's hash; a power of two, at most half full. */
+  #slots = new Int32Array(1024);
+  #slotHashes = new Int32Array(1024);
+  #keys: string[] = [];
+  #values: V[] = [];
+
+  constructor(capacity: number) {
+    this.#capacity = capacity;
+  }
+
+  /** The value stored for text[start, end), whose hashRange is `hash`. */
+  get(text: string, start: number, end: number, hash: number): V | undefined {
+    const mask = this.#slots.length - 1;
+    for (let s = hash & mask;; s = (s + 1) & mask) {
+      const e = this.#slots[s] as number;
+      if (e === 0) return undefined;
+      if (this.#slotHashes[s] !== hash) continue;
+      const key = this.#keys[e - 1] as string;
+      if (key.length === end - start && text.startsWith(key, start)) return this.#values[e - 1];
+    }
+  }
+
+  /** Stores `value` for `key` (absent), whose hashRange is `hash`. */
+  set(key: string, hash: number, value: V): void {
+    if (this.#keys.length >= this.#capacity) {
+      this.#slots = new Int32Array(1024);
+      this.#slotHashes = new Int32Array(1024);
+      this.#keys = [];
+      this.#values = [];
+    }
+    this.#keys.push(key);
+    this.#values.push(value);
+    if (2 * this.#keys.length > this.#slots.length) this.#rehash(this.#slots.length * 2);
+    else this.#place(this.#keys.length, hash);
+  }
+
+  #place(entry: number, hash: number): void {
+    const mask = this.#slots.length - 1;
+    let s = hash & mask;
+    while (this.#slots[s] !== 0) s = (s + 1) & mask;
+    this.#slots[s] = entry;
+    this.#slotHashes[s] = hash;
+  }
+
+  #rehash(size: number): void {
+    this.#slots = new Int32Array(size);
+    this.#slotHashes = new Int32Array(size);
+    this.#keys.forEach((key, e) => this.#place(e + 1, hashRange(key, 0, key.length)));
+  }
+}
+
+/**
+ * The terms of Latin runs seen recently. Text repeats its words (Zipf), so at index-build time
+ * most runs are looked up instead of split, lower-cased and stemmed again, and equal terms share
+ * one string (whose hash the postings map then finds cached).
+ */
+const latinTermCache = new RangeCache<readonly string[]>(1 << 17);
+/** CJK bigrams seen recently, so that equal bigrams are one string, hashed once. */
+const bigramCache = new RangeCache<string>(1 << 16);
+
+function pushLatinTerms(text: string, start: number, end: number, out: string[]): void {
+  const hash = hashRange(text, start, end);
+  let terms = latinTermCache.get(text, start, end, hash);
+  if (terms === undefined) {
+    const raw = text.slice(start, end);
+    const fresh: string[] = [];
+    latinTerms(raw, fresh);
+    latinTermCache.set(raw, hash, fresh);
+    terms = fresh;
+  }
+  for (const term of terms) out.push(term);
+}
+
+/** text[start, end) as a string shared with earlier equal bigrams. */
+function bigramAt(text: string, start: number, end: number): string {
+  const hash = hashRange(text, start, end);
+  let bigram = bigramCache.get(text, start, end, hash);
+  if (bigram === undefined) {
+    bigram = text.slice(start, end);
+    bigramCache.set(bigram, hash, bigram);
+  }
+  return bigram;
+}
+
+/** The UTF-16 offset of each code point of text[start, end), and `end`. */
+function codePointOffsets(text: string, start: number, end: number): number[] {
+  const offsets: number[] = [];
+  for (let i = start; i < end; i += width(text.codePointAt(i) as number)) offsets.push(i);
+  offsets.push(end);
+  return offsets;
+}
+
+/**
+ * The terms of the CJK run text[start, end): its bigrams (or the lone character), and at each
+ * position every lexicon word that starts there. A 2-character word is the same string as its
+ * bigram, so a bigram that is a word counts twice and one that straddles two words (the 计的 of
+ * 设计的) once: that difference is what the words buy (bench/cjk_known_item.ts).
+ */
+function cjkTerms(
+  text: string,
+  start: number,
+  end: number,
+  lexicon: CjkLexicon | undefined,
+  out: string[],
+): void {
+  const at = codePointOffsets(text, start, end);
+  const n = at.length - 1;
+  const wordSet = lexicon instanceof CjkWordSet ? lexicon : undefined;
   if (n === 1) {
-    out.push(chars[0] as string);
+    out.push(text.slice(start, end));
     return;
   }
-  for (let i = 0; i < n; i++) {
-    if (i + 1 < n) out.push((chars[i] as string) + (chars[i + 1] as string));
+  // The last character starts no bigram and no word.
+  for (let i = 0; i + 1 < n; i++) {
+    const bigram = bigramAt(text, at[i] as number, at[i + 2] as number);
+    out.push(bigram);
     if (lexicon === undefined) continue;
-    let w = chars[i] as string;
     for (let len = 2; len <= CJK_WORD_MAX_LENGTH && i + len <= n; len++) {
-      w += chars[i + len - 1] as string;
+      // The 2-character candidate is the bigram itself: no second slice.
+      const w = len === 2 ? bigram : text.slice(at[i], at[i + len]);
       if (len >= CJK_WORD_MIN_LENGTH && lexicon.has(w)) out.push(w);
+      if (len === 2 && wordSet?.startsLongerWord(bigram) === false) break;
     }
   }
 }
@@ -235,9 +395,13 @@ function cjkTerms(chars: readonly string[], lexicon: CjkLexicon | undefined, out
  */
 export function tokenize(text: string, lexicon?: CjkLexicon): string[] {
   const out: string[] = [];
-  for (const p of scan(normalizeText(text))) {
-    if (p.kind === "latin") latinTerms(p.text, out);
-    else cjkTerms(p.chars, lexicon, out);
+  const t = normalizeText(text);
+  const pieces = scan(t);
+  for (let p = 0; p < pieces.length; p += 3) {
+    const start = pieces[p + 1] as number;
+    const end = pieces[p + 2] as number;
+    if (pieces[p] === PIECE_LATIN) pushLatinTerms(t, start, end, out);
+    else cjkTerms(t, start, end, lexicon, out);
   }
   return out;
 }

@@ -11,7 +11,7 @@ import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
 import { encodeIndex } from "../../src/rank/index_write.ts";
 import { findMarkers, markerStrength } from "../../src/rank/markers.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
-import { cjkRuns, tokenize } from "../../src/rank/tokenize.ts";
+import { cjkRuns, CjkWordSet, tokenize } from "../../src/rank/tokenize.ts";
 
 /** Recorded before the optimisation (see the module comment). */
 const EXPECTED = {
@@ -263,6 +263,12 @@ Deno.test("build equivalence: tokenize() gives the same terms for varied inputs"
   const lexicon = new Set(["数据库", "迁移", "数据", "订单金额", "决定用", "ひらがな", "𠀀𠀁", "据库迁移"]);
   assert.equal(
     await sha256(JSON.stringify(INPUTS.map((t) => tokenize(t, lexicon)))),
+    EXPECTED.tokenizeWithLexicon,
+  );
+  // The index build passes its words as a CjkWordSet (which skips hopeless look-ups): same terms.
+  const wordSet = new CjkWordSet(lexicon);
+  assert.equal(
+    await sha256(JSON.stringify(INPUTS.map((t) => tokenize(t, wordSet)))),
     EXPECTED.tokenizeWithLexicon,
   );
 });
