@@ -178,9 +178,9 @@ export function deriveCjkWords(texts: Iterable<string>, options: CjkWordOptions 
   let total = 0;
   let doc = 0;
   for (const text of texts) {
-    const texts = cjkRunTexts(text);
-    if (texts.length === 0) continue;
-    for (const run of texts) {
+    const runTexts = cjkRunTexts(text);
+    if (runTexts.length === 0) continue;
+    for (const run of runTexts) {
       const start = runs.used;
       const n = runs.add(run);
       total += n;

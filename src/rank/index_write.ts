@@ -17,6 +17,8 @@ import {
 } from "./index_file.ts";
 import { buildMemoryIndex, type MemoryIndex } from "./memory_index.ts";
 
+const UTF8 = new TextEncoder();
+
 /** A growable little-endian byte buffer. */
 class ByteWriter {
   #buf = new Uint8Array(1 << 16);
@@ -70,43 +72,10 @@ class ByteWriter {
     }
     this.#buf[this.length++] = v;
   }
-  /**
-   * `text` as UTF-8, byte for byte what TextEncoder gives (a lone surrogate becomes U+FFFD), with
-   * no intermediate array: the index writes a million short terms and ids.
-   */
+  /** `text` as UTF-8, encoded in place (no array per string: the index writes a million terms). */
   utf8(text: string) {
     this.#ensure(text.length * 3);
-    const buf = this.#buf;
-    let at = this.length;
-    for (let i = 0; i < text.length; i++) {
-      let c = text.charCodeAt(i);
-      if (c < 0x80) {
-        buf[at++] = c;
-        continue;
-      }
-      if (c < 0x800) {
-        buf[at++] = 0xc0 | (c >> 6);
-        buf[at++] = 0x80 | (c & 0x3f);
-        continue;
-      }
-      if (c >= 0xd800 && c <= 0xdfff) {
-        const low = text.charCodeAt(i + 1); // NaN past the end
-        if (c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) {
-          const cp = 0x10000 + ((c - 0xd800) << 10) + (low - 0xdc00);
-          buf[at++] = 0xf0 | (cp >> 18);
-          buf[at++] = 0x80 | ((cp >> 12) & 0x3f);
-          buf[at++] = 0x80 | ((cp >> 6) & 0x3f);
-          buf[at++] = 0x80 | (cp & 0x3f);
-          i++;
-          continue;
-        }
-        c = 0xfffd;
-      }
-      buf[at++] = 0xe0 | (c >> 12);
-      buf[at++] = 0x80 | ((c >> 6) & 0x3f);
-      buf[at++] = 0x80 | (c & 0x3f);
-    }
-    this.length = at;
+    this.length += UTF8.encodeInto(text, this.#buf.subarray(this.length)).written;
   }
   pad8() {
     while (this.length % 8 !== 0) this.u8(0);
@@ -116,21 +85,15 @@ class ByteWriter {
   }
 }
 
-/** The UTF-8 length of `text` as TextEncoder encodes it (a lone surrogate: the 3 bytes of U+FFFD). */
-function utf8Length(text: string): number {
-  let n = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) {
-      n += 1;
-      continue;
-    }
-    n += 2; // three bytes for one unit, or four for a surrogate pair's two
-    const low = text.charCodeAt(i + 1); // NaN past the end
-    if (c >= 0xd800 && c <= 0xdbff && low >= 0xdc00 && low <= 0xdfff) i++;
+/** UTF-8 byte lengths, measured by encoding into one reused buffer rather than a new array each. */
+class Utf8Meter {
+  #buf = new Uint8Array(1 << 16);
+
+  length(text: string): number {
+    // UTF-8 takes at most three bytes per UTF-16 unit.
+    if (text.length * 3 > this.#buf.length) this.#buf = new Uint8Array(text.length * 3);
+    return UTF8.encodeInto(text, this.#buf).written;
   }
-  return n;
 }
 
 /** Serialises `index` (built from `records`, in file order) to bytes. */
@@ -140,7 +103,6 @@ export function encodeIndex(
   recordsSize: number,
   recordsMtimeMs: number,
 ): Uint8Array {
-  const enc = new TextEncoder();
   const n = index.docCount;
   const body = new ByteWriter();
   // Body offsets are relative to the body start; the header adds HEADER_BYTES.
@@ -169,21 +131,22 @@ export function encodeIndex(
   body.pad8();
   const lines = at();
   let offset = 0;
+  const meter = new Utf8Meter();
   for (const r of records) {
-    const len = utf8Length(recordLine(r));
+    const len = meter.length(recordLine(r));
     body.f64(offset);
     body.u32(len);
     offset += len + 1;
   }
   body.pad8();
   const strings = at();
-  const stringBytes = enc.encode(
+  const stringBytes = UTF8.encode(
     JSON.stringify({ projects: cols.projectNames, sessions: cols.sessionNames }),
   );
   body.bytes(stringBytes);
   body.pad8();
   const cjkWords = at();
-  const cjkBytes = enc.encode(JSON.stringify([...index.cjkWords].sort()));
+  const cjkBytes = UTF8.encode(JSON.stringify([...index.cjkWords].sort()));
   body.bytes(cjkBytes);
   body.pad8();
 
@@ -199,7 +162,7 @@ export function encodeIndex(
   body.bytes(postingsW);
 
   const header = new ByteWriter();
-  header.bytes(enc.encode(MAGIC));
+  header.bytes(UTF8.encode(MAGIC));
   header.u32(INDEX_FORMAT_VERSION);
   header.u32(INDEX_CONTENT_VERSION);
   header.u32(n);

@@ -72,7 +72,7 @@ function grown(a: Int32Array, needed: number, fill = 0): Int32Array {
 class PostingsBuilder {
   readonly #termIds = new Map<string, number>();
   readonly #lengths: number[] = [];
-  /** The postings in document order, and where each document's begin (plus the end). */
+  /** The postings in document order, and where each document's postings begin (plus the end). */
   #postTerm: Int32Array = new Int32Array(1 << 16);
   #postTf: Int32Array = new Int32Array(1 << 16);
   #postCount = 0;
@@ -92,8 +92,10 @@ class PostingsBuilder {
         continue;
       }
       const p = this.#postCount++;
-      this.#postTerm = grown(this.#postTerm, p + 1);
-      this.#postTf = grown(this.#postTf, p + 1);
+      if (p === this.#postTerm.length) {
+        this.#postTerm = grown(this.#postTerm, p + 1);
+        this.#postTf = grown(this.#postTf, p + 1);
+      }
       this.#postTerm[p] = id;
       this.#postTf[p] = 1;
       this.#lastDoc[id] = doc;
@@ -151,9 +153,6 @@ export class MemoryIndex implements Corpus {
 
   private constructor(postings: FlatPostings, metas: readonly DocMeta[], cjkWords: ReadonlySet<string>) {
     const lengths = postings.lengths;
-    if (lengths.length !== metas.length) {
-      throw new RangeError(`Cannot build index: ${lengths.length} documents but ${metas.length} metas`);
-    }
     this.#postings = postings;
     this.#columns = columnsOf(lengths, metas);
     this.#ids = metas.map((m) => m.id);
@@ -181,7 +180,10 @@ export class MemoryIndex implements Corpus {
     return new MemoryIndex(builder.finish(), metas, cjkWords);
   }
 
-  /** Indexes records through `tokenize`, one at a time (see PostingsBuilder). */
+  /**
+   * An index over records, tokenized with `lexicon` one at a time, so that their terms are never
+   * all held at once (see PostingsBuilder); `buildMemoryIndex` is the usual way in.
+   */
   static fromRecords(
     records: readonly VerdictRecord[],
     lexicon: CjkLexicon | undefined,
