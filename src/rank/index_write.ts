@@ -197,27 +197,12 @@ function termSections(index: MemoryIndex, vocab: readonly string[]) {
 
   const names = new ByteWriter();
   const nameStarts = new Int32Array(vocab.length + 1);
-  const bucketOf = new Int32Array(vocab.length);
   for (let t = 0; t < vocab.length; t++) {
     names.utf8(vocab[t]!);
     nameStarts[t + 1] = names.length;
   }
   const nameBytes = names.result();
-  // A stable counting sort of the terms by bucket.
-  const firstInBucket = new Int32Array(bucketCount + 1);
-  for (let t = 0; t < vocab.length; t++) {
-    const b = fnv1a32(nameBytes.subarray(nameStarts[t], nameStarts[t + 1])) & (bucketCount - 1);
-    bucketOf[t] = b;
-    firstInBucket[b + 1] = firstInBucket[b + 1]! + 1;
-  }
-  for (let b = 0; b < bucketCount; b++) firstInBucket[b + 1] = firstInBucket[b + 1]! + firstInBucket[b]!;
-  const order = new Int32Array(vocab.length);
-  const next = firstInBucket.slice(0, bucketCount);
-  for (let t = 0; t < vocab.length; t++) {
-    const b = bucketOf[t]!;
-    order[next[b]!] = t;
-    next[b] = next[b]! + 1;
-  }
+  const { order, firstInBucket } = byBucket(nameBytes, nameStarts, bucketCount);
 
   const entries = new ByteWriter();
   const postings = new ByteWriter();
@@ -238,6 +223,31 @@ function termSections(index: MemoryIndex, vocab: readonly string[]) {
   }
   bucketStarts.push(entries.length);
   return { bucketCount, bucketStarts, entries: entries.result(), postings: postings.result() };
+}
+
+/**
+ * The terms (indices into `nameStarts`) grouped by the hash bucket of their UTF-8 name, in their
+ * own order within a bucket (a stable counting sort); bucket b's terms are
+ * order[firstInBucket[b] … firstInBucket[b + 1]).
+ */
+function byBucket(nameBytes: Uint8Array, nameStarts: Int32Array, bucketCount: number) {
+  const termCount = nameStarts.length - 1;
+  const bucketOf = new Int32Array(termCount);
+  const firstInBucket = new Int32Array(bucketCount + 1);
+  for (let t = 0; t < termCount; t++) {
+    const b = fnv1a32(nameBytes.subarray(nameStarts[t], nameStarts[t + 1])) & (bucketCount - 1);
+    bucketOf[t] = b;
+    firstInBucket[b + 1] = firstInBucket[b + 1]! + 1;
+  }
+  for (let b = 0; b < bucketCount; b++) firstInBucket[b + 1] = firstInBucket[b + 1]! + firstInBucket[b]!;
+  const order = new Int32Array(termCount);
+  const next = firstInBucket.slice(0, bucketCount);
+  for (let t = 0; t < termCount; t++) {
+    const b = bucketOf[t]!;
+    order[next[b]!] = t;
+    next[b] = next[b]! + 1;
+  }
+  return { order, firstInBucket };
 }
 
 /** One posting list: raw u32 docs then tfs when long (see RAW_POSTINGS_MIN_DF), else varint (doc gap, tf) pairs. */
