@@ -1,0 +1,104 @@
+/** `verdict recall` and `verdict query`, end to end over the bundled examples. */
+import assert from "node:assert/strict";
+import { copyTree, runCli, tempHome } from "../cli_helper.ts";
+
+const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
+const SHOP_SESSION = "6f1c2a7e-3b1d-4c55-9a0e-2d7f1e5b8c01";
+const AS_OF = "2026-03-05T00:00:00Z";
+
+async function world(): Promise<Record<string, string>> {
+  const home = await tempHome();
+  await copyTree(`${EXAMPLES}claude`, `${home}/.claude`);
+  await copyTree(`${EXAMPLES}codex`, `${home}/.codex`);
+  const env = { HOME: home };
+  assert.equal((await runCli(["collect"], { env })).code, 0);
+  return env;
+}
+
+Deno.test("recall prints ranked quotes with date, kind, project, source and matched terms, byte-identical across runs", async () => {
+  const env = await world();
+  const a = await runCli(["recall", "--as-of", AS_OF, "pg_dump backups"], { env });
+  assert.equal(a.code, 0, a.stderr);
+  assert.match(
+    a.stdout,
+    /^1\. 2026-03-01 {2}prompt {2}\/home\/dev\/shop {2}.*6f1c2a7e-3b1d-4c55-9a0e-2d7f1e5b8c01\.jsonl:4 {2}score [\d.]+ {2}matched: .*pg_dump/,
+  );
+  assert.match(a.stdout, /\n {3}> We decided: the orders service uses PostgreSQL/);
+  const b = await runCli(["recall", "--as-of", AS_OF, "pg_dump backups"], { env });
+  assert.equal(a.stdout, b.stdout);
+});
+
+Deno.test("recall --json carries every field and --explain the weights", async () => {
+  const env = await world();
+  const r = await runCli([
+    "recall",
+    "--as-of",
+    AS_OF,
+    "--json",
+    "--explain",
+    "--top",
+    "2",
+    "pnpm npm install",
+  ], { env });
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.as_of, "2026-03-05T00:00:00.000Z");
+  assert.ok(out.hits.length >= 1 && out.hits.length <= 2);
+  const h = out.hits[0];
+  for (
+    const key of [
+      "rank",
+      "id",
+      "kind",
+      "origin",
+      "time",
+      "project",
+      "session",
+      "source_file",
+      "source_line",
+      "score",
+      "matched",
+      "quote",
+      "weights",
+    ]
+  ) {
+    assert.ok(key in h, key);
+  }
+  assert.ok(out.explain.terms.some((t: { term: string }) => t.term === "pnpm"));
+});
+
+Deno.test("recall says why nothing matched", async () => {
+  const env = await world();
+  const r = await runCli(["recall", "--as-of", AS_OF, "kubernetes helm chart"], { env });
+  assert.equal(r.code, 0);
+  assert.match(r.stdout, /^no match: no record holds any word of "kubernetes helm chart"/);
+  const empty = await runCli(["recall"], { env });
+  assert.equal(empty.code, 3);
+  assert.match(empty.stderr, /needs the words to look up/);
+});
+
+Deno.test("query needs --as-of and leaves out the live session, found from its transcript", async () => {
+  const env = await world();
+  const missing = await runCli(["query", "pg_dump"], { env });
+  assert.equal(missing.code, 3);
+  assert.match(missing.stderr, /needs --as-of/);
+  const all = await runCli(["query", "--as-of", AS_OF, "--json", "pg_dump backups"], { env });
+  assert.ok(JSON.parse(all.stdout).hits.some((h: { session: string }) => h.session === SHOP_SESSION));
+  const transcript = `${env.HOME}/.claude/projects/-home-dev-shop/${SHOP_SESSION}.jsonl`;
+  for (const flags of [["--live-session", SHOP_SESSION], ["--live-transcript", transcript]]) {
+    const r = await runCli(["query", "--as-of", AS_OF, "--json", ...flags, "pg_dump backups"], { env });
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(
+      JSON.parse(r.stdout).hits.every((h: { session: string }) => h.session !== SHOP_SESSION),
+      flags[0],
+    );
+  }
+});
+
+Deno.test("a malformed entity list is an input error naming the line", async () => {
+  const env = await world();
+  await Deno.writeTextFile(`${env.HOME}/ents.tsv`, "# ok\npostgres\tpg,,pgsql\n");
+  const r = await runCli(["query", "--as-of", AS_OF, "--entities", `${env.HOME}/ents.tsv`, "pg"], { env });
+  assert.equal(r.code, 3);
+  assert.match(r.stderr, /line 2/);
+});
