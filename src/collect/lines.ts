@@ -9,6 +9,8 @@
  * skipped (counted), never buffered whole.
  */
 
+import { concatBytes } from "../fsutil/bytes.ts";
+
 /** Longest line kept in memory; longer ones (e.g. a pasted 300 MB log) are skipped. */
 export const MAX_LINE_BYTES = 128 * 1024 * 1024;
 
@@ -80,7 +82,7 @@ export async function readLines(
         start = firstNl + 1;
       } else if (partialBytes > 0) {
         const firstNl = chunk.indexOf(NL);
-        const head = concat([...partial, chunk.subarray(0, firstNl)]);
+        const head = concatBytes([...partial, chunk.subarray(0, firstNl)]);
         partial = [];
         partialBytes = 0;
         line++;
@@ -111,7 +113,7 @@ export async function readLines(
     }
     // A last line without newline: consume it only if it is complete JSON.
     if (!skippingOversized && partialBytes > 0) {
-      const tail = decoder.decode(concat(partial));
+      const tail = decoder.decode(concatBytes(partial));
       if (isCompleteJson(tail)) {
         line++;
         feed(tail, line, onLine);
@@ -139,16 +141,4 @@ function isCompleteJson(text: string): boolean {
   } catch {
     return false;
   }
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  let total = 0;
-  for (const p of parts) total += p.length;
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
 }

@@ -8,6 +8,7 @@
  */
 import { joinPath } from "../config/paths.ts";
 import { fnv1a64 } from "../collect/record.ts";
+import { readToEnd } from "../fsutil/bytes.ts";
 
 export interface LedgerChoice {
   /** The ledger file, or null when the cooldown is disabled. */
@@ -57,7 +58,7 @@ export async function openLedger(path: string | null, session: string | null): P
   if (dir) await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
   const file = await Deno.open(path, { read: true, append: true, create: true, mode: 0o600 });
   const shown = new Set<string>();
-  const text = new TextDecoder().decode(await readAll(file));
+  const text = new TextDecoder().decode((await readToEnd(file))!);
   for (const line of text.split("\n")) {
     if (!line) continue;
     try {
@@ -81,23 +82,4 @@ export async function openLedger(path: string | null, session: string | null): P
     },
     close: () => file.close(),
   };
-}
-
-async function readAll(file: Deno.FsFile): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  const buf = new Uint8Array(16 * 1024);
-  let total = 0;
-  while (true) {
-    const n = await file.read(buf);
-    if (n === null) break;
-    chunks.push(buf.slice(0, n));
-    total += n;
-  }
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.length;
-  }
-  return out;
 }

@@ -5,31 +5,10 @@
  * never takes the index lock from under a concurrent commit), fixed read-only argument lists,
  * and config overrides that keep a repository's own config from starting programs (fsmonitor).
  *
- * The child environment carries no PATH on purpose: Deno then resolves "git" against the PATH
- * the process started with, which is what the Worker's `run: ["git"]` grant was computed for.
+ * The runner is the collector's (src/collect/git_run.ts): cleared environment, fixed config
+ * overrides, no PATH in the child so "git" resolves as the Worker's `run: ["git"]` grant expects.
  */
-
-/** The whole child environment. */
-export const GIT_STATUS_ENV: Readonly<Record<string, string>> = {
-  LC_ALL: "C",
-  LANG: "C",
-  HOME: "/nonexistent/verdict-git-home",
-  XDG_CONFIG_HOME: "/nonexistent/verdict-git-home",
-  GIT_CONFIG_NOSYSTEM: "1",
-  GIT_CONFIG_GLOBAL: "/dev/null",
-  GIT_TERMINAL_PROMPT: "0",
-  GIT_OPTIONAL_LOCKS: "0",
-};
-
-/** Overrides placed before every subcommand. */
-const OVERRIDES = [
-  "-c",
-  "core.fsmonitor=false",
-  "-c",
-  "core.untrackedCache=false",
-  "-c",
-  "core.quotePath=false",
-];
+import { execGit } from "../collect/git_run.ts";
 
 export type RepoLookup =
   | { readonly kind: "repo"; readonly root: string }
@@ -47,21 +26,13 @@ interface GitOutput {
   readonly stderr: string;
 }
 
+/** Runs git through the collector's one safe runner; a git that cannot start is a failure line. */
 async function git(dir: string, args: readonly string[]): Promise<GitOutput> {
   try {
-    const out = await new Deno.Command("git", {
-      args: ["-C", dir, ...OVERRIDES, ...args],
-      clearEnv: true,
-      env: { ...GIT_STATUS_ENV },
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const dec = new TextDecoder();
-    return { ok: out.success, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr).trim() };
+    const r = await execGit(dir, args);
+    return { ok: r.code === 0, stdout: new TextDecoder().decode(r.stdout), stderr: r.stderr };
   } catch (err) {
-    const message = err instanceof Deno.errors.NotFound ? "git is not installed" : (err as Error).message;
-    return { ok: false, stdout: "", stderr: `fatal: cannot run git: ${message}` };
+    return { ok: false, stdout: "", stderr: `fatal: cannot run git: ${(err as Error).message}` };
   }
 }
 

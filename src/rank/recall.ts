@@ -6,6 +6,7 @@
  */
 import { asRecord, type RecordKind, type RecordOrigin, type VerdictRecord } from "../collect/record.ts";
 import { InputError } from "../errors.ts";
+import { readToEnd } from "../fsutil/bytes.ts";
 import { containedRealPathSync } from "../sandbox/contain.ts";
 import type { Corpus } from "./bm25.ts";
 import { type Entity, parseEntities } from "./entities.ts";
@@ -123,7 +124,7 @@ export async function loadCorpus(recordsPath: string, maxJsonlBytes = Infinity):
       `the index of ${recordsPath} is missing or stale and the file is too large to rank now; run "verdict collect"`,
     );
   }
-  const text = new TextDecoder().decode(await readAll(records));
+  const text = new TextDecoder().decode((await readToEnd(records))!);
   records.close();
   const list: VerdictRecord[] = [];
   for (const line of text.split("\n")) {
@@ -138,18 +139,6 @@ export async function loadCorpus(recordsPath: string, maxJsonlBytes = Infinity):
   // Loaded only here: the per-prompt path with a fresh index never needs the builder.
   const { buildMemoryIndex } = await import("./memory_index.ts");
   return { signature, corpus: buildMemoryIndex(list), record: (doc) => list[doc]!, close: () => {} };
-}
-
-async function readAll(file: Deno.FsFile): Promise<Uint8Array> {
-  const info = await file.stat();
-  const buf = new Uint8Array(info.size);
-  let got = 0;
-  while (got < buf.length) {
-    const n = await file.read(buf.subarray(got));
-    if (n === null) break;
-    got += n;
-  }
-  return buf.subarray(0, got);
 }
 
 function parseLine(line: string, path: string): VerdictRecord {
