@@ -18,7 +18,7 @@ import {
   type JsonObjectNode,
   member,
   nodeValue,
-  parseTree,
+  type parseTree,
   removeItem,
   removeMember,
   replaceNode,
@@ -26,6 +26,7 @@ import {
 import { isAbsoluteProgram } from "./binary.ts";
 import { shellQuote } from "./shell.ts";
 import { type EditResult, HostFileError } from "./errors.ts";
+import { objectMember, rootObject } from "./host_json.ts";
 import { isDeepStrictEqual } from "node:util";
 
 export type HookSub = "user-prompt" | "pre-compact" | "session-start";
@@ -149,27 +150,8 @@ function handlersIn(hooksObj: JsonObjectNode, event?: string): Located[] {
   return out;
 }
 
-function rootObject(text: string, path: string): JsonObjectNode {
-  const root = parseTree(text);
-  if (root.kind !== "object") {
-    throw new HostFileError(
-      `Cannot edit "${path}": the top level is not a JSON object`,
-      "fix the file by hand (it should hold one object), then run the command again; nothing was changed",
-    );
-  }
-  return root;
-}
-
 function hooksObject(root: JsonObjectNode, path: string): JsonObjectNode | null {
-  const m = member(root, "hooks");
-  if (!m) return null;
-  if (m.value.kind !== "object") {
-    throw new HostFileError(
-      `refusing to edit "${path}": "hooks" is not an object`,
-      'fix "hooks" by hand ({"<Event>": [ ... ]}), then run the command again; nothing was changed',
-    );
-  }
-  return m.value;
+  return objectMember(root, "hooks", path, '{"<Event>": [ ... ]}');
 }
 
 /** Adds (or brings up to date) verdict's three hooks. `text` is "" for a missing file. */

@@ -13,11 +13,12 @@ import {
   type JsonObjectNode,
   member,
   nodeValue,
-  parseTree,
+  type parseTree,
   removeMember,
   replaceNode,
 } from "./json_edit.ts";
 import { type EditResult, HostFileError } from "./errors.ts";
+import { objectMember, rootObject } from "./host_json.ts";
 import { isDeepStrictEqual } from "node:util";
 
 export const MCP_NAME = "verdict";
@@ -38,27 +39,8 @@ export function isOurMcpEntry(value: unknown): boolean {
   return name === "verdict" && isDeepStrictEqual(v.args, ["mcp"]);
 }
 
-function rootObject(text: string, path: string): JsonObjectNode {
-  const root = parseTree(text);
-  if (root.kind !== "object") {
-    throw new HostFileError(
-      `Cannot edit "${path}": the top level is not a JSON object`,
-      "fix the file by hand (it should hold one object), then run the command again; nothing was changed",
-    );
-  }
-  return root;
-}
-
 function serversObject(root: JsonObjectNode, path: string): JsonObjectNode | null {
-  const m = member(root, "mcpServers");
-  if (!m) return null;
-  if (m.value.kind !== "object") {
-    throw new HostFileError(
-      `refusing to edit "${path}": "mcpServers" is not an object`,
-      'fix "mcpServers" by hand ({"<name>": {...}}), then run the command again; nothing was changed',
-    );
-  }
-  return m.value;
+  return objectMember(root, "mcpServers", path, '{"<name>": {...}}');
 }
 
 /** Adds (or brings up to date) mcpServers.verdict. `text` is "" for a missing file. */
