@@ -18,7 +18,6 @@ import {
   type JsonObjectNode,
   member,
   nodeValue,
-  type parseTree,
   removeItem,
   removeMember,
   replaceNode,

@@ -13,7 +13,6 @@ import {
   type JsonObjectNode,
   member,
   nodeValue,
-  type parseTree,
   removeMember,
   replaceNode,
 } from "./json_edit.ts";

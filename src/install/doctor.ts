@@ -13,7 +13,7 @@ import { codexMcpState } from "./codex_toml.ts";
 import { HostFileError } from "./errors.ts";
 import { installedInterval } from "./schedule.ts";
 import type { DoctorJob } from "./jobs.ts";
-import { collectCounts } from "./schedule_apply.ts";
+import { collectCounts, runProgram } from "./schedule_apply.ts";
 
 /** Records older than this are reported (a scheduled collect runs at least daily). */
 export const RECORDS_STALE_MS = 2 * 24 * 60 * 60 * 1000;
@@ -337,27 +337,9 @@ async function scheduleCheck(job: DoctorJob): Promise<Check> {
 async function sandboxCheck(job: DoctorJob, env: Env): Promise<Check> {
   if (!job.probe) return check("sandbox", "skip", "permission probe not run: the config does not load");
   const { argv, path } = job.probe;
-  const clean: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
-  let code: number;
-  let stdout: string;
-  let stderr: string;
-  try {
-    const o = await new Deno.Command(argv[0]!, {
-      args: argv.slice(1),
-      env: clean,
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    const dec = new TextDecoder();
-    code = o.code;
-    stdout = dec.decode(o.stdout);
-    stderr = dec.decode(o.stderr);
-  } catch (err) {
-    return check("sandbox", "fail", `the permission probe did not start: ${(err as Error).message}`, null);
-  }
+  const run = await runProgram(argv, env);
+  if (!run.started) return check("sandbox", "fail", `the permission probe did not start: ${run.error}`, null);
+  const { code, stdout, stderr } = run;
   const probeCmd = `verdict sandbox-probe --as collect --read ${path}`;
   if (code === 0 && stdout.startsWith("refused")) {
     return check("sandbox", "ok", `Deno refused collect a read of ${path} (outside its roots)`);

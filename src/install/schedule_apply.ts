@@ -71,7 +71,13 @@ export async function runCommands(
   return out;
 }
 
-async function runOne(argv: readonly string[], env: Env): Promise<CommandOutcome & { stdout: string }> {
+/** What a program run said: its exit code and output, or why it could not start. */
+export type ProgramResult =
+  | { readonly started: true; readonly code: number; readonly stdout: string; readonly stderr: string }
+  | { readonly started: false; readonly error: string };
+
+/** Runs `argv` with exactly `env` (a cleared environment), no stdin. Never throws. */
+export async function runProgram(argv: readonly string[], env: Env): Promise<ProgramResult> {
   const clean: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
   try {
@@ -84,17 +90,19 @@ async function runOne(argv: readonly string[], env: Env): Promise<CommandOutcome
       stderr: "piped",
     }).output();
     const dec = new TextDecoder();
-    const stderr = dec.decode(o.stderr).trim().split("\n")[0] ?? "";
-    return {
-      argv,
-      ok: o.success,
-      detail: o.success ? "" : stderr || `exit status ${o.code}`,
-      stdout: dec.decode(o.stdout),
-    };
+    return { started: true, code: o.code, stdout: dec.decode(o.stdout), stderr: dec.decode(o.stderr) };
   } catch (err) {
-    const detail = err instanceof Deno.errors.NotFound ? `${argv[0]} not found` : (err as Error).message;
-    return { argv, ok: false, detail, stdout: "" };
+    const error = err instanceof Deno.errors.NotFound ? `${argv[0]} not found` : (err as Error).message;
+    return { started: false, error };
   }
+}
+
+async function runOne(argv: readonly string[], env: Env): Promise<CommandOutcome & { stdout: string }> {
+  const r = await runProgram(argv, env);
+  if (!r.started) return { argv, ok: false, detail: r.error, stdout: "" };
+  const stderr = r.stderr.trim().split("\n")[0] ?? "";
+  const ok = r.code === 0;
+  return { argv, ok, detail: ok ? "" : stderr || `exit status ${r.code}`, stdout: r.stdout };
 }
 
 export interface ScheduleStatus {
