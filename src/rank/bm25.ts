@@ -139,6 +139,11 @@ export function markerOf(flags: number): MarkerStrength | null {
   return MARKER_CODES[flags >> 4] ?? null;
 }
 
+/** Throws RangeError unless `doc` numbers one of `count` documents. */
+export function checkDoc(doc: number, count: number): void {
+  if (!(doc >= 0 && doc < count)) throw new RangeError(`Cannot read document ${doc}: the index has ${count}`);
+}
+
 /** A document's DocMeta from columns (for hits and tests; scoring reads the columns). */
 export function metaFromColumns(cols: DocColumns, doc: number, id: string): DocMeta {
   const session = cols.sessions[doc]!;

@@ -24,6 +24,7 @@
  *               documents, raw i32 docs then raw i32 tfs (no decoding on the query path)
  */
 import {
+  checkDoc,
   type Corpus,
   type DocColumns,
   type DocMeta,
@@ -316,9 +317,7 @@ export class DiskIndex implements Corpus {
   }
 
   #check(doc: number): void {
-    if (!(doc >= 0 && doc < this.docCount)) {
-      throw new RangeError(`Cannot read document ${doc}: the index has ${this.docCount}`);
-    }
+    checkDoc(doc, this.docCount);
   }
 
   docLength(doc: number): number {

@@ -6,6 +6,7 @@
 
 import type { VerdictRecord } from "../collect/record.ts";
 import {
+  checkDoc,
   columnsOf,
   type Corpus,
   type DocColumns,
@@ -220,9 +221,7 @@ export class MemoryIndex implements Corpus {
   }
 
   #check(doc: number): void {
-    if (!(doc >= 0 && doc < this.docCount)) {
-      throw new RangeError(`Cannot read document ${doc}: the index has ${this.docCount}`);
-    }
+    checkDoc(doc, this.docCount);
   }
 
   docLength(doc: number): number {
