@@ -34,10 +34,11 @@ export const HOOK_DEADLINE_MS = 400;
 export const HINT_JSONL_FALLBACK_BYTES = 8 * 1024 * 1024;
 
 /**
- * Candidates the ranking hands the gate (it may refuse the best and take the next): enough that
- * an old, strong decision behind recent chatter is still reached.
+ * Candidates the ranking hands the gate (it may refuse the best and take the next). Records
+ * without an anchor word are not candidates at all, so 15 reach an old, strong decision behind
+ * recent chatter: the labelled probes score the same from 10 to 30 (deno task eval:gate).
  */
-export const GATE_CANDIDATES = 30;
+export const GATE_CANDIDATES = 15;
 
 interface HintInput {
   readonly prompt: string;

@@ -157,22 +157,30 @@ export function decide(result: SearchResult, top: number): GateVerdict {
   let firstRefusal: { rule: GateRule; detail: string } | null = null;
   const idfOf = new Map(result.terms.map((t) => [t.term, t.idf]));
   const anchor = anchorIdf(result.docCount);
+  // A check names its hit's id only when asked (explain): the disk index reads ids from its file.
+  const checkOf = (hit: SearchHit, c: { rule: HitCheck["rule"]; detail: string }): HitCheck => ({
+    get id() {
+      return hit.id;
+    },
+    ...c,
+  });
   for (const hit of result.hits) {
     const c = checkHit(hit, idfOf, anchor);
     if (c.rule !== "spoke") {
-      checks.push({ id: hit.id, ...c });
+      checks.push(checkOf(hit, c));
       firstRefusal ??= c;
       continue;
     }
     if (spoken.length > 0 && hit.score < spoken[0]!.score * TAIL_SCORE_SHARE) {
-      checks.push({
-        id: hit.id,
-        rule: "weak-tail",
-        detail: `score under ${TAIL_SCORE_SHARE * 100}% of the first quote's`,
-      });
+      checks.push(
+        checkOf(hit, {
+          rule: "weak-tail",
+          detail: `score under ${TAIL_SCORE_SHARE * 100}% of the first quote's`,
+        }),
+      );
       continue;
     }
-    checks.push({ id: hit.id, ...c });
+    checks.push(checkOf(hit, c));
     if (spoken.length < limit) spoken.push(hit);
   }
   if (spoken.length === 0) {

@@ -144,16 +144,26 @@ export function checkDoc(doc: number, count: number): void {
   if (!(doc >= 0 && doc < count)) throw new RangeError(`Cannot read document ${doc}: the index has ${count}`);
 }
 
-/** A document's DocMeta from columns (for hits and tests; scoring reads the columns). */
-export function metaFromColumns(cols: DocColumns, doc: number, id: string): DocMeta {
+/**
+ * A document's DocMeta from columns (for hits and tests; scoring reads the columns). `id` may be
+ * a function: the disk index reads ids from its file only when a caller asks for one.
+ */
+export function metaFromColumns(cols: DocColumns, doc: number, id: string | (() => string)): DocMeta {
   const session = cols.sessions[doc]!;
-  return {
-    id,
+  const facts = {
     kind: kindOf(cols.flags[doc]!),
     timeMs: cols.times[doc]!,
     project: cols.projectNames[cols.projects[doc]!]!,
     session: session === NO_SESSION ? null : cols.sessionNames[session]!,
     marker: markerOf(cols.flags[doc]!),
+  };
+  if (typeof id === "string") return { id, ...facts };
+  let cached: string | undefined;
+  return {
+    get id() {
+      return cached ??= id();
+    },
+    ...facts,
   };
 }
 

@@ -338,7 +338,8 @@ export class DiskIndex implements Corpus {
   }
 
   meta(doc: number): DocMeta {
-    return metaFromColumns(this.columns(), doc, this.id(doc));
+    this.#check(doc);
+    return metaFromColumns(this.columns(), doc, () => this.id(doc));
   }
 
   /** Byte offset and length of document `doc`'s line in the records file. */

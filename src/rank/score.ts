@@ -361,9 +361,10 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
     return final[b]! - final[a]! || cols.times[db]! - cols.times[da]! ||
       compareStrings(corpus.id(da), corpus.id(db)) || da - db;
   };
-  const best = selectBest(order, top + excludeIds.size, better).filter((k) =>
-    !excludeIds.has(corpus.id(sums.docs[k]!))
-  );
+  const ranked = selectBest(order, top + excludeIds.size, better);
+  const best = excludeIds.size === 0
+    ? ranked
+    : ranked.filter((k) => !excludeIds.has(corpus.id(sums.docs[k]!)));
 
   const hits: SearchHit[] = best.slice(0, top).map((k) => {
     const doc = sums.docs[k]!;
@@ -387,7 +388,10 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
     const informativeMatched = matchedTerms.filter((t) => !t.common).map((t) => t.term);
     return {
       doc,
-      id: meta.id,
+      // Read on demand: the disk index fetches an id from its file, and most hits never need one.
+      get id() {
+        return meta.id;
+      },
       meta,
       bm25: sums.scores[doc]!,
       weights,
