@@ -13,7 +13,8 @@
  * the in-process answer written by the contract's formatter, and the server's peak RSS
  * (/proc/<pid>/status VmHWM). A benchmark, not a test: it asserts nothing about time.
  */
-import { compareRecords, type RecordKind, recordLine, type VerdictRecord } from "../src/collect/record.ts";
+import { compareRecords, recordLine, type VerdictRecord } from "../src/collect/record.ts";
+import { makeRecords, queries as benchQueries } from "./hint_bench_data.ts";
 import { buildIndexFile } from "../src/rank/index_write.ts";
 import { openRecaller } from "../src/rank/recall.ts";
 import { CONTRACT } from "../src/serve/contract.ts";
@@ -35,94 +36,9 @@ const SECONDS = Math.min(arg("seconds", 20), 30);
 const TOP = 5;
 const AS_OF = "2026-11-29T12:00:00.000Z";
 
-/** Deterministic PRNG (mulberry32): every run writes the same records. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const VOCAB = (
-  "backup restore migration deploy release rollback queue cache redis postgres sqlite index query schema " +
-  "table column retry timeout webhook payment order invoice customer account login token session cookie " +
-  "docker kubernetes helm terraform nginx proxy certificate logging metrics tracing alert dashboard test " +
-  "fixture mock coverage lint format build bundle compile worker thread async stream buffer parser lexer " +
-  "config flag option default env secret vault permission sandbox api endpoint route handler middleware " +
-  "frontend backend mobile desktop cli daemon cron scheduler batch export import csv json yaml protobuf"
-).split(" ");
-const FILLER = "the a to of and in is for on with that this it be as are we use".split(" ");
-const MARKERS = ["decided", "we will always", "never", "must", "from now on", "let's use", "agreed"];
-const ZH = "数据库备份迁移部署服务订单支付队列缓存索引查询配置测试决定以后统一不要必须使用".split("");
-const KINDS: readonly RecordKind[] = [
-  "prompt",
-  "prompt",
-  "prompt",
-  "prompt",
-  "note",
-  "doc",
-  "doc",
-  "commit",
-  "tag",
-];
-
-/** A word index skewed toward the start of the vocabulary (roughly Zipf). */
-function zipf(r: () => number, n: number): number {
-  return Math.min(n - 1, Math.floor(Math.pow(r(), 2.2) * n));
-}
-
+/** The benches share one synthetic corpus (Zipf English, Chinese, identifiers; bench/hint_bench_data.ts). */
 function syntheticRecords(n: number): VerdictRecord[] {
-  const r = rng(0x5eed);
-  const base = Date.parse("2025-01-01T00:00:00Z");
-  const span = Date.parse(AS_OF) - base;
-  const out: VerdictRecord[] = [];
-  for (let i = 0; i < n; i++) {
-    const words: string[] = [];
-    const len = 6 + Math.floor(r() * 20);
-    for (let w = 0; w < len; w++) {
-      words.push(r() < 0.45 ? FILLER[Math.floor(r() * FILLER.length)]! : VOCAB[zipf(r, VOCAB.length)]!);
-    }
-    if (r() < 0.2) {
-      words.splice(Math.floor(r() * words.length), 0, MARKERS[Math.floor(r() * MARKERS.length)]!);
-    }
-    let text = words.join(" ");
-    if (r() < 0.08) {
-      let zh = "";
-      for (let c = 0; c < 6 + Math.floor(r() * 10); c++) zh += ZH[Math.floor(r() * ZH.length)];
-      text += " " + zh;
-    }
-    const kind = KINDS[Math.floor(r() * KINDS.length)]!;
-    const project = `/src/project-${Math.floor(r() * 20)}`;
-    const git = kind === "commit" || kind === "tag";
-    out.push({
-      id: `${kind[0]}${i.toString(16).padStart(16, "0")}`,
-      kind,
-      origin: git ? "git" : kind === "doc" ? "doc" : "claude",
-      text,
-      time: new Date(base + Math.floor(r() * span)).toISOString(),
-      project,
-      session: git || kind === "doc" ? null : `s-${Math.floor(i / 40)}`,
-      source_file: git ? project : `/bench/${kind}/${Math.floor(i / 40)}.jsonl`,
-      source_line: git ? 0 : 1 + (i % 40),
-      commit: git ? i.toString(16).padStart(40, "0") : null,
-    });
-  }
-  return out.sort(compareRecords);
-}
-
-function queries(): string[] {
-  const r = rng(0xbeef);
-  const out: string[] = [];
-  for (let i = 0; i < 64; i++) {
-    const n = 1 + Math.floor(r() * 3);
-    const q: string[] = [];
-    for (let w = 0; w < n; w++) q.push(VOCAB[Math.floor(r() * VOCAB.length)]!);
-    out.push(i % 16 === 15 ? "数据库 迁移" : q.join(" "));
-  }
-  return out;
+  return makeRecords(n).sort(compareRecords);
 }
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -153,7 +69,7 @@ function vmHwmKiB(pid: number): number | null {
 async function main(): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "verdict-serve-bench-" });
   const recordsPath = `${dir}/records.jsonl`;
-  const qs = queries();
+  const qs = benchQueries(64);
   console.log(`bench:serve — ${RECORDS.toLocaleString("en")} records, ${CLIENTS} clients, ${SECONDS} s`);
 
   let t = performance.now();
