@@ -290,10 +290,13 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
   // entity) start candidates; the others add to those candidates only. A record no such term
   // matches can never be quoted, so it is not scored at all: this keeps a prompt full of common
   // words or frequent CJK bigrams from touching a large part of the archive.
+  // Recall: common words also only add to candidates when the query has any other word (a record
+  // matched by "the" alone is no answer to "the pg_dump schedule"); a query of common words only
+  // still ranks by them.
+  const onlyCommon = terms.every((t) => t.common);
   const starts = (t: SearchTerm) =>
-    options.mode !== "hint" ||
-    (!t.common &&
-      (t.fromEntity !== null || options.minCandidateIdf === undefined || t.idf >= options.minCandidateIdf));
+    options.mode !== "hint" ? onlyCommon || !t.common : !t.common &&
+      (t.fromEntity !== null || options.minCandidateIdf === undefined || t.idf >= options.minCandidateIdf);
   const termOrder = [...terms.keys()].sort((a, b) =>
     Number(!starts(terms[a]!)) - Number(!starts(terms[b]!)) || a - b
   );
