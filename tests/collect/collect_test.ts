@@ -268,3 +268,12 @@ Deno.test("collect refuses to overwrite a file that is not a records archive", a
   assert.match(r.stderr, /Refusing to overwrite/);
   assert.equal(await Deno.readTextFile(out), "my precious notes\n");
 });
+
+Deno.test("collect on a machine with no history says so and how to go on", async () => {
+  const home = await tempHome();
+  const r = await runCli(["collect"], { env: { HOME: home } });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /0 new, 0 records/);
+  assert.match(r.stderr, /found nothing to read: no .*\/\.claude\/projects, no .*\/\.codex\/sessions/);
+  assert.match(r.stderr, /hint: add --doc-root DIR or --git-repo DIR/);
+});

@@ -62,6 +62,16 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
     await io.stderr(`collect: ${problems - MAX_LISTED_PROBLEMS} more problem(s) not listed\n`);
   }
   if (!quiet) await io.stderr(summaryLine(summary, plan.paths.records) + "\n");
+  const r = plan.roots;
+  const noSources = !r.claudeProjects && !r.claudeHistory && r.codexSessions.length === 0 &&
+    r.docs.length === 0 &&
+    r.gitRepos.length === 0;
+  if (noSources && !quiet) {
+    await io.stderr(
+      `collect: found nothing to read: no ${plan.paths.claudeDir}/projects, no ${plan.paths.codexDir}/sessions, ` +
+        "and no doc_roots or git_repos\nhint: add --doc-root DIR or --git-repo DIR, or try `deno task demo` on the bundled examples\n",
+    );
+  }
   return EXIT.ok;
 }
 
