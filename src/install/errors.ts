@@ -3,12 +3,12 @@
  * something verdict did not write where verdict would write. Nothing has been changed when one
  * of these is thrown; the CLI maps both to exit 3.
  */
-export class HostFileError extends Error {
-  readonly hint: string;
+import { InputError } from "../errors.ts";
+
+export class HostFileError extends InputError {
   constructor(message: string, hint: string) {
-    super(message);
+    super(message, hint);
     this.name = "HostFileError";
-    this.hint = hint;
   }
 }
 

@@ -4,17 +4,16 @@
  * uses `listenAddress` so the Worker's net grant is exactly the address serve binds.
  */
 import { type Env, resolvePath } from "../config/paths.ts";
+import { UsageError } from "../errors.ts";
 
 export const DEFAULT_BIND = "127.0.0.1";
 export const DEFAULT_PORT = 8933;
 
-/** A refusal to start, with a hint line giving the way out (the CLI maps it to exit 3). */
-export class ServeRefusal extends Error {
-  readonly hint: string;
+/** A refusal to start, with a hint line giving the way out: a usage error (exit 3). */
+export class ServeRefusal extends UsageError {
   constructor(message: string, hint: string) {
-    super(message);
+    super(message, hint);
     this.name = "ServeRefusal";
-    this.hint = hint;
   }
 }
 

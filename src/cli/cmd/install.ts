@@ -9,12 +9,11 @@
  */
 import { booleanOption } from "../args.ts";
 import { nowMs } from "../clock.ts";
-import { EXIT, InputError, UsageError } from "../../errors.ts";
+import { EXIT, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { basename, dirname, joinPath } from "../../config/paths.ts";
 import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../install/binary.ts";
 import { unifiedDiff } from "../../install/diff.ts";
-import { HostFileError } from "../../install/errors.ts";
 import {
   backupPath,
   backupStamp,
@@ -155,13 +154,8 @@ function describe(r: FileReport, action: InstallJob["action"], dryRun: boolean):
 export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   const job = decodeJob<InstallJob>(plan.args.options);
   if (!job) throw new UsageError(`"verdict ${plan.command}" was started without its job`);
-  let reports: FileReport[];
-  try {
-    reports = await planJob(job);
-  } catch (err) {
-    if (err instanceof HostFileError) throw new InputError(err.message, err.hint);
-    throw err;
-  }
+  // A HostFileError is an InputError: it reaches the user as exit 3 with its hint.
+  const reports: FileReport[] = await planJob(job);
   const out: string[] = [];
   const changed = reports.filter((r) => r.changes.length > 0);
   if (job.action === "install") {

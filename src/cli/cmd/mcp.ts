@@ -12,7 +12,7 @@ import { judgeServiceNet } from "../../sandbox/permissions.ts";
 import { stopSignal } from "../../sandbox/stop.ts";
 import { type CallLog, NO_CALL_LOG, openCallLog } from "../../serve/call_log.ts";
 import { assertNetConfined } from "../../serve/confine.ts";
-import { callLogPath, ServeRefusal } from "../../serve/listen.ts";
+import { callLogPath } from "../../serve/listen.ts";
 import { buildToolSet, type ToolSetup } from "../../serve/setup.ts";
 import { serveStdio } from "../../serve/stdio.ts";
 import denoJson from "../../../deno.json" with { type: "json" };
@@ -21,7 +21,7 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   noArguments(plan, "mcp");
   routeConsoleToStderr();
   const log = diagnostics(io, "verdict mcp");
-  await refusalsAsUsage(() => assertNetConfined(judgeServiceNet(plan)));
+  await assertNetConfined(judgeServiceNet(plan));
   const callLog = await openPlanCallLog(plan, log);
   const served = buildToolSet(toolSetup(plan, "stdio", callLog, log));
   try {
@@ -56,16 +56,6 @@ export function routeConsoleToStderr(): void {
 /** A diagnostics writer: one line on stderr, prefixed, never awaited by the caller. */
 export function diagnostics(io: CommandIO, prefix: string): (line: string) => void {
   return (line) => void io.stderr(`${prefix}: ${line}\n`).catch(() => {});
-}
-
-/** Runs `fn`, turning a ServeRefusal into the CLI's usage error (exit 3, with its hint). */
-export async function refusalsAsUsage<T>(fn: () => T | Promise<T>): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    if (err instanceof ServeRefusal) throw new UsageError(err.message, err.hint);
-    throw err;
-  }
 }
 
 /** Opens $VERDICT_CALL_LOG when set. */

@@ -17,7 +17,6 @@ import {
   diagnostics,
   noArguments,
   openPlanCallLog,
-  refusalsAsUsage,
   routeConsoleToStderr,
   toolSetup,
   VERSION,
@@ -39,30 +38,24 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   if (json && !printAddr) {
     throw new UsageError('"--json" goes with "--print-addr"', "run: verdict serve --print-addr --json");
   }
-  const settings = await refusalsAsUsage(() =>
-    resolveListen({
-      bind: stringOption(plan.args, "bind"),
-      port: stringOption(plan.args, "port"),
-      tokenFile: stringOption(plan.args, "token-file"),
-      env: plan.env,
-      cwd: plan.cwd,
-      home: plan.paths.home,
-    })
-  );
-  const token = settings.tokenFile === null
-    ? null
-    : await refusalsAsUsage(() => loadTokenDigest(settings.tokenFile!));
+  const settings = await resolveListen({
+    bind: stringOption(plan.args, "bind"),
+    port: stringOption(plan.args, "port"),
+    tokenFile: stringOption(plan.args, "token-file"),
+    env: plan.env,
+    cwd: plan.cwd,
+    home: plan.paths.home,
+  });
+  const token = settings.tokenFile === null ? null : await loadTokenDigest(settings.tokenFile!);
   if (printAddr) {
     await io.stdout(printedAddress(settings, json) + "\n");
     return EXIT.ok;
   }
   routeConsoleToStderr();
   const log = diagnostics(io, "verdict serve");
-  await refusalsAsUsage(() =>
-    assertNetConfined([hostPort(settings.host, settings.port), ...judgeServiceNet(plan)])
-  );
+  await assertNetConfined([hostPort(settings.host, settings.port), ...judgeServiceNet(plan)]);
   const probe = plan.env[PROBE_ENV];
-  if (probe) await refusalsAsUsage(() => netProbe(probe, log));
+  if (probe) await netProbe(probe, log);
   const callLog = await openPlanCallLog(plan, log);
   const served = buildToolSet(toolSetup(plan, "http", callLog, log));
   try {
