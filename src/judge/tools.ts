@@ -20,37 +20,22 @@ export interface CompactionToolSpec {
   readonly inputSchema: JsonSchema;
 }
 
+/** One summary field: a list of non-empty plain strings (nothing in it can name a block). */
+function itemList(description: string) {
+  return { type: "array", items: { type: "string", minLength: 1 }, description };
+}
+
 const SUMMARY_SCHEMA: JsonSchema = {
   type: "object",
   description: "A session summary over the closed field set; every item is a plain string.",
   properties: {
     session: { type: "string", minLength: 1, description: "session id or name (not counted)" },
-    todos: { type: "array", items: { type: "string", minLength: 1 }, description: "todos not done" },
-    uncommitted: {
-      type: "array",
-      items: { type: "string", minLength: 1 },
-      description: "files changed, not committed",
-    },
-    questions: {
-      type: "array",
-      items: { type: "string", minLength: 1 },
-      description: "questions not answered",
-    },
-    decisions: {
-      type: "array",
-      items: { type: "string", minLength: 1 },
-      description: "decisions not written down",
-    },
-    next_steps: {
-      type: "array",
-      items: { type: "string", minLength: 1 },
-      description: "planned steps not landed",
-    },
-    risk_hints: {
-      type: "array",
-      items: { type: "string", minLength: 1 },
-      description: "derived hints (not counted)",
-    },
+    todos: itemList("todos not done"),
+    uncommitted: itemList("files changed, not committed"),
+    questions: itemList("questions not answered"),
+    decisions: itemList("decisions not written down"),
+    next_steps: itemList("planned steps not landed"),
+    risk_hints: itemList("derived hints (not counted)"),
   },
   required: ["session", "todos", "uncommitted", "questions", "decisions", "next_steps", "risk_hints"],
   additionalProperties: false,
