@@ -4,6 +4,7 @@
  * commands through src/sandbox/worker.ts, so the launcher's module graph (what `hint` starts
  * with) never includes the MCP SDK or the collectors.
  */
+import { AGENTS, andList, orList } from "../agents/registry.ts";
 import type { OptionSpecs } from "./args.ts";
 
 /**
@@ -54,6 +55,31 @@ const TOP = (fallback: number) => ({
   top: { kind: "string", value: "N", description: `how many quotes at most (default ${fallback})` },
 } as const);
 
+/** Help lines are wrapped at this width (the hand-written ones stay within it too). */
+const HELP_WIDTH = 85;
+
+/** Words joined into lines of at most HELP_WIDTH characters. */
+function wrap(text: string): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
+    if (line !== "" && line.length + 1 + word.length > HELP_WIDTH) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(line);
+  return lines.join("\n");
+}
+
+/** `--<id>` for every registered agent: install and uninstall wire only those named. */
+function agentFlags(describe: (a: (typeof AGENTS)[number]) => string): OptionSpecs {
+  return Object.fromEntries(AGENTS.map((a) => [a.id, { kind: "boolean", description: describe(a) }]));
+}
+
+const AGENT_FLAGS_USAGE = AGENTS.map((a) => `[--${a.id}]`).join(" ");
+const AGENT_LABELS = AGENTS.map((a) => a.label);
+
 const JSON_OUT = { json: { kind: "boolean", description: "print JSON instead of text" } } as const;
 const EXPLAIN = {
   explain: {
@@ -72,11 +98,14 @@ export const COMMANDS: readonly CommandSpec[] = [
   verdict collect
   verdict collect --doc-root ~/notes --git-repo ~/src/app --since 2026-01-01
 
-Reads, and only reads: typed prompts and memory-file writes from Claude Code
-(~/.claude/projects, ~/.claude/history.jsonl), typed input from Codex TUI sessions
-(~/.codex/sessions), Markdown under each doc root (config "doc_roots" plus --doc-root,
-and ~/.claude/projects/*/memory/*.md), and commits and dated tags of each git repo
-(config "git_repos" plus --git-repo). Text matching a credential pattern is dropped.
+${
+      wrap(
+        `Reads, and only reads: ${AGENTS.map((a) => a.readsHelp).join(", ")}, ` +
+          'Markdown under each doc root (config "doc_roots" plus --doc-root), and commits and ' +
+          'dated tags of each git repo (config "git_repos" plus --git-repo). Text matching a ' +
+          "credential pattern is dropped.",
+      )
+    }
 
 The records file is an archive: records whose source file has since been deleted
 are kept. A second collect re-reads only new or grown files.`,
@@ -317,18 +346,19 @@ silent on any error or when there is no handoff. See docs/compaction.md.`,
   },
   {
     name: "install",
-    summary: "wire the hooks and the MCP server into Claude Code and Codex",
-    usage: "verdict install [--claude] [--codex] [--dry-run]",
+    summary: `wire the hooks and the MCP server into ${andList(AGENT_LABELS)}`,
+    usage: `verdict install ${AGENT_FLAGS_USAGE} [--dry-run]`,
     help: `Examples:
   verdict install --dry-run        # show the diff of every file, change nothing
-  verdict install                  # Claude Code and Codex (each one found)
-  verdict install --codex
+  verdict install                  # every agent found here
+  verdict install --${AGENTS[AGENTS.length - 1]!.id}
 
-Claude Code: the UserPromptSubmit, PreCompact and SessionStart(compact) hooks in
-settings.json ($CLAUDE_CONFIG_DIR, else ~/.claude), and mcpServers.verdict (user
-scope) in ~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json when that is set). Codex:
-a delimited [mcp_servers.verdict] block in config.toml ($CODEX_HOME, else ~/.codex).
-With neither flag, both, skipping a host whose folder does not exist.
+${
+      wrap(
+        AGENTS.map((a) => `${a.label}: ${a.installHelp}`).join(" ") +
+          " With no agent flag, every agent, skipping one whose folder does not exist.",
+      )
+    }
 
 The entries run this binary by absolute path (else $VERDICT_BIN, else "verdict" on
 PATH) and carry VERDICT_RECORDS, VERDICT_STATE and VERDICT_CONFIG when they are set.
@@ -337,8 +367,7 @@ Other keys and entries stay byte for byte; a changed file is first copied to
 parse, or a verdict entry not written by install, is refused (exit 3) and nothing is
 written. See docs/install.md.`,
     options: {
-      claude: { kind: "boolean", description: "Claude Code only (hooks and MCP server)" },
-      codex: { kind: "boolean", description: "Codex only (MCP server)" },
+      ...agentFlags((a) => `${a.label} only (${a.wires})`),
       "dry-run": { kind: "boolean", description: "print a unified diff of each file and write nothing" },
       ...AS_OF,
     },
@@ -352,7 +381,7 @@ written. See docs/install.md.`,
   {
     name: "uninstall",
     summary: "remove exactly what install added",
-    usage: "verdict uninstall [--claude] [--codex] [--dry-run]",
+    usage: `verdict uninstall ${AGENT_FLAGS_USAGE} [--dry-run]`,
     help: `Examples:
   verdict uninstall --dry-run
   verdict uninstall
@@ -361,10 +390,9 @@ Removes the hook entries install wrote (their command ends in "# added by verdic
 install"), mcpServers.verdict when it runs verdict's own "mcp", and the Codex block
 between the "# >>> verdict" and "# <<< verdict <<<" lines. Hooks wired by hand and
 other tools' entries are left as they are; a changed file is backed up first. With
-neither flag, both hosts.`,
+no agent flag, every agent.`,
     options: {
-      claude: { kind: "boolean", description: "Claude Code only" },
-      codex: { kind: "boolean", description: "Codex only" },
+      ...agentFlags((a) => `${a.label} only`),
       "dry-run": { kind: "boolean", description: "print a unified diff of each file and write nothing" },
       ...AS_OF,
     },
@@ -450,7 +478,7 @@ collect state's per-kind counts (<records>.state.json).`,
 Checks: the config loads; transcript roots, doc_roots and git_repos exist and are
 readable; the records file exists and changed in the last 2 days; the index matches
 the records; the three Claude Code hooks are registered; the MCP server is registered
-with Claude Code or Codex; the scheduled collect is installed; and the permission
+with ${orList(AGENT_LABELS)}; the scheduled collect is installed; and the permission
 scoping works (this program's "sandbox-probe --as collect" must be refused a read
 outside the roots). Exit 1 when a check failed, 0 otherwise (warnings included).`,
     options: { ...JSON_OUT, ...RECORDS, ...AS_OF, ...CONFIG },
@@ -521,9 +549,14 @@ export function mainHelp(version: string): string {
   const width = Math.max(...listed.map((c) => c.name.length)) + 4;
   return `verdict ${version} — local memory for coding agents
 
-Recalls what you already decided in earlier Claude Code and Codex sessions (BM25,
-weights and a gate; no model; nothing leaves the machine), and judges before a
-context compaction whether the session holds unlanded work.
+${
+    wrap(
+      `Recalls what you already decided in earlier ${
+        andList(AGENT_LABELS)
+      } sessions (BM25, weights and a gate; no model; nothing leaves the machine), and judges ` +
+        "before a context compaction whether the session holds unlanded work.",
+    )
+  }
 
 Usage: verdict <command> [options]
 

@@ -9,7 +9,7 @@
  * prints nothing and exits 0, so a broken install never blocks or delays a prompt.
  */
 import { VERDICT_HINT_MARKER } from "../collect/line_parser.ts";
-import { hasNotTypedPrefix } from "../collect/claude_prompt.ts";
+import { hasNotTypedPrefix } from "../agents/claude/prompt.ts";
 import { anchorIdf, decide, type GateVerdict, preGate } from "../gate/gate.ts";
 import { renderHint } from "../gate/render.ts";
 import { chooseLedger, openLedger } from "../gate/seen.ts";

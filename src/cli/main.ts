@@ -9,7 +9,7 @@ import { commandHelp, COMMANDS, type CommandSpec, findCommand, GROUPS, mainHelp 
 import { describeError, EXIT, UsageError } from "../errors.ts";
 import { IN_PROCESS_COMMANDS } from "./in_process.ts";
 import { processIO, readStdinCapped } from "./io.ts";
-import type { CommandPlan, HookPaths, Roots } from "./plan.ts";
+import { type CommandPlan, EMPTY_ROOTS, type HookPaths, type Roots } from "./plan.ts";
 import { resolveAsOf } from "./clock.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import {
@@ -140,7 +140,7 @@ export async function buildPlan(
     : await loadConfig(paths.config, paths.home);
   const normalizedArgs = absolutizePathOptions(spec, args, abs);
   const roots = spec.sandbox === "worker"
-    ? await resolveRoots(spec, normalizedArgs, config, paths)
+    ? await resolveRoots(spec, normalizedArgs, config, paths, env, cwd)
     : EMPTY_ROOTS;
   const asOf = "as-of" in spec.options
     ? await resolveAsOf(stringOption(args, "as-of"), env.VERDICT_ASOF)
@@ -164,14 +164,6 @@ export async function buildPlan(
     hookInput: stdin ? hookPaths(stdin) : null,
   };
 }
-
-const EMPTY_ROOTS: Roots = {
-  claudeProjects: null,
-  claudeHistory: null,
-  codexSessions: [],
-  docs: [],
-  gitRepos: [],
-};
 
 /** Options naming files or directories, made absolute so a Worker never needs the cwd. */
 const PATH_OPTIONS = [
@@ -208,24 +200,23 @@ async function resolveRoots(
   args: ParsedArgs,
   config: Config,
   paths: Paths,
+  env: Env,
+  cwd: string,
 ): Promise<Roots> {
   const skipProtected = args.options["skip-protected"] === true;
   const allowed = (p: string) =>
     !skipProtected || !PROTECTED_DIRS.some((d) => isWithin(p, joinPath(paths.home, d)));
-  const one = async (p: string) => (await realRoots([p]))[0] ?? null;
   const docs = [...config.doc_roots, ...stringsOption(args, "doc-root")].filter(allowed);
   const repos = [...config.git_repos, ...stringsOption(args, "git-repo")].filter(allowed);
   if (spec.name === "collect") {
     await requireDirectories([...stringsOption(args, "doc-root"), ...stringsOption(args, "git-repo")]);
   }
-  const claudeProjects = await one(joinPath(paths.claudeDir, "projects"));
+  // Loaded here, not at startup: only Worker commands get roots, and the hint path must not
+  // load the agents' code.
+  const { LOADED_AGENTS } = await import("../agents/loaded.ts");
+  const { sessionRoots } = await import("../agents/locate.ts");
   return {
-    claudeProjects: claudeProjects && allowed(claudeProjects) ? claudeProjects : null,
-    claudeHistory: await one(joinPath(paths.claudeDir, "history.jsonl")),
-    codexSessions: await realRoots([
-      joinPath(paths.codexDir, "sessions"),
-      joinPath(paths.codexDir, "archived_sessions"),
-    ]),
+    sessions: await sessionRoots(LOADED_AGENTS, { env, home: paths.home, cwd }, allowed),
     docs: (await realRoots(docs)).filter(allowed),
     gitRepos: (await realRoots(repos)).filter(allowed),
   };

@@ -8,7 +8,7 @@ import type { Env, Paths } from "../config/paths.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { Roots } from "../config/roots.ts";
 
-export { type Roots, transcriptRoots } from "../config/roots.ts";
+export { EMPTY_ROOTS, type Roots, sessionPaths, transcriptRoots } from "../config/roots.ts";
 
 /** The hook input fields that decide a hook's permissions (read by the launcher from stdin). */
 export interface HookPaths {

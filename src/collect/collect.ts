@@ -5,12 +5,14 @@
  * Incremental: when no source reports anything new and the filter rules are unchanged, nothing
  * is read beyond directory listings and stats, and nothing is written.
  */
+import type { Agent } from "../agents/agent.ts";
+import { LOADED_AGENTS } from "../agents/loaded.ts";
 import { ConfigError, EXIT, VerdictError } from "../errors.ts";
 import type { Roots } from "../config/roots.ts";
 import type { Config } from "../config/config.ts";
 import { derivedPaths } from "../config/paths.ts";
 import { writeFileAtomic, writeTextFileAtomic } from "../fsutil/atomic.ts";
-import { collectDocs, type DocsState } from "./docs.ts";
+import { collectDocs, type DocsState, type MemoryRoot } from "./docs.ts";
 import { collectGit, type GitState } from "./git.ts";
 import { mergeRecords } from "./merge.ts";
 import {
@@ -60,6 +62,8 @@ export interface CollectInput {
   readonly onProgress?: (bytesRead: number) => void;
   /** Builds the search index beside the records (injected so collect does not import rank). */
   readonly buildIndex?: (records: readonly VerdictRecord[], recordsPath: string) => Promise<void>;
+  /** The agents whose sessions to read (default: every registered one). */
+  readonly agents?: readonly Agent[];
 }
 
 export interface CollectSummary {
@@ -90,10 +94,10 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
         (records.mtime?.getTime() ?? 0) !== previous.recordsMtimeMs)
     ) previous = null;
 
+    const agents = input.agents ?? LOADED_AGENTS;
     const transcripts = await collectTranscripts({
-      claudeProjects: input.roots.claudeProjects,
-      claudeHistory: input.roots.claudeHistory,
-      codexSessions: input.roots.codexSessions,
+      roots: input.roots.sessions,
+      readers: new Map(agents.flatMap((a) => a.sessions.map((r) => [r.kind, r] as const))),
       includeHeadless: input.config.include_headless,
       previous: previous?.transcripts ?? null,
       report: input.report,
@@ -101,7 +105,7 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
     });
     const docs = await collectDocs({
       docRoots: input.roots.docs,
-      claudeProjects: input.roots.claudeProjects,
+      memory: memoryRoots(agents, input.roots),
       previous: previous?.docs ?? null,
       report: input.report,
     });
@@ -142,7 +146,11 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
 
     const old = records ? await readArchive(input.recordsPath, input.report) : [];
     const fresh = filterResults(results, rules, input.since);
-    const merged = mergeRecords(old.filter((r) => !hasCredential(r, rules)), fresh.results);
+    const merged = mergeRecords(
+      old.filter((r) => !hasCredential(r, rules)),
+      fresh.results,
+      agents.flatMap((a) => (a.repeats ? [a.repeats] : [])),
+    );
     const secretsDropped = fresh.dropped + old.filter((r) => hasCredential(r, rules)).length;
 
     await writeFileAtomic(input.recordsPath, lines(merged.records));
@@ -172,6 +180,21 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
   } finally {
     await release();
   }
+}
+
+/** Each agent's memory lister, once per root of the reader its memory files sit under. */
+function memoryRoots(agents: readonly Agent[], roots: Roots): MemoryRoot[] {
+  const out: MemoryRoot[] = [];
+  for (const agent of agents) {
+    const memory = agent.memory;
+    if (!memory) continue;
+    for (const root of roots.sessions) {
+      if (root.agent === agent.id && root.kind === memory.under) {
+        out.push({ root: root.path, find: memory.find });
+      }
+    }
+  }
+  return out;
 }
 
 function* lines(records: readonly VerdictRecord[]): Generator<string> {

@@ -1,6 +1,7 @@
 /**
- * The Documents source: Markdown files under each doc root, and Claude Code's per-project memory
- * files (`<projects>/<project>/memory/*.md`), split into sections (one record each).
+ * The Documents source: Markdown files under each doc root, and the memory files agents keep
+ * beside their sessions (Claude Code's `<projects>/<project>/memory/*.md`; each agent's lister is
+ * in its folder, src/agents/<id>/), split into sections (one record each).
  *
  * Safety: the walker never follows links, and every file goes through containedRealPath before
  * it is read, so a file that resolves outside the roots is reported and never opened; the
@@ -17,6 +18,7 @@
  * so the collector keeps its old records. When HEAD moved forward, only the new commits are
  * looked at.
  */
+import type { DirLister, MemoryFile } from "../agents/agent.ts";
 import { isWithin } from "../config/paths.ts";
 import { walkFiles } from "../fsutil/walk.ts";
 import { containedRealPath } from "../sandbox/contain.ts";
@@ -50,11 +52,18 @@ export interface DocsState {
 export interface DocsInput {
   /** Doc roots, real paths. */
   readonly docRoots: readonly string[];
-  /** Claude Code's projects directory, real path, or null; only `<it>/<project>/memory/*.md` is read. */
-  readonly claudeProjects: string | null;
+  /** Agents' memory folders: only the files each lister names are read. */
+  readonly memory: readonly MemoryRoot[];
   readonly previous: DocsState | null;
   readonly report: ProblemReporter;
   readonly signal?: AbortSignal;
+}
+
+/** An agent's memory files under one of its roots (src/agents/agent.ts, MemoryFiles). */
+export interface MemoryRoot {
+  /** Real path; every file must resolve under it. */
+  readonly root: string;
+  readonly find: (root: string, list: DirLister) => Promise<MemoryFile[]>;
 }
 
 /** Checks a state read from disk; anything unexpected gives null (a full collect). */
@@ -119,13 +128,13 @@ interface Found {
 export async function collectDocs(input: DocsInput): Promise<SourceResult<DocsState>> {
   const stats = emptyStats();
   const docRoots = [...new Set(input.docRoots)].sort();
-  const containRoots = input.claudeProjects ? [...docRoots, input.claudeProjects] : docRoots;
-  const found = await findCandidates(docRoots, input.claudeProjects, input.report);
+  const containRoots = [...docRoots, ...input.memory.map((m) => m.root)];
+  const found = await findCandidates(docRoots, input.memory, input.report);
 
   const files = await resolveFiles(found.candidates, containRoots, input.report, stats);
   const probeDirs = new Set([...found.gitDirs, ...docRoots]);
-  if (input.claudeProjects && files.some((f) => isWithin(f.real, input.claudeProjects ?? ""))) {
-    probeDirs.add(input.claudeProjects);
+  for (const { root } of input.memory) {
+    if (files.some((f) => isWithin(f.real, root))) probeDirs.add(root);
   }
   const repos = await probeRepos([...probeDirs].sort(), input.report, input.signal);
 
@@ -193,7 +202,7 @@ export function docRecords(real: string, text: string, time: string, project: st
 
 async function findCandidates(
   docRoots: readonly string[],
-  claudeProjects: string | null,
+  memory: readonly MemoryRoot[],
   report: ProblemReporter,
 ): Promise<Found> {
   const candidates: Candidate[] = [];
@@ -214,17 +223,8 @@ async function findCandidates(
     });
     for await (const path of walk) candidates.push({ path, project: root });
   }
-  if (claudeProjects) {
-    for (const project of await listEntries(claudeProjects, "dir", report)) {
-      const projectDir = `${claudeProjects}/${project}`;
-      if (!(await listEntries(projectDir, "dir", report)).includes("memory")) continue;
-      for (const name of await listEntries(`${projectDir}/memory`, "file", report)) {
-        if (/\.md$/i.test(name)) {
-          candidates.push({ path: `${projectDir}/memory/${name}`, project: projectDir });
-        }
-      }
-    }
-  }
+  const list: DirLister = (dir, type) => listEntries(dir, type, report);
+  for (const m of memory) candidates.push(...await m.find(m.root, list));
   return { candidates, gitDirs };
 }
 

@@ -3,12 +3,12 @@
  * start replace that file's old records; appended records are added; every other old record is
  * kept, including records whose source file has since been deleted. Duplicates (a prompt copied
  * into a resumed session's file) collapse to one record, chosen by a fixed rule so any collect
- * order yields the same archive.
+ * order yields the same archive. An agent's repeat rule (src/agents/agent.ts) drops records one
+ * of its readers finds again after another.
  */
-import { historyDedupKey } from "./claude_history.ts";
+import type { RepeatRule } from "../agents/agent.ts";
 import { compareRecords, type VerdictRecord } from "./record.ts";
 import type { SourceResult } from "./source.ts";
-import { isHistoryRecord } from "./transcripts.ts";
 
 /** Prefer the record found first in file order: (source_file, source_line) smallest. */
 function preferred(a: VerdictRecord, b: VerdictRecord): VerdictRecord {
@@ -25,6 +25,7 @@ export interface MergeResult {
 export function mergeRecords(
   old: readonly VerdictRecord[],
   results: readonly SourceResult<unknown>[],
+  repeats: readonly RepeatRule[],
 ): MergeResult {
   const replacedFiles = new Set<string>();
   for (const r of results) for (const file of r.replaced.keys()) replacedFiles.add(file);
@@ -38,19 +39,20 @@ export function mergeRecords(
     for (const recs of r.replaced.values()) for (const rec of recs) put(rec);
     for (const rec of r.appended) put(rec);
   }
-  // A prompt in both a transcript and the prompt history is kept once: the transcript's, which
-  // carries the session and the line.
-  const transcriptKeys = new Set<string>();
-  for (const rec of byId.values()) {
-    if (rec.kind === "prompt" && rec.origin === "claude" && !isHistoryRecord(rec)) {
-      transcriptKeys.add(historyDedupKey(rec.session, rec.text));
-    }
-  }
+  // A record found again (a prompt in both a transcript and the prompt history) is kept once:
+  // the original's, which carries the session and the line.
+  const originalKeys = repeats.map((rule) => {
+    const keys = new Set<string>();
+    for (const rec of byId.values()) if (rule.isOriginal(rec)) keys.add(rule.key(rec));
+    return keys;
+  });
+  const isDroppedRepeat = (rec: VerdictRecord) =>
+    repeats.some((rule, i) => rule.isRepeat(rec) && originalKeys[i]!.has(rule.key(rec)));
   const oldIds = new Set(old.map((r) => r.id));
   const records: VerdictRecord[] = [];
   let added = 0;
   for (const rec of byId.values()) {
-    if (isHistoryRecord(rec) && transcriptKeys.has(historyDedupKey(rec.session, rec.text))) continue;
+    if (isDroppedRepeat(rec)) continue;
     records.push(rec);
     if (!oldIds.has(rec.id)) added++;
   }

@@ -1,9 +1,11 @@
 /**
  * The record: one line of the records archive (JSON lines). Schema in docs/records.md.
  */
+import { AGENT_IDS } from "../agents/registry.ts";
 
 export type RecordKind = "prompt" | "note" | "doc" | "commit" | "tag";
-export type RecordOrigin = "claude" | "codex" | "doc" | "git";
+/** "doc", "git", or the id of the agent whose session it came from (src/agents/registry.ts). */
+export type RecordOrigin = string;
 
 export interface VerdictRecord {
   /** Stable across re-collects: derived from the source identity, never from the run. */
@@ -25,7 +27,7 @@ export interface VerdictRecord {
 }
 
 export const RECORD_KINDS: readonly RecordKind[] = ["prompt", "note", "doc", "commit", "tag"];
-const ORIGINS: readonly RecordOrigin[] = ["claude", "codex", "doc", "git"];
+const ORIGINS: readonly RecordOrigin[] = [...AGENT_IDS, "doc", "git"];
 
 /**
  * A stable id: a 64-bit FNV-1a hash (hex) of the record's source identity, prefixed by its kind

@@ -1,24 +1,21 @@
 /**
- * The transcript source: finds Claude Code sessions, Claude's prompt history and Codex rollouts
- * under their roots, and feeds each file's new lines to its parser. Per-file state (size, mtime,
- * offset, line number, a fingerprint of the file's head, the parser's carry) makes a re-collect
- * read only what a file gained; a file that shrank or whose head changed is re-read whole.
+ * The transcript source: finds every agent's session files under their roots (each reader says
+ * which files, src/agents/agent.ts), and feeds each file's new lines to its reader's parser.
+ * Per-file state (size, mtime, offset, line number, a fingerprint of the file's head, the
+ * parser's carry) makes a re-collect read only what a file gained; a file that shrank or whose
+ * head changed is re-read whole.
  */
-import { basename, isWithin } from "../config/paths.ts";
+import type { SessionReader } from "../agents/agent.ts";
+import type { SessionRoot } from "../config/roots.ts";
 import { walkFiles } from "../fsutil/walk.ts";
 import { containedRealPath } from "../sandbox/contain.ts";
-import { createClaudeParser } from "./claude.ts";
-import { createHistoryParser } from "./claude_history.ts";
-import { createCodexParser } from "./codex.ts";
-import type { LineParser, ParserOptions } from "./line_parser.ts";
 import { readLines } from "./lines.ts";
 import { fnv1a64, type VerdictRecord } from "./record.ts";
 import { emptyStats, type ProblemReporter, type SourceResult } from "./source.ts";
 
-export type TranscriptKind = "claude" | "history" | "codex";
-
 export interface TranscriptFileState {
-  readonly kind: TranscriptKind;
+  /** The reader's kind: a carry is resumed only by the reader that wrote it. */
+  readonly kind: string;
   readonly size: number;
   readonly mtimeMs: number;
   readonly offset: number;
@@ -32,9 +29,10 @@ export interface TranscriptFileState {
 export type TranscriptState = Record<string, TranscriptFileState>;
 
 export interface TranscriptInput {
-  readonly claudeProjects: string | null;
-  readonly claudeHistory: string | null;
-  readonly codexSessions: readonly string[];
+  /** The session roots to read, in order (from the plan). */
+  readonly roots: readonly SessionRoot[];
+  /** The readers, by kind; a root whose kind has no reader is skipped. */
+  readonly readers: ReadonlyMap<string, SessionReader>;
   readonly includeHeadless: boolean;
   readonly previous: TranscriptState | null;
   readonly report: ProblemReporter;
@@ -46,53 +44,31 @@ const HEAD_BYTES = 1024;
 
 interface Candidate {
   readonly path: string;
-  readonly kind: TranscriptKind;
+  readonly reader: SessionReader;
   readonly roots: readonly string[];
 }
 
-/** Lists the transcript files to consider, sorted, each with the roots it must stay under. */
+/** Lists the transcript files to consider, in root order, each with the roots it must stay under. */
 export async function findTranscripts(input: TranscriptInput): Promise<Candidate[]> {
   const out: Candidate[] = [];
   const onError = (path: string, err: Error) => input.report(path, `cannot list: ${err.message}`);
-  if (input.claudeProjects) {
-    const root = input.claudeProjects;
+  for (const root of input.roots) {
+    const reader = input.readers.get(root.kind);
+    if (reader === undefined) continue;
+    if (root.layout === "file") {
+      out.push({ path: root.path, reader, roots: [root.path] });
+      continue;
+    }
+    const skipDir = reader.skipDir;
     for await (
-      const path of walkFiles(root, {
-        // Main transcripts only: <root>/<project>/<session>.jsonl. Subagent files live deeper
-        // (<session>/subagents/agent-*.jsonl) or are named agent-*.jsonl.
-        accept: (p, name) =>
-          name.endsWith(".jsonl") && !name.startsWith("agent-") && depthBelow(p, root) === 2,
-        skipDir: (p) => depthBelow(p, root) >= 2,
+      const path of walkFiles(root.path, {
+        accept: (p, name) => reader.accept ? reader.accept(p, name, root.path) : name.endsWith(".jsonl"),
+        ...(skipDir ? { skipDir: (p: string) => skipDir(p, root.path) } : {}),
         onError,
       })
-    ) out.push({ path, kind: "claude", roots: [root] });
-  }
-  if (input.claudeHistory) {
-    out.push({ path: input.claudeHistory, kind: "history", roots: [input.claudeHistory] });
-  }
-  for (const root of input.codexSessions) {
-    for await (
-      const path of walkFiles(root, { accept: (_p, name) => name.endsWith(".jsonl"), onError })
-    ) out.push({ path, kind: "codex", roots: [root] });
+    ) out.push({ path, reader, roots: [root.path] });
   }
   return out;
-}
-
-function depthBelow(path: string, root: string): number {
-  if (!isWithin(path, root) || path === root) return 0;
-  return path.slice(root.length + 1).split("/").length;
-}
-
-function createParser(kind: TranscriptKind, opts: ParserOptions, carry: unknown): LineParser<unknown> {
-  // The carry was written by the same parser kind (the state records the kind).
-  switch (kind) {
-    case "claude":
-      return createClaudeParser(opts, carry as Parameters<typeof createClaudeParser>[1]);
-    case "history":
-      return createHistoryParser(opts, carry as Parameters<typeof createHistoryParser>[1]);
-    case "codex":
-      return createCodexParser(opts, carry as Parameters<typeof createCodexParser>[1]);
-  }
 }
 
 async function headFingerprint(path: string, length: number): Promise<string> {
@@ -140,7 +116,8 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
     }
     const mtimeMs = info.mtime?.getTime() ?? 0;
     const prev = previous[real];
-    if (prev && prev.kind === cand.kind && prev.size === info.size && prev.mtimeMs === mtimeMs) {
+    const kind = cand.reader.kind;
+    if (prev && prev.kind === kind && prev.size === info.size && prev.mtimeMs === mtimeMs) {
       state[real] = prev;
       continue;
     }
@@ -148,15 +125,15 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
       const headLength = Math.min(HEAD_BYTES, info.size);
       const head = await headFingerprint(real, headLength);
       // Resume only when the file did not shrink below what we read and still starts the same.
-      const resumable = prev !== undefined && prev.kind === cand.kind && info.size >= prev.offset &&
+      const resumable = prev !== undefined && prev.kind === kind && info.size >= prev.offset &&
         info.size >= prev.headLength &&
         (prev.headLength === headLength
           ? prev.head === head
           : prev.head === await headFingerprint(real, prev.headLength));
       const startOffset = resumable ? prev.offset : 0;
       const startLine = resumable ? prev.lineNo : 0;
-      const parser = createParser(
-        cand.kind,
+      // The carry was written by the same reader (the state records its kind).
+      const parser = cand.reader.open(
         { file: real, includeHeadless: input.includeHeadless },
         resumable ? prev.carry : null,
       );
@@ -174,7 +151,7 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
       if (resumable) appended.push(...records);
       else replaced.set(real, records);
       state[real] = {
-        kind: cand.kind,
+        kind,
         size: info.size,
         mtimeMs,
         offset: result.offset,
@@ -190,9 +167,4 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
     }
   }
   return { replaced, appended, state, stats };
-}
-
-/** Is this record from Claude's prompt history (deduplicated against transcripts)? */
-export function isHistoryRecord(r: VerdictRecord): boolean {
-  return r.origin === "claude" && basename(r.source_file) === "history.jsonl";
 }

@@ -1,6 +1,7 @@
 /**
  * Where verdict reads and writes, derived from the environment alone (pure: the environment is
- * passed in, never read here). Every path is absolute.
+ * passed in, never read here). Every path is absolute. The agents' own folders are theirs to
+ * say (src/agents/<id>/mod.ts).
  */
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -13,10 +14,6 @@ export interface Paths {
   readonly records: string;
   /** Per-session state: cooldown ledgers, handoff files ($VERDICT_STATE, else $XDG_STATE_HOME/verdict). */
   readonly stateDir: string;
-  /** Claude Code's home ($CLAUDE_CONFIG_DIR, else ~/.claude). */
-  readonly claudeDir: string;
-  /** Codex's home ($CODEX_HOME, else ~/.codex). */
-  readonly codexDir: string;
 }
 
 /** Joins path parts with "/" and removes "." and ".." segments lexically. */
@@ -85,8 +82,6 @@ export function defaultPaths(env: Env, cwd: string): Paths {
     stateDir: env.VERDICT_STATE
       ? abs(env.VERDICT_STATE)
       : joinPath(xdg("XDG_STATE_HOME", ".local/state"), "verdict"),
-    claudeDir: env.CLAUDE_CONFIG_DIR ? abs(env.CLAUDE_CONFIG_DIR) : joinPath(home, ".claude"),
-    codexDir: env.CODEX_HOME ? abs(env.CODEX_HOME) : joinPath(home, ".codex"),
   };
 }
 

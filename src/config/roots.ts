@@ -3,21 +3,36 @@
  * launcher, carried in the plan, used by the stages and by the permission table.
  */
 
-/** Resolved (real) locations a command may read, by role. Missing directories are left out. */
+/** One root of one agent's session reader (src/agents/agent.ts), resolved. */
+export interface SessionRoot {
+  /** The agent's id. */
+  readonly agent: string;
+  /** The reader's kind. */
+  readonly kind: string;
+  /** Real path. */
+  readonly path: string;
+  /** "dir": files under it; "file": the root is the one file. */
+  readonly layout: "dir" | "file";
+}
+
+/** Resolved (real) locations a command may read, by role. Missing ones are left out. */
 export interface Roots {
-  /** ~/.claude/projects, real path, or null when absent. */
-  readonly claudeProjects: string | null;
-  /** ~/.claude/history.jsonl, real path, or null when absent. */
-  readonly claudeHistory: string | null;
-  /** ~/.codex/sessions and ~/.codex/archived_sessions, real paths. */
-  readonly codexSessions: readonly string[];
+  /** Every registered agent's session roots that exist, in registry order. */
+  readonly sessions: readonly SessionRoot[];
   /** Configured and command-line doc roots, real paths. */
   readonly docs: readonly string[];
   /** Configured and command-line git work trees, real paths. */
   readonly gitRepos: readonly string[];
 }
 
+export const EMPTY_ROOTS: Roots = { sessions: [], docs: [], gitRepos: [] };
+
 /** Directories under which transcripts live (quotes may be re-read from files under these). */
 export function transcriptRoots(roots: Roots): string[] {
-  return [roots.claudeProjects, ...roots.codexSessions].filter((r): r is string => r !== null);
+  return roots.sessions.filter((r) => r.layout === "dir").map((r) => r.path);
+}
+
+/** Every session root, directories and single files (what collect reads). */
+export function sessionPaths(roots: Roots): string[] {
+  return roots.sessions.map((r) => r.path);
 }

@@ -4,45 +4,20 @@
  * is a finding. The launcher side works out every path first (DoctorJob), so the checks run in
  * a Worker that may read exactly those paths and run only this program (for the sandbox probe).
  */
+import type { Agent, DoctorAgent } from "../agents/agent.ts";
+import { LOADED_AGENTS } from "../agents/loaded.ts";
+import { andList, noneOfList, orList } from "../agents/registry.ts";
 import type { Env } from "../config/paths.ts";
-import { JsoncSyntaxError } from "../config/jsonc.ts";
 import { DiskIndex, IndexStaleError } from "../rank/index_file.ts";
-import { hookLabel, hookStatus } from "./claude_hooks.ts";
-import { claudeMcpState } from "./claude_mcp.ts";
-import { codexMcpState } from "./codex_toml.ts";
-import { HostFileError } from "./errors.ts";
+import { type Check, check, parseFailure, readOrNull, reason } from "./checks.ts";
 import { installedInterval } from "./schedule.ts";
 import type { DoctorJob } from "./jobs.ts";
 import { collectCounts, runProgram } from "./schedule_apply.ts";
 
+export type { Check, CheckStatus } from "./checks.ts";
+
 /** Records older than this are reported (a scheduled collect runs at least daily). */
 export const RECORDS_STALE_MS = 2 * 24 * 60 * 60 * 1000;
-
-export type CheckStatus = "ok" | "warn" | "fail" | "skip";
-
-export interface Check {
-  readonly id: string;
-  readonly status: CheckStatus;
-  readonly message: string;
-  /** What to do about it (null when nothing needs doing). */
-  readonly fix: string | null;
-}
-
-const check = (id: string, status: CheckStatus, message: string, fix: string | null = null): Check => ({
-  id,
-  status,
-  message,
-  fix,
-});
-
-async function readOrNull(path: string): Promise<string | null> {
-  try {
-    return await Deno.readTextFile(path);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return null;
-    throw err;
-  }
-}
 
 /** "3 days", "5 hours", "12 minutes", "under a minute". */
 export function formatAge(ms: number): string {
@@ -52,12 +27,6 @@ export function formatAge(ms: number): string {
   const hours = Math.round(minutes / 60);
   if (hours < 48) return `${hours} hours`;
   return `${Math.round(hours / 24)} days`;
-}
-
-function reason(err: unknown): string {
-  if (err instanceof Deno.errors.NotFound) return "does not exist";
-  if (err instanceof Deno.errors.PermissionDenied) return "is not readable (permission denied)";
-  return (err as Error).message;
 }
 
 function configCheck(job: DoctorJob): Check {
@@ -79,7 +48,7 @@ async function unreadableDir(dir: string): Promise<string | null> {
   }
 }
 
-async function transcriptCheck(job: DoctorJob): Promise<Check[]> {
+async function transcriptCheck(job: DoctorJob, agents: readonly Agent[]): Promise<Check[]> {
   const found: string[] = [];
   const out: Check[] = [];
   for (const root of job.transcriptRoots) {
@@ -103,7 +72,9 @@ async function transcriptCheck(job: DoctorJob): Promise<Check[]> {
         "transcripts",
         "warn",
         `no transcripts under ${job.transcriptRoots.map((r) => r.path).join(" or ")}`,
-        "use Claude Code or Codex once, or point CLAUDE_CONFIG_DIR / CODEX_HOME at their folders",
+        `use ${orList(agents.map((a) => a.label))} once, or point ${
+          agents.map((a) => a.folderVariable).join(" / ")
+        } at their folders`,
       ),
     );
   }
@@ -232,79 +203,38 @@ async function indexCheck(job: DoctorJob, records: Deno.FileInfo): Promise<Check
   }
 }
 
-/** A host file's parse problem as a failed check. */
-function parseFailure(id: string, path: string, err: unknown): Check {
-  if (err instanceof JsoncSyntaxError) {
-    return check(
-      id,
-      "fail",
-      `Cannot parse "${path}": ${err.message}`,
-      `fix ${path}:${err.line}:${err.column}`,
-    );
-  }
-  if (err instanceof HostFileError) return check(id, "fail", err.message, err.hint);
-  return check(id, "fail", `Cannot read "${path}": ${reason(err)}`, `make ${path} readable`);
+/** The doctor job's entry for an agent (every agent has one: the launcher lists them all). */
+function jobAgent(job: DoctorJob, agent: Agent): DoctorAgent {
+  const found = job.agents.find((a) => a.id === agent.id);
+  if (!found) throw new Error(`The doctor job has no entry for agent "${agent.id}"`);
+  return found;
 }
 
-async function hooksCheck(job: DoctorJob): Promise<Check> {
-  if (!job.claudePresent) return check("hooks", "skip", "Claude Code not found; no hooks to check");
-  let statuses;
-  try {
-    statuses = hookStatus((await readOrNull(job.claudeSettings)) ?? "", job.claudeSettings);
-  } catch (err) {
-    return parseFailure("hooks", job.claudeSettings, err);
-  }
-  const missing = statuses.filter((s) => s.state === "missing");
-  if (missing.length > 0) {
-    return check(
-      "hooks",
-      "fail",
-      `not registered in ${job.claudeSettings}: ${missing.map((s) => hookLabel(s.spec)).join(", ")}`,
-      "run verdict install --claude",
-    );
-  }
-  const elsewhere = statuses.filter((s) => s.program !== null && s.program !== job.bin);
-  if (elsewhere.length > 0) {
-    return check(
-      "hooks",
-      "warn",
-      `the hooks run ${elsewhere[0]!.program}, but this verdict is ${job.bin}`,
-      "run verdict install --claude to point them here",
-    );
-  }
-  const labels = statuses.map((s) =>
-    hookLabel(s.spec) + (s.state === "hand-wired" ? " (wired by hand)" : "")
-  );
-  return check("hooks", "ok", `${labels.join(", ")} in ${job.claudeSettings}`);
-}
-
-async function mcpCheck(job: DoctorJob): Promise<Check> {
+/** Is the MCP server registered with any agent (in the host file each one registers it in)? */
+async function mcpCheck(job: DoctorJob, agents: readonly Agent[]): Promise<Check> {
   const where: string[] = [];
-  try {
-    const claude = await readOrNull(job.claudeConfig);
-    if (claude !== null && claudeMcpState(claude, job.claudeConfig) !== null) {
-      where.push(`Claude Code (${job.claudeConfig})`);
+  for (const agent of agents) {
+    const files = jobAgent(job, agent).files;
+    for (const hostFile of agent.hostFiles) {
+      if (!hostFile.mcpState) continue;
+      const path = files.find((f) => f.role === hostFile.role)!.path;
+      try {
+        const text = await readOrNull(path);
+        if (text !== null && hostFile.mcpState(text, path) !== null) where.push(`${agent.label} (${path})`);
+      } catch (err) {
+        return parseFailure("mcp", path, err);
+      }
     }
-  } catch (err) {
-    return parseFailure("mcp", job.claudeConfig, err);
-  }
-  try {
-    const codex = await readOrNull(job.codexConfig);
-    if (codex !== null && codexMcpState(codex, job.codexConfig) !== null) {
-      where.push(`Codex (${job.codexConfig})`);
-    }
-  } catch (err) {
-    return parseFailure("mcp", job.codexConfig, err);
   }
   if (where.length === 0) {
     return check(
       "mcp",
       "fail",
-      "the MCP server is registered with neither Claude Code nor Codex",
+      `the MCP server is registered with ${noneOfList(agents.map((a) => a.label))}`,
       "run verdict install",
     );
   }
-  return check("mcp", "ok", `registered with ${where.join(" and ")}`);
+  return check("mcp", "ok", `registered with ${andList(where)}`);
 }
 
 async function scheduleCheck(job: DoctorJob): Promise<Check> {
@@ -356,15 +286,28 @@ async function sandboxCheck(job: DoctorJob, env: Env): Promise<Check> {
   return check("sandbox", "fail", `the permission probe failed: ${why}`, `run "${probeCmd}" to see why`);
 }
 
+/** Each agent's own checks (its hooks), in registry order. */
+async function agentChecks(job: DoctorJob, agents: readonly Agent[]): Promise<Check[]> {
+  const out: Check[] = [];
+  for (const agent of agents) {
+    out.push(...await agent.doctor({ agent: jobAgent(job, agent), bin: job.bin, read: readOrNull }));
+  }
+  return out;
+}
+
 /** Runs every check, in a fixed order. */
-export async function runDoctor(job: DoctorJob, env: Env): Promise<Check[]> {
+export async function runDoctor(
+  job: DoctorJob,
+  env: Env,
+  agents: readonly Agent[] = LOADED_AGENTS,
+): Promise<Check[]> {
   return [
     configCheck(job),
-    ...await transcriptCheck(job),
+    ...await transcriptCheck(job, agents),
     ...await rootsCheck(job),
     ...await recordsCheck(job),
-    await hooksCheck(job),
-    await mcpCheck(job),
+    ...await agentChecks(job, agents),
+    await mcpCheck(job, agents),
     await scheduleCheck(job),
     await sandboxCheck(job, env),
   ];

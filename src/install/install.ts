@@ -1,14 +1,13 @@
 /**
- * `verdict install` / `verdict uninstall` as a stage: read each host file, plan the edit (pure,
- * see claude_hooks.ts, claude_mcp.ts, codex_toml.ts), then back up and replace the changed files
+ * `verdict install` / `verdict uninstall` as a stage: read each host file, plan the edit (pure:
+ * each agent's `hostFiles`, src/agents/<id>/), then back up and replace the changed files
  * atomically. Every file is planned before any is written, so a malformed or refused file
  * leaves all of them untouched.
  */
+import type { Agent, HostFile } from "../agents/agent.ts";
+import { LOADED_AGENTS } from "../agents/loaded.ts";
 import { JsoncSyntaxError } from "../config/jsonc.ts";
 import { writeTextFileAtomic } from "../fsutil/atomic.ts";
-import { installHooks, uninstallHooks } from "./claude_hooks.ts";
-import { installClaudeMcp, uninstallClaudeMcp } from "./claude_mcp.ts";
-import { installCodex, uninstallCodex } from "./codex_toml.ts";
 import { type EditResult, HostFileError } from "./errors.ts";
 import type { InstallFile, InstallJob } from "./jobs.ts";
 
@@ -33,18 +32,23 @@ async function readOrNull(path: string): Promise<string | null> {
   }
 }
 
-function edit(job: InstallJob, file: InstallFile, text: string): EditResult {
-  const install = job.action === "install";
-  switch (file.role) {
-    case "claude-settings":
-      return install ? installHooks(text, file.path, job.bin, job.env) : uninstallHooks(text, file.path);
-    case "claude-config":
-      return install
-        ? installClaudeMcp(text, file.path, job.bin, job.env)
-        : uninstallClaudeMcp(text, file.path);
-    case "codex-config":
-      return install ? installCodex(text, file.path, job.bin, job.env) : uninstallCodex(text, file.path);
+/** The agent a host file role belongs to, and the file's edits. */
+export function hostFileByRole(
+  role: string,
+  agents: readonly Agent[] = LOADED_AGENTS,
+): { agent: Agent; file: HostFile } {
+  for (const agent of agents) {
+    const file = agent.hostFiles.find((f) => f.role === role);
+    if (file) return { agent, file };
   }
+  throw new Error(`Unknown host file role "${role}"`);
+}
+
+function edit(job: InstallJob, file: InstallFile, text: string): EditResult {
+  const host = hostFileByRole(file.role).file;
+  return job.action === "install"
+    ? host.install(text, file.path, job.bin, job.env)
+    : host.uninstall(text, file.path);
 }
 
 /** Reads every file and plans its edit; throws HostFileError (nothing written) on the first problem. */

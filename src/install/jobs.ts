@@ -8,8 +8,8 @@
  * This module is imported by the launcher's permission table, so it stays light: types and path
  * arithmetic only (type imports are erased).
  */
+import type { DoctorAgent } from "../agents/agent.ts";
 import { tempPathFor } from "../fsutil/atomic.ts";
-import type { HostFileRole } from "./host_files.ts";
 import type { SchedulePlan, Scheduler } from "./schedule.ts";
 
 export const JOB_OPTION = "_job";
@@ -27,7 +27,8 @@ export function decodeJob<T>(options: Readonly<Record<string, unknown>>): T | nu
 // ---- install / uninstall
 
 export interface InstallFile {
-  readonly role: HostFileRole;
+  /** The agent's host file role (src/agents/agent.ts, HostFile). */
+  readonly role: string;
   /** The path as the host names it (for messages). */
   readonly path: string;
   /** The real path (symlinks resolved): what is read and replaced, so a linked file stays linked. */
@@ -108,11 +109,8 @@ export interface DoctorJob {
   readonly records: string;
   readonly index: string;
   readonly collectState: string;
-  /** Is Claude Code there at all (its folder or its config file)? */
-  readonly claudePresent: boolean;
-  readonly claudeSettings: string;
-  readonly claudeConfig: string;
-  readonly codexConfig: string;
+  /** Every registered agent: is it there at all, and where its host files are. */
+  readonly agents: readonly DoctorAgent[];
   readonly scheduler: Scheduler;
   readonly scheduleFiles: readonly string[];
   /** The program install would wire now (hooks running another one are out of date). */
@@ -131,9 +129,7 @@ export function doctorReads(job: DoctorJob): string[] {
     job.records,
     job.index,
     job.collectState,
-    job.claudeSettings,
-    job.claudeConfig,
-    job.codexConfig,
+    ...job.agents.flatMap((a) => a.files.map((f) => f.path)),
     ...job.scheduleFiles,
   ];
 }

@@ -23,7 +23,7 @@
  *   after them.
  * - written: files the session wrote (successful Write/Edit/MultiEdit/NotebookEdit).
  */
-import { typedPromptText } from "../collect/claude_prompt.ts";
+import { typedPromptText } from "../agents/claude/prompt.ts";
 import { markerStrength } from "../rank/markers.ts";
 
 /** An item and where it came from ("TodoWrite, line 321"). */

@@ -7,7 +7,7 @@
  */
 import { derivedPaths, dirname } from "../config/paths.ts";
 import { tempPathFor } from "../fsutil/atomic.ts";
-import { type CommandPlan, transcriptRoots } from "../cli/plan.ts";
+import { type CommandPlan, sessionPaths, transcriptRoots } from "../cli/plan.ts";
 import { stringOption } from "../cli/args.ts";
 import { callLogPath, listenAddress, tokenFilePath } from "../serve/listen.ts";
 import {
@@ -92,8 +92,8 @@ export function permissionsFor(command: string, plan: CommandPlan): PermissionSe
       const needsGit = plan.roots.gitRepos.length > 0 || plan.roots.docs.length > 0;
       return {
         read: [
-          ...transcriptRoots(plan.roots),
-          ...(plan.roots.claudeHistory ? [plan.roots.claudeHistory] : []),
+          // Every registered agent's session roots (directories and single files).
+          ...sessionPaths(plan.roots),
           ...plan.roots.docs,
           ...plan.roots.gitRepos,
           // Deno's rename needs read access to both names.

@@ -5,6 +5,7 @@
  * `probe` and an env lookup, so the test can show the sandbox is really narrowed.
  */
 import { collectDocs, type DocsState } from "../../src/collect/docs.ts";
+import { claudeMemory } from "./_memory.ts";
 import { collectGit, type GitState } from "../../src/collect/git.ts";
 import type { VerdictRecord } from "../../src/collect/record.ts";
 import type { SourceStats } from "../../src/collect/source.ts";
@@ -55,7 +56,7 @@ self.onmessage = async (e: MessageEvent<WorkerJob>) => {
     const result = job.source === "docs"
       ? await collectDocs({
         docRoots: job.docRoots,
-        claudeProjects: job.claudeProjects,
+        memory: claudeMemory(job.claudeProjects),
         previous: job.previous,
         report,
       })

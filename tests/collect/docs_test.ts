@@ -12,6 +12,7 @@ import { collectGit } from "../../src/collect/git.ts";
 import { recordId, type VerdictRecord } from "../../src/collect/record.ts";
 import type { WorkerAnswer, WorkerJob } from "./collect_worker.ts";
 import { commit, git, initRepo, setMtime, tempDir, writeFiles } from "./git_fixture.ts";
+import { claudeMemory } from "./_memory.ts";
 
 const SECRET = "TOPSECRET-verdict-test-not-a-real-secret";
 
@@ -35,7 +36,7 @@ async function run(
   claudeProjects: string | null = null,
 ) {
   const { problems, report } = reporter();
-  const result = await collectDocs({ docRoots, claudeProjects, previous, report });
+  const result = await collectDocs({ docRoots, memory: claudeMemory(claudeProjects), previous, report });
   // The state goes through JSON between runs.
   const state: DocsState = JSON.parse(JSON.stringify(result.state));
   return { result, state, problems };

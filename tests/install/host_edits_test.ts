@@ -12,13 +12,13 @@ import {
   installHooks,
   isHandWiredHandler,
   uninstallHooks,
-} from "../../src/install/claude_hooks.ts";
+} from "../../src/agents/claude/hooks.ts";
 import {
   claudeMcpState,
   installClaudeMcp,
   isOurMcpEntry,
   uninstallClaudeMcp,
-} from "../../src/install/claude_mcp.ts";
+} from "../../src/agents/claude/mcp.ts";
 import {
   BLOCK_BEGIN,
   BLOCK_END,
@@ -26,7 +26,7 @@ import {
   foreignDefinition,
   installCodex,
   uninstallCodex,
-} from "../../src/install/codex_toml.ts";
+} from "../../src/agents/codex/mcp.ts";
 import { HostFileError } from "../../src/install/errors.ts";
 import { JsoncSyntaxError } from "../../src/config/jsonc.ts";
 import { assertGolden, fixture, GOLDEN_BIN, GOLDEN_ENV } from "./_golden.ts";

@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { copyTree, runCli, tempHome } from "../cli_helper.ts";
 import { fixture, GOLDEN_BIN, GOLDEN_ENV } from "./_golden.ts";
 import { homeWithHostFiles, hostFiles, snapshot, verdictWrapper } from "./_world.ts";
-import { hookCommand } from "../../src/install/claude_hooks.ts";
+import { hookCommand } from "../../src/agents/claude/hooks.ts";
 
 const AS_OF = "2026-11-29T12:00:00Z";
 const STAMP = "20261129T120000Z";

@@ -126,10 +126,17 @@ Deno.test("permission table: schedule runs only systemctl or launchctl, nothing 
       records: `${home}/r`,
       index: `${home}/r.idx`,
       collectState: `${home}/r.state.json`,
-      claudePresent: false,
-      claudeSettings: `${home}/s.json`,
-      claudeConfig: `${home}/c2.json`,
-      codexConfig: `${home}/c.toml`,
+      agents: [
+        {
+          id: "claude",
+          present: false,
+          files: [{ role: "claude-settings", path: `${home}/s.json` }, {
+            role: "claude-config",
+            path: `${home}/c2.json`,
+          }],
+        },
+        { id: "codex", present: false, files: [{ role: "codex-config", path: `${home}/c.toml` }] },
+      ],
       scheduler: "systemd",
       scheduleFiles: [],
       bin: "verdict",

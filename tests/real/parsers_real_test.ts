@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { createClaudeParser } from "../../src/collect/claude.ts";
-import { createCodexParser } from "../../src/collect/codex.ts";
+import { createClaudeParser } from "../../src/agents/claude/transcript.ts";
+import { createCodexParser } from "../../src/agents/codex/rollout.ts";
 import type { LineParser } from "../../src/collect/line_parser.ts";
 import type { VerdictRecord } from "../../src/collect/record.ts";
 import { feed, splitLines } from "../collect/_feed.ts";

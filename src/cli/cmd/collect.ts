@@ -5,6 +5,8 @@ import { parseTime } from "../clock.ts";
 import { EXIT, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { buildIndexFile } from "../../rank/index_write.ts";
+import { LOADED_AGENTS } from "../../agents/loaded.ts";
+import { mainSessionRoot } from "../../agents/locate.ts";
 
 /** Problems listed one by one before the rest are only counted. */
 const MAX_LISTED_PROBLEMS = 20;
@@ -63,12 +65,12 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   }
   if (!quiet) await io.stderr(summaryLine(summary, plan.paths.records) + "\n");
   const r = plan.roots;
-  const noSources = !r.claudeProjects && !r.claudeHistory && r.codexSessions.length === 0 &&
-    r.docs.length === 0 &&
-    r.gitRepos.length === 0;
+  const noSources = r.sessions.length === 0 && r.docs.length === 0 && r.gitRepos.length === 0;
   if (noSources && !quiet) {
+    const at = { env: plan.env, home: plan.paths.home, cwd: plan.cwd };
+    const missing = LOADED_AGENTS.map((a) => `no ${mainSessionRoot(a, at)}, `).join("");
     await io.stderr(
-      `collect: found nothing to read: no ${plan.paths.claudeDir}/projects, no ${plan.paths.codexDir}/sessions, ` +
+      `collect: found nothing to read: ${missing}` +
         "and no doc_roots or git_repos\nhint: add --doc-root DIR or --git-repo DIR, or try `deno task demo` on the bundled examples\n",
     );
   }

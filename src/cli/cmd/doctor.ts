@@ -13,8 +13,10 @@ import type { CommandIO, CommandPlan } from "../plan.ts";
 import { type Config, loadConfig } from "../../config/config.ts";
 import { derivedPaths, dirname, isWithin, joinPath } from "../../config/paths.ts";
 import { selfCommand, verdictBinary } from "../../install/binary.ts";
+import type { AgentEnv, DoctorAgent } from "../../agents/agent.ts";
+import { LOADED_AGENTS } from "../../agents/loaded.ts";
+import { isPresent, mainSessionRoot } from "../../agents/locate.ts";
 import { type Check, runDoctor } from "../../install/doctor.ts";
-import { hostFilePath } from "../../install/host_files.ts";
 import { decodeJob, type DoctorJob, encodeJob, JOB_OPTION } from "../../install/jobs.ts";
 import { defaultScheduler, schedulePaths } from "../../install/schedule.ts";
 import { permissionsFor } from "../../sandbox/permissions.ts";
@@ -51,17 +53,22 @@ export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number>
     if (!(err instanceof VerdictError)) throw err;
     error = { message: err.message, hint: err.hint ?? null };
   }
-  const transcriptRoots = [
-    { label: "Claude Code", path: joinPath(paths.claudeDir, "projects") },
-    { label: "Codex", path: joinPath(paths.codexDir, "sessions") },
-  ];
+  const at: AgentEnv = { env: plan.env, home: paths.home, cwd: plan.cwd };
+  const transcriptRoots = LOADED_AGENTS.map((a) => ({ label: a.label, path: mainSessionRoot(a, at) }));
+  const agents: DoctorAgent[] = [];
+  for (const agent of LOADED_AGENTS) {
+    agents.push({
+      id: agent.id,
+      present: await isPresent(agent, at),
+      files: agent.hostFiles.map((f) => ({ role: f.role, path: f.path(at) })),
+    });
+  }
   const docRoots = config?.doc_roots ?? [];
   const gitRepos = config?.git_repos ?? [];
   const derived = derivedPaths(paths.records);
   const home = paths.home;
   const xdg = plan.env.XDG_CONFIG_HOME;
   const scheduler = defaultScheduler(Deno.build.os);
-  const claudeConfig = hostFilePath("claude-config", paths, plan.env);
   const roots = [...transcriptRoots.map((r) => r.path), ...docRoots, ...gitRepos, dirname(paths.records)];
   const target = await probeTarget([paths.config, "/etc/hostname", "/etc/hosts"], roots);
   const self = selfCommand(
@@ -78,10 +85,7 @@ export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number>
     records: paths.records,
     index: derived.index,
     collectState: derived.collectState,
-    claudePresent: await exists(paths.claudeDir) || await exists(claudeConfig),
-    claudeSettings: hostFilePath("claude-settings", paths, plan.env),
-    claudeConfig,
-    codexConfig: hostFilePath("codex-config", paths, plan.env),
+    agents,
     scheduler,
     scheduleFiles: schedulePaths(
       scheduler,

@@ -1,6 +1,6 @@
 /**
- * `verdict install [--claude] [--codex] [--dry-run]` (and, through the same code,
- * `verdict uninstall`). Two halves:
+ * `verdict install [--<agent>]... [--dry-run]` (and, through the same code, `verdict uninstall`),
+ * for every agent of src/agents/registry.ts. Two halves:
  *
  * - `launch` runs in the launcher: it pins the clock, resolves each host file's real path and
  *   its backup name, finds the binary to wire, then hands the job to a Worker that may read and
@@ -12,18 +12,14 @@ import { nowMs } from "../clock.ts";
 import { EXIT, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { basename, dirname, joinPath } from "../../config/paths.ts";
+import type { Agent, AgentEnv } from "../../agents/agent.ts";
+import { LOADED_AGENTS } from "../../agents/loaded.ts";
+import { isPresent } from "../../agents/locate.ts";
+import { andList, noneOfList, orList } from "../../agents/registry.ts";
 import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../install/binary.ts";
 import { unifiedDiff } from "../../install/diff.ts";
-import {
-  backupPath,
-  backupStamp,
-  type Host,
-  hostFilePath,
-  ROLE_HOST,
-  ROLE_LABEL,
-  rolesFor,
-} from "../../install/host_files.ts";
-import { applyJob, type FileReport, planJob } from "../../install/install.ts";
+import { backupPath, backupStamp } from "../../install/host_files.ts";
+import { applyJob, type FileReport, hostFileByRole, planJob } from "../../install/install.ts";
 import { decodeJob, encodeJob, type InstallFile, type InstallJob, JOB_OPTION } from "../../install/jobs.ts";
 import { permissionsFor } from "../../sandbox/permissions.ts";
 
@@ -58,31 +54,29 @@ async function freeBackup(file: string, stamp: string): Promise<string> {
 }
 
 interface HostChoice {
-  readonly hosts: Host[];
+  readonly hosts: readonly Agent[];
   readonly skipped: string[];
 }
 
-async function chooseHosts(plan: CommandPlan, action: InstallJob["action"]): Promise<HostChoice> {
-  const claude = booleanOption(plan.args, "claude");
-  const codex = booleanOption(plan.args, "codex");
-  if (claude || codex) {
-    return {
-      hosts: [...(claude ? ["claude" as const] : []), ...(codex ? ["codex" as const] : [])],
-      skipped: [],
-    };
-  }
-  if (action === "uninstall") return { hosts: ["claude", "codex"], skipped: [] };
-  const hosts: Host[] = [];
+/** The agents named by their flags; else, for install, those found here; for uninstall, all. */
+async function chooseHosts(
+  plan: CommandPlan,
+  action: InstallJob["action"],
+  at: AgentEnv,
+): Promise<HostChoice> {
+  const flagged = LOADED_AGENTS.filter((a) => booleanOption(plan.args, a.id));
+  if (flagged.length > 0) return { hosts: flagged, skipped: [] };
+  if (action === "uninstall") return { hosts: LOADED_AGENTS, skipped: [] };
+  const hosts: Agent[] = [];
   const skipped: string[] = [];
-  const claudeConfig = hostFilePath("claude-config", plan.paths, plan.env);
-  if (await exists(plan.paths.claudeDir) || await exists(claudeConfig)) hosts.push("claude");
-  else skipped.push(`Claude Code: ${plan.paths.claudeDir} not found (pass --claude to wire it anyway)`);
-  if (await exists(plan.paths.codexDir)) hosts.push("codex");
-  else skipped.push(`Codex: ${plan.paths.codexDir} not found (pass --codex to wire it anyway)`);
+  for (const agent of LOADED_AGENTS) {
+    if (await isPresent(agent, at)) hosts.push(agent);
+    else skipped.push(`${agent.label}: ${agent.folder(at)} not found (pass --${agent.id} to wire it anyway)`);
+  }
   if (hosts.length === 0) {
     throw new UsageError(
-      `Cannot install: found neither Claude Code (${plan.paths.claudeDir}) nor Codex (${plan.paths.codexDir})`,
-      "pass --claude or --codex to wire one anyway",
+      `Cannot install: found ${noneOfList(LOADED_AGENTS.map((a) => `${a.label} (${a.folder(at)})`))}`,
+      `pass ${orList(LOADED_AGENTS.map((a) => `--${a.id}`))} to wire one anyway`,
     );
   }
   return { hosts, skipped };
@@ -97,13 +91,16 @@ export async function launchInstall(plan: CommandPlan, action: InstallJob["actio
     );
   }
   const dryRun = booleanOption(plan.args, "dry-run");
-  const { hosts, skipped } = await chooseHosts(plan, action);
+  const at: AgentEnv = { env: plan.env, home: plan.paths.home, cwd: plan.cwd };
+  const { hosts, skipped } = await chooseHosts(plan, action, at);
   const stamp = backupStamp(nowMs(plan.asOf));
   const files: InstallFile[] = [];
-  for (const role of rolesFor(hosts)) {
-    const path = hostFilePath(role, plan.paths, plan.env);
-    const real = await realPathOf(path);
-    files.push({ role, path, real, backup: await freeBackup(real, stamp) });
+  for (const host of hosts) {
+    for (const hostFile of host.hostFiles) {
+      const path = hostFile.path(at);
+      const real = await realPathOf(path);
+      files.push({ role: hostFile.role, path, real, backup: await freeBackup(real, stamp) });
+    }
   }
   if (!dryRun && action === "install") {
     // The Worker may write only the files themselves, so their folders are made here.
@@ -137,7 +134,7 @@ const STATUS_WORD: Readonly<Record<FileReport["status"], string>> = {
 };
 
 function describe(r: FileReport, action: InstallJob["action"], dryRun: boolean): string[] {
-  const label = ROLE_LABEL[r.file.role];
+  const label = hostFileByRole(r.file.role).file.label;
   const verb = dryRun && r.changes.length > 0 ? `would be ${STATUS_WORD[r.status]}` : STATUS_WORD[r.status];
   let what: string;
   if (r.status === "absent") what = "no such file; nothing to remove";
@@ -184,9 +181,8 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
     );
   } else if (job.dryRun) out.push("dry run: nothing was written");
   else {
-    const hosts = [...new Set(changed.map((r) => ROLE_HOST[r.file.role]))];
-    const names = hosts.map((h) => (h === "claude" ? "Claude Code" : "Codex")).join(" and ");
-    out.push(`done: restart ${names} so ${hosts.length > 1 ? "they load" : "it loads"} the change`);
+    const hosts = [...new Set(changed.map((r) => hostFileByRole(r.file.role).agent.label))];
+    out.push(`done: restart ${andList(hosts)} so ${hosts.length > 1 ? "they load" : "it loads"} the change`);
   }
   await io.stdout(out.join("\n") + "\n");
   return EXIT.ok;

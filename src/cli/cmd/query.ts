@@ -2,6 +2,7 @@
  * `verdict query --as-of T "<text>"`: a look-up on behalf of a caller's session: the caller's
  * project weighted, entities boosted, the live session's own records left out.
  */
+import { LOADED_AGENTS } from "../../agents/loaded.ts";
 import { stringOption } from "../args.ts";
 import { InputError } from "../../errors.ts";
 import { runLookup } from "../lookup.ts";
@@ -10,7 +11,7 @@ import type { CommandIO, CommandPlan } from "../plan.ts";
 /** Lines of a live transcript read to find its session id and working directory. */
 const LIVE_TRANSCRIPT_SCAN_LINES = 200;
 
-/** The session id and project a live Claude Code or Codex transcript names in its first lines. */
+/** The session id and project a live session file of any registered agent names in its first lines. */
 export async function liveSessionOf(
   path: string,
 ): Promise<{ session: string | null; project: string | null }> {
@@ -25,17 +26,11 @@ export async function liveSessionOf(
   for (const line of text.split("\n").slice(0, LIVE_TRANSCRIPT_SCAN_LINES)) {
     try {
       const v = JSON.parse(line) as Record<string, unknown>;
-      const payload = (v.payload ?? {}) as Record<string, unknown>;
-      session ??= typeof v.sessionId === "string"
-        ? v.sessionId
-        : v.type === "session_meta" && typeof payload.id === "string"
-        ? payload.id
-        : null;
-      project ??= typeof v.cwd === "string"
-        ? v.cwd
-        : v.type === "session_meta" && typeof payload.cwd === "string"
-        ? payload.cwd
-        : null;
+      for (const agent of LOADED_AGENTS) {
+        const live = agent.liveSession(v);
+        session ??= live.session;
+        project ??= live.project;
+      }
     } catch {
       // A damaged or partial line says nothing about the session.
     }

@@ -28,8 +28,8 @@
  * Speed: tool outputs dominate a rollout, so `line()` parses only lines that can matter (the
  * meta, turn contexts while the cwd is unknown, and lines naming "user_message").
  */
-import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "./line_parser.ts";
-import { recordId, toRfc3339, type VerdictRecord } from "./record.ts";
+import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
 
 /** Originators of the terminal UI, used only when `source` is absent (older files). */
 export const TUI_ORIGINATORS: readonly string[] = ["codex_cli_rs", "codex-tui"];

@@ -7,7 +7,7 @@
  * named verdict and whose only argument is "mcp" (what install writes, and what
  * `claude mcp add verdict -- verdict mcp` writes); anything else under that name is refused.
  */
-import { basename } from "../config/paths.ts";
+import { basename } from "../../config/paths.ts";
 import {
   insertMember,
   type JsonObjectNode,
@@ -15,9 +15,9 @@ import {
   nodeValue,
   removeMember,
   replaceNode,
-} from "./json_edit.ts";
-import { type EditResult, HostFileError } from "./errors.ts";
-import { objectMember, rootObject } from "./host_json.ts";
+} from "../../install/json_edit.ts";
+import { type EditResult, HostFileError } from "../../install/errors.ts";
+import { objectMember, rootObject } from "../../install/host_json.ts";
 import { isDeepStrictEqual } from "node:util";
 
 export const MCP_NAME = "verdict";

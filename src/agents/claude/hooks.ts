@@ -21,11 +21,11 @@ import {
   removeItem,
   removeMember,
   replaceNode,
-} from "./json_edit.ts";
-import { isAbsoluteProgram } from "./binary.ts";
-import { shellQuote } from "./shell.ts";
-import { type EditResult, HostFileError } from "./errors.ts";
-import { objectMember, rootObject } from "./host_json.ts";
+} from "../../install/json_edit.ts";
+import { isAbsoluteProgram } from "../../install/binary.ts";
+import { shellQuote } from "../../install/shell.ts";
+import { type EditResult, HostFileError } from "../../install/errors.ts";
+import { objectMember, rootObject } from "../../install/host_json.ts";
 import { isDeepStrictEqual } from "node:util";
 
 export type HookSub = "user-prompt" | "pre-compact" | "session-start";

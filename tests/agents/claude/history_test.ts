@@ -1,7 +1,11 @@
 import assert from "node:assert/strict";
-import { createHistoryParser, historyDedupKey, historyPromptText } from "../../src/collect/claude_history.ts";
-import { recordId, type VerdictRecord } from "../../src/collect/record.ts";
-import { feed, fixtureLines, fixturePath } from "./_feed.ts";
+import {
+  createHistoryParser,
+  historyDedupKey,
+  historyPromptText,
+} from "../../../src/agents/claude/history.ts";
+import { recordId, type VerdictRecord } from "../../../src/collect/record.ts";
+import { feed, fixtureLines, fixturePath } from "../../collect/_feed.ts";
 
 const HISTORY = "history/history.jsonl";
 const SESSION = "9f0c2d1e-5b7a-4c3e-8d21-6a4f0b9e7c55";

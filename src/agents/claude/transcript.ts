@@ -24,9 +24,9 @@
  * Speed: most bytes of a transcript are tool results, so `line()` decides from cheap substring
  * checks whether a line can matter before parsing it (see `mayMatter`).
  */
-import type { LineParser, ParserOptions } from "./line_parser.ts";
-import { recordId, toRfc3339, type VerdictRecord } from "./record.ts";
-import { typedPromptText } from "./claude_prompt.ts";
+import type { LineParser, ParserOptions } from "../../collect/line_parser.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
+import { typedPromptText } from "./prompt.ts";
 
 /** Base names of memory and instruction files whose writes become notes. */
 export const MEMORY_FILE_NAMES: readonly string[] = [

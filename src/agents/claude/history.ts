@@ -14,13 +14,15 @@
  * - Pasted text shows as its placeholder ("[Pasted text #1 +20 lines]"); `pastedContents` is not
  *   indexed.
  * - Id = "claude-history:" + sessionId + ":" + timestamp. The collector drops a history record when
- *   a transcript prompt of the same session has the same `historyDedupKey`, so a prompt found in
- *   both places is kept once, from the transcript (which has its exact line and cwd).
+ *   a transcript prompt of the same session has the same `historyDedupKey` (HISTORY_REPEATS), so a
+ *   prompt found in both places is kept once, from the transcript (which has its exact line and cwd).
  * - Malformed or non-object lines are counted in `malformed`; nothing throws.
  */
-import type { LineParser, ParserOptions } from "./line_parser.ts";
-import { recordId, toRfc3339, type VerdictRecord } from "./record.ts";
-import { typedText } from "./claude_prompt.ts";
+import { basename } from "../../config/paths.ts";
+import type { LineParser, ParserOptions } from "../../collect/line_parser.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
+import type { RepeatRule } from "../agent.ts";
+import { typedText } from "./prompt.ts";
 
 /** History lines are small and each one is a candidate, so there is nothing to carry. */
 export type HistoryCarry = Record<string, never>;
@@ -100,3 +102,15 @@ export function createHistoryParser(
     },
   };
 }
+
+/** Is this record from Claude's prompt history (deduplicated against transcripts)? */
+export function isHistoryRecord(r: VerdictRecord): boolean {
+  return r.origin === "claude" && basename(r.source_file) === "history.jsonl";
+}
+
+/** A history prompt is dropped when a transcript prompt of the same session has its key. */
+export const HISTORY_REPEATS: RepeatRule = {
+  isRepeat: isHistoryRecord,
+  isOriginal: (r) => r.kind === "prompt" && r.origin === "claude" && !isHistoryRecord(r),
+  key: (r) => historyDedupKey(r.session, r.text),
+};

@@ -6,9 +6,9 @@ import {
   isSubagentFile,
   mayMatter,
   memoryWriteText,
-} from "../../src/collect/claude.ts";
-import { recordId, type VerdictRecord } from "../../src/collect/record.ts";
-import { allFixtureFiles, feed, fixtureLines, fixturePath, spaced } from "./_feed.ts";
+} from "../../../src/agents/claude/transcript.ts";
+import { recordId, type VerdictRecord } from "../../../src/collect/record.ts";
+import { allFixtureFiles, feed, fixtureLines, fixturePath, spaced } from "../../collect/_feed.ts";
 
 const INTERACTIVE = "claude/interactive-2.1.jsonl";
 const SESSION = "9f0c2d1e-5b7a-4c3e-8d21-6a4f0b9e7c55";

@@ -5,8 +5,8 @@ import {
   parseVersion,
   slashCommandText,
   typedPromptText,
-} from "../../src/collect/claude_prompt.ts";
-import { VERDICT_HINT_MARKER } from "../../src/collect/line_parser.ts";
+} from "../../../src/agents/claude/prompt.ts";
+import { VERDICT_HINT_MARKER } from "../../../src/collect/line_parser.ts";
 
 const interactive = { includeHeadless: false };
 const all = { includeHeadless: true };

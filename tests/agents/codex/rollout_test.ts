@@ -5,10 +5,10 @@ import {
   sessionCounts,
   sniffGeneration,
   userMessageText,
-} from "../../src/collect/codex.ts";
-import { VERDICT_HINT_MARKER } from "../../src/collect/line_parser.ts";
-import { recordId, type VerdictRecord } from "../../src/collect/record.ts";
-import { allFixtureFiles, feed, fixtureLines, fixturePath, spaced } from "./_feed.ts";
+} from "../../../src/agents/codex/rollout.ts";
+import { VERDICT_HINT_MARKER } from "../../../src/collect/line_parser.ts";
+import { recordId, type VerdictRecord } from "../../../src/collect/record.ts";
+import { allFixtureFiles, feed, fixtureLines, fixturePath, spaced } from "../../collect/_feed.ts";
 
 function parse(rel: string, includeHeadless = false, prefilter = true) {
   const file = fixturePath(rel);

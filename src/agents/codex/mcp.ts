@@ -13,8 +13,8 @@
  * key, an entry of an [mcp_servers] table or inline table) was not written by us: install refuses
  * and uninstall leaves it.
  */
-import { type EditResult, HostFileError } from "./errors.ts";
-import { tomlString } from "./shell.ts";
+import { type EditResult, HostFileError } from "../../install/errors.ts";
+import { tomlString } from "../../install/shell.ts";
 
 export const BLOCK_BEGIN =
   '# >>> verdict: added by "verdict install"; "verdict uninstall" removes this block >>>';

@@ -1,0 +1,163 @@
+/**
+ * The shape of an agent (a coding-agent CLI verdict reads and wires into), as the stages see it.
+ * Each agent lives in one folder, `src/agents/<id>/`, whose `mod.ts` exports its `AgentKit`;
+ * src/agents/registry.ts lists the agents. collect, install, uninstall, doctor and the
+ * permission plan iterate over the registry and know no agent by name.
+ *
+ * Two halves, so the per-prompt hint path stays small:
+ * - `AgentEntry` (the registry row): id, names and help phrases, and a loader. The launcher's
+ *   command table and the record checker import it; it holds no code.
+ * - `AgentKit` (the folder's mod.ts): locations, session readers, memory files, host-file edits
+ *   and doctor checks. Loaded by src/agents/loaded.ts for the stages that need it.
+ *
+ * Everything here is pure but the doctor checks: locations derive from the environment passed
+ * in, readers are line-fed parsers, edits are text in, text out.
+ */
+import type { Env } from "../config/paths.ts";
+import type { LineParser, ParserOptions } from "../collect/line_parser.ts";
+import type { VerdictRecord } from "../collect/record.ts";
+import type { EditResult } from "../install/errors.ts";
+import type { Check } from "../install/checks.ts";
+
+/** The registry row: what the command line says about an agent without loading its code. */
+export interface AgentEntry {
+  /** Lower-case word: the records' `origin`, the `--<id>` flag of install and uninstall. */
+  readonly id: string;
+  /** The agent's product name, for messages ("Claude Code"). */
+  readonly label: string;
+  /** What `install --<id>` wires, for its flag's help ("hooks and MCP server"). */
+  readonly wires: string;
+  /** A sentence fragment for `collect --help`: what is read, and from where. */
+  readonly readsHelp: string;
+  /** A paragraph for `install --help`: which file gets which entry. */
+  readonly installHelp: string;
+  /** Loads the agent's folder. */
+  readonly load: () => Promise<{ readonly kit: AgentKit }>;
+}
+
+/** An agent with its folder loaded. */
+export type Agent = AgentEntry & AgentKit;
+
+/** What an agent's locations derive from. Nothing is read: the same input gives the same paths. */
+export interface AgentEnv {
+  readonly env: Env;
+  /** The user's home directory, absolute. */
+  readonly home: string;
+  /** The working directory, for relative values of variables such as CLAUDE_CONFIG_DIR. */
+  readonly cwd: string;
+}
+
+export interface AgentKit {
+  /** The agent's own folder ($CLAUDE_CONFIG_DIR, else ~/.claude). */
+  folder(at: AgentEnv): string;
+  /** The variable that moves that folder, for hints ("CLAUDE_CONFIG_DIR"). */
+  readonly folderVariable: string;
+  /** Paths any one of which, existing, says the agent is used here (install and doctor ask). */
+  presence(at: AgentEnv): readonly string[];
+  /** The agent's session files, one reader per format; the first is its main one. */
+  readonly sessions: readonly SessionReader[];
+  /** Markdown memory files the agent keeps beside its sessions (read as documents), or null. */
+  readonly memory: MemoryFiles | null;
+  /** Records one of its readers finds again (a prompt history repeating transcripts), or null. */
+  readonly repeats: RepeatRule | null;
+  /** The session id and project one parsed line of a live session names (query --live-transcript). */
+  liveSession(entry: Readonly<Record<string, unknown>>): LiveSession;
+  /** The files install edits, in the order they are planned and reported. */
+  readonly hostFiles: readonly HostFile[];
+  /** Checks of this agent's own wiring (its hooks), run by doctor after the shared checks. */
+  doctor(ctx: DoctorContext): Promise<Check[]>;
+}
+
+/**
+ * One session format of an agent: where its files are, which of them to read, and a resumable
+ * line-fed parser (src/collect/line_parser.ts). The collector does the rest (containment, per-file
+ * incremental state, credential filter). A format that is not lines of text (a database) would
+ * be a second variant of this type with its own read function; none exists yet.
+ */
+export interface SessionReader {
+  /**
+   * Unique across agents; stored as each file's `kind` in the collect state, so a file is resumed
+   * only by the reader that wrote its carry. Renaming one means a full re-read of its files.
+   */
+  readonly kind: string;
+  /**
+   * "dir": the files accepted under each root (and quotes may be re-read from them);
+   * "file": each root is itself the one file to read.
+   */
+  readonly layout: "dir" | "file";
+  /** Lexical paths of its roots. The first is where the agent writes (doctor looks there). */
+  roots(at: AgentEnv): readonly string[];
+  /** For "dir": which files under `root` to read (default: every `*.jsonl`, at any depth). */
+  accept?(path: string, name: string, root: string): boolean;
+  /** For "dir": directories not to descend into (default: none). */
+  skipDir?(path: string, root: string): boolean;
+  /** A parser for one file, resumed from the carry a parser of this reader left (or null). */
+  open(opts: ParserOptions, carry: unknown): LineParser<unknown>;
+}
+
+/** A Markdown file found by an agent's memory lister, and the project its records belong to. */
+export interface MemoryFile {
+  readonly path: string;
+  readonly project: string;
+}
+
+/** Lists the plain directories or files of a directory, sorted (problems reported, not thrown). */
+export type DirLister = (dir: string, type: "dir" | "file") => Promise<string[]>;
+
+export interface MemoryFiles {
+  /** The `kind` of the reader whose roots hold the memory files. */
+  readonly under: string;
+  /** The memory files under one such root (already real). */
+  find(root: string, list: DirLister): Promise<MemoryFile[]>;
+}
+
+/**
+ * Records one reader finds again after another: the repeat is dropped when an original with the
+ * same key exists (Claude's prompt history repeats its transcripts' prompts).
+ */
+export interface RepeatRule {
+  isRepeat(record: VerdictRecord): boolean;
+  isOriginal(record: VerdictRecord): boolean;
+  key(record: VerdictRecord): string;
+}
+
+export interface LiveSession {
+  readonly session: string | null;
+  readonly project: string | null;
+}
+
+/** One host file install edits: pure text edits, planned before anything is written. */
+export interface HostFile {
+  /** Stable name carried in the install job and in the doctor job ("claude-settings"). */
+  readonly role: string;
+  /** What the file holds, for messages ("Claude Code hooks"). */
+  readonly label: string;
+  path(at: AgentEnv): string;
+  /** Adds or updates verdict's entries; `text` is "" for a missing file. */
+  install(text: string, path: string, bin: string, env: Readonly<Record<string, string>>): EditResult;
+  /** Removes exactly what install added. */
+  uninstall(text: string, path: string): EditResult;
+  /** For the file that registers the MCP server: is verdict's server there, and whose is it? */
+  mcpState?(text: string, path: string): McpState;
+}
+
+/** "ours": written by install (or the agent's own `mcp add`); "other": someone else's; null: none. */
+export type McpState = "ours" | "other" | null;
+
+/** What an agent's doctor checks get: its files as the launcher resolved them, and a reader. */
+export interface DoctorContext {
+  readonly agent: DoctorAgent;
+  /** The program install would wire now (entries running another one are out of date). */
+  readonly bin: string;
+  /** The file's text, or null when it does not exist (other errors are thrown). */
+  readonly read: (path: string) => Promise<string | null>;
+}
+
+/** An agent as the doctor job carries it into the Worker (plain data). */
+export interface DoctorAgent {
+  readonly id: string;
+  /** Does any of its presence paths exist? */
+  readonly present: boolean;
+  /** Its host files by role. */
+  readonly files: readonly { readonly role: string; readonly path: string }[];
+}

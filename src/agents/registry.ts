@@ -1,0 +1,63 @@
+/**
+ * The agents verdict reads and wires into: one row each. collect, install, uninstall, doctor,
+ * the permission plan and the help text iterate over this table, so adding an agent is its
+ * folder (`src/agents/<id>/mod.ts` exporting `kit`, see agent.ts) plus one row here; the tests
+ * in tests/agents/registry_test.ts fail while any part of it is missing.
+ *
+ * A row holds no code (the folder loads on demand): the launcher's command table and the
+ * record checker import this file, and they are on the per-prompt hint path.
+ */
+import type { Agent, AgentEntry } from "./agent.ts";
+
+export const AGENTS: readonly AgentEntry[] = [
+  {
+    id: "claude",
+    label: "Claude Code",
+    wires: "hooks and MCP server",
+    readsHelp: "typed prompts and memory-file writes from Claude Code (~/.claude/projects, " +
+      "~/.claude/history.jsonl) and its memory files (~/.claude/projects/*/memory/*.md)",
+    installHelp: "the UserPromptSubmit, PreCompact and SessionStart(compact) hooks in settings.json " +
+      "($CLAUDE_CONFIG_DIR, else ~/.claude), and mcpServers.verdict (user scope) in ~/.claude.json " +
+      "($CLAUDE_CONFIG_DIR/.claude.json when that is set).",
+    load: () => import("./claude/mod.ts"),
+  },
+  {
+    id: "codex",
+    label: "Codex",
+    wires: "MCP server",
+    readsHelp: "typed input from Codex TUI sessions (~/.codex/sessions)",
+    installHelp: "a delimited [mcp_servers.verdict] block in config.toml ($CODEX_HOME, else ~/.codex).",
+    load: () => import("./codex/mod.ts"),
+  },
+];
+
+/** Every agent id: the `origin` values of agent records. */
+export const AGENT_IDS: readonly string[] = AGENTS.map((a) => a.id);
+
+export function findAgentEntry(id: string): AgentEntry | undefined {
+  return AGENTS.find((a) => a.id === id);
+}
+
+/** Loads every agent's folder, in table order. */
+export async function loadAgents(entries: readonly AgentEntry[] = AGENTS): Promise<Agent[]> {
+  return await Promise.all(entries.map(async (e) => ({ ...e, ...(await e.load()).kit })));
+}
+
+/** "A", "A and B", "A, B and C". */
+export function andList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+/** "A", "A or B", "A, B or C". */
+export function orList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}`;
+}
+
+/** "A", "neither A nor B", "none of A, B or C". */
+export function noneOfList(items: readonly string[]): string {
+  if (items.length <= 1) return items.join("");
+  if (items.length === 2) return `neither ${items[0]} nor ${items[1]}`;
+  return `none of ${orList(items)}`;
+}
