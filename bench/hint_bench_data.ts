@@ -61,7 +61,8 @@ const MARKERS = [
   "",
 ];
 
-function text(r: () => number): string {
+/** One synthetic record text: a marker or none, then Zipf-distributed words; a quarter Chinese. */
+export function syntheticText(r: () => number): string {
   const zh = r() < 0.25;
   const shape = r();
   // Mostly short prompts, some paragraphs, a few long documents.
@@ -103,7 +104,7 @@ export function makeRecords(n: number): VerdictRecord[] {
       id: recordId(kind, `bench:${i}`),
       kind,
       origin: kind === "doc" ? "doc" : kind === "commit" || kind === "tag" ? "git" : "claude",
-      text: text(r),
+      text: syntheticText(r),
       time: new Date(base + Math.floor((i / n) * 700 * 86_400_000)).toISOString(),
       project: `/home/dev/p${i % 40}`,
       session: kind === "prompt" ? `s${i % 5000}` : null,

@@ -1,0 +1,196 @@
+/**
+ * `deno task bench:scale [--sizes 1000,100000,1000000] [--cache DIR] [--runs N]`: what collect and
+ * the hook cost as the archive grows, in one run, as ratios against the smallest archive and
+ * against a Deno hello-world started the same way.
+ *
+ * For each size, on a synthetic Claude Code history of that many typed prompts (bench/scale_history.ts,
+ * generated once into the cache directory, default `$XDG_CACHE_HOME/verdict-bench`, and reused):
+ *   - first full collect into an empty archive: wall time and peak RSS (GNU time's maximum
+ *     resident set size) of the real CLI, as the scheduler runs it;
+ *   - collect that adds one prompt (one line appended to the newest session), --runs times: the
+ *     median wall time and the largest peak RSS;
+ *   - the hook end to end (`hook user-prompt`, process start to exit), round-robin with a
+ *     hello-world: the medians.
+ * Goals (issue 10): one-prompt collect at 10⁶ within 2× of 10³ and under 150 MB; full collect of
+ * 10⁶ under 300 MB; hook at 10⁶ within 1.5× of 10³, and within 1.5× of hello-world.
+ */
+import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
+import { denoDir } from "../tests/cli_helper.ts";
+import { queries } from "./hint_bench_data.ts";
+import { ensureHistory, type History, promptLine } from "./scale_history.ts";
+
+function option(name: string): string | undefined {
+  const i = Deno.args.indexOf(name);
+  return i >= 0 ? Deno.args[i + 1] : undefined;
+}
+
+const SIZES = (option("--sizes") ?? "1000,100000,1000000").split(",").map((s) =>
+  Number(s.replaceAll("_", ""))
+);
+const RUNS = Number(option("--runs") ?? "3");
+const HOOK_RUNS = 15;
+const CACHE = option("--cache") ?? Deno.env.get("VERDICT_BENCH_CACHE") ??
+  `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`}/verdict-bench`;
+const AS_OF = "2026-06-15T00:00:00Z";
+
+interface Timed {
+  readonly seconds: number;
+  readonly rssMb: number;
+  readonly stderr: string;
+}
+
+async function timed(args: string[], env: Record<string, string>, stdin = ""): Promise<Timed> {
+  const t0 = performance.now();
+  const child = new Deno.Command("/usr/bin/time", {
+    args: ["-f", "maxrss_kb=%M", ...args],
+    env,
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const w = child.stdin.getWriter();
+  await w.write(new TextEncoder().encode(stdin));
+  await w.close();
+  const out = await child.output();
+  const seconds = (performance.now() - t0) / 1000;
+  const stderr = new TextDecoder().decode(out.stderr);
+  if (!out.success) throw new Error(`${args.join(" ")} failed (${out.code}): ${stderr}`);
+  return { seconds, rssMb: Number(/maxrss_kb=(\d+)/.exec(stderr)?.[1] ?? "0") / 1024, stderr };
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+interface Row {
+  readonly size: number;
+  readonly full: Timed;
+  readonly oneWall: number;
+  readonly oneRss: number;
+  readonly hookMs: number;
+  readonly helloMs: number;
+}
+
+async function measure(history: History, size: number, hello: string): Promise<Row> {
+  const work = await Deno.makeTempDir({ prefix: `verdict-bench-scale-${size}-` });
+  try {
+    // Hard links: the sources cost no copy. The live session is a real copy, since it grows.
+    const home = `${work}/home`;
+    const cp = await new Deno.Command("cp", { args: ["-al", history.home, home] }).output();
+    if (!cp.success) throw new Error(`cp -al failed: ${new TextDecoder().decode(cp.stderr)}`);
+    const live = history.liveFile.replace(history.home, home);
+    const bytes = await Deno.readFile(live);
+    await Deno.remove(live);
+    await Deno.writeFile(live, bytes);
+
+    const env = {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      HOME: home,
+      DENO_DIR: denoDir(),
+      VERDICT_STATE: `${work}/state`,
+      VERDICT_ASOF: AS_OF,
+    };
+    const verdict = [Deno.execPath(), "run", "--quiet", ...verdictRunFlags(), MAIN_TS];
+    const full = await timed([...verdict, "collect"], env);
+    console.log(`  ${size}: full collect ${full.seconds.toFixed(2)} s, ${full.rssMb.toFixed(0)} MB`);
+
+    const walls: number[] = [];
+    let rss = 0;
+    for (let i = 0; i < RUNS; i++) {
+      const ms = history.lastMs + (i + 1) * 60_000;
+      const line = promptLine(
+        history.liveSession,
+        history.liveProject,
+        `live-${i}`,
+        ms,
+        `We decided to keep step ${i} small`,
+      );
+      await Deno.writeTextFile(live, line + "\n", { append: true });
+      const one = await timed([...verdict, "collect"], env);
+      if (!/1 new/.test(one.stderr)) {
+        throw new Error(`the one-prompt collect did not add one record: ${one.stderr}`);
+      }
+      walls.push(one.seconds);
+      rss = Math.max(rss, one.rssMb);
+    }
+    console.log(`  ${size}: one-prompt collect ${median(walls).toFixed(3)} s, ${rss.toFixed(0)} MB`);
+
+    const qs = queries(HOOK_RUNS + 3);
+    const hookArgs = [...verdict, "hook", "user-prompt"];
+    const helloArgs = [Deno.execPath(), "run", "--quiet", hello];
+    const hook: number[] = [];
+    const base: number[] = [];
+    for (let i = 0; i < HOOK_RUNS + 2; i++) {
+      const input = JSON.stringify({ session_id: `bench-${i}`, cwd: history.liveProject, prompt: qs[i] });
+      const h = await timed(hookArgs, env, input);
+      const b = await timed(helloArgs, env);
+      if (i < 2) continue; // warm-up
+      hook.push(h.seconds * 1000);
+      base.push(b.seconds * 1000);
+    }
+    return { size, full, oneWall: median(walls), oneRss: rss, hookMs: median(hook), helloMs: median(base) };
+  } finally {
+    await Deno.remove(work, { recursive: true });
+  }
+}
+
+const hello = await Deno.makeTempFile({ prefix: "verdict-hello-", suffix: ".ts" });
+await Deno.writeTextFile(hello, 'console.log("hi");\n');
+try {
+  console.log(`bench:scale: sizes ${SIZES.join(", ")}; one-prompt runs ${RUNS}; cache ${CACHE}`);
+  const rows: Row[] = [];
+  for (const size of SIZES) {
+    const history = await ensureHistory(CACHE, size, (s) => console.log(s));
+    rows.push(await measure(history, size, hello));
+  }
+  const first = rows[0]!;
+  const fmtSize = (n: number) => n >= 1000 && Math.log10(n) % 1 === 0 ? `10^${Math.log10(n)}` : String(n);
+  const head = [
+    "",
+    ...rows.map((r) => fmtSize(r.size)),
+    `${fmtSize(rows.at(-1)!.size)} / ${fmtSize(first.size)}`,
+  ];
+  const line = (
+    name: string,
+    values: number[],
+    unit: string,
+    digits: number,
+  ) => [
+    name,
+    ...values.map((v) => `${v.toFixed(digits)} ${unit}`),
+    `${(values.at(-1)! / values[0]!).toFixed(2)}×`,
+  ];
+  const table = [
+    head,
+    line("collect adding one prompt: wall", rows.map((r) => r.oneWall), "s", 3),
+    line("collect adding one prompt: peak RSS", rows.map((r) => r.oneRss), "MB", 0),
+    line("first full collect: wall", rows.map((r) => r.full.seconds), "s", 2),
+    line("first full collect: peak RSS", rows.map((r) => r.full.rssMb), "MB", 0),
+    line("hook end to end (median)", rows.map((r) => r.hookMs), "ms", 1),
+    line("deno hello-world (median, same run)", rows.map((r) => r.helloMs), "ms", 1),
+    line("hook / hello-world", rows.map((r) => r.hookMs / r.helloMs), "×", 2),
+  ];
+  const widths = head.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
+  console.log("");
+  for (const [i, row] of table.entries()) {
+    console.log(
+      "| " + row.map((cell, c) => c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!)).join(" | ") +
+        " |",
+    );
+    if (i === 0) {
+      console.log(
+        "| " + widths.map((w, c) => c === 0 ? "-".repeat(w) : "-".repeat(w - 1) + ":").join(" | ") + " |",
+      );
+    }
+  }
+  const last = rows.at(-1)!;
+  console.log(
+    `\ngoals: one-prompt collect ${(last.oneWall / first.oneWall).toFixed(2)}× of ${
+      fmtSize(first.size)
+    } (≤ 2×), ` +
+      `${last.oneRss.toFixed(0)} MB (< 150 MB); full collect ${last.full.rssMb.toFixed(0)} MB (< 300 MB); ` +
+      `hook ${(last.hookMs / first.hookMs).toFixed(2)}× of ${fmtSize(first.size)} (≤ 1.5×), ` +
+      `${(last.hookMs / last.helloMs).toFixed(2)}× hello-world (≤ 1.5×)`,
+  );
+} finally {
+  await Deno.remove(hello);
+}
