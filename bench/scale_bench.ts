@@ -39,6 +39,9 @@ interface Timed {
   readonly stderr: string;
 }
 
+/** A run that failed: its last stderr line, shown in the table instead of a figure. */
+class RunFailed extends Error {}
+
 async function timed(args: string[], env: Record<string, string>, stdin = ""): Promise<Timed> {
   const t0 = performance.now();
   const child = new Deno.Command("/usr/bin/time", {
@@ -55,7 +58,12 @@ async function timed(args: string[], env: Record<string, string>, stdin = ""): P
   const out = await child.output();
   const seconds = (performance.now() - t0) / 1000;
   const stderr = new TextDecoder().decode(out.stderr);
-  if (!out.success) throw new Error(`${args.join(" ")} failed (${out.code}): ${stderr}`);
+  if (!out.success) {
+    const why = stderr.split("\n").filter((l) =>
+      l && !l.startsWith("maxrss_kb=") && !l.startsWith("Command exited")
+    );
+    throw new RunFailed(`exit ${out.code}: ${why.at(-1) ?? "no message"}`);
+  }
   return { seconds, rssMb: Number(/maxrss_kb=(\d+)/.exec(stderr)?.[1] ?? "0") / 1024, stderr };
 }
 
@@ -63,11 +71,25 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 
 interface Row {
   readonly size: number;
-  readonly full: Timed;
+  readonly fullWall: number;
+  readonly fullRss: number;
+  /** Bytes of everything collect wrote (archive, index, state). */
+  readonly storeBytes: number;
   readonly oneWall: number;
   readonly oneRss: number;
   readonly hookMs: number;
   readonly helloMs: number;
+  /** Why a figure is missing (NaN): the failing run's message. */
+  readonly failures: string[];
+}
+
+async function bytesUnder(dir: string): Promise<number> {
+  let total = 0;
+  for await (const e of Deno.readDir(dir)) {
+    const info = await Deno.stat(`${dir}/${e.name}`);
+    total += e.isDirectory ? await bytesUnder(`${dir}/${e.name}`) : info.size;
+  }
+  return total;
 }
 
 async function measure(history: History, size: number, hello: string): Promise<Row> {
@@ -90,29 +112,36 @@ async function measure(history: History, size: number, hello: string): Promise<R
       VERDICT_ASOF: AS_OF,
     };
     const verdict = [Deno.execPath(), "run", "--quiet", ...verdictRunFlags(), MAIN_TS];
+    const failures: string[] = [];
     const full = await timed([...verdict, "collect"], env);
-    console.log(`  ${size}: full collect ${full.seconds.toFixed(2)} s, ${full.rssMb.toFixed(0)} MB`);
+    const storeBytes = await bytesUnder(`${home}/.local/share/verdict`);
+    console.log(
+      `  ${size}: full collect ${full.seconds.toFixed(2)} s, ${full.rssMb.toFixed(0)} MB; ` +
+        `${(storeBytes / 1024 / 1024).toFixed(0)} MiB written`,
+    );
 
     const walls: number[] = [];
     let rss = 0;
-    for (let i = 0; i < RUNS; i++) {
-      const ms = history.lastMs + (i + 1) * 60_000;
-      const line = promptLine(
-        history.liveSession,
-        history.liveProject,
-        `live-${i}`,
-        ms,
-        `We decided to keep step ${i} small`,
-      );
-      await Deno.writeTextFile(live, line + "\n", { append: true });
-      const one = await timed([...verdict, "collect"], env);
-      if (!/1 new/.test(one.stderr)) {
-        throw new Error(`the one-prompt collect did not add one record: ${one.stderr}`);
+    try {
+      for (let i = 0; i < RUNS; i++) {
+        const ms = history.lastMs + (i + 1) * 60_000;
+        const text = `We decided to keep step ${i} small`;
+        const line = promptLine(history.liveSession, history.liveProject, `live-${i}`, ms, text);
+        await Deno.writeTextFile(live, line + "\n", { append: true });
+        const one = await timed([...verdict, "collect"], env);
+        if (!/1 new/.test(one.stderr)) {
+          throw new Error(`the one-prompt collect did not add one record: ${one.stderr}`);
+        }
+        walls.push(one.seconds);
+        rss = Math.max(rss, one.rssMb);
       }
-      walls.push(one.seconds);
-      rss = Math.max(rss, one.rssMb);
+      console.log(`  ${size}: one-prompt collect ${median(walls).toFixed(3)} s, ${rss.toFixed(0)} MB`);
+    } catch (err) {
+      if (!(err instanceof RunFailed)) throw err;
+      failures.push(`one-prompt collect at ${size}: ${err.message}`);
+      console.log(`  ${size}: one-prompt collect failed: ${err.message}`);
+      walls.length = 0;
     }
-    console.log(`  ${size}: one-prompt collect ${median(walls).toFixed(3)} s, ${rss.toFixed(0)} MB`);
 
     const qs = queries(HOOK_RUNS + 3);
     const hookArgs = [...verdict, "hook", "user-prompt"];
@@ -127,7 +156,17 @@ async function measure(history: History, size: number, hello: string): Promise<R
       hook.push(h.seconds * 1000);
       base.push(b.seconds * 1000);
     }
-    return { size, full, oneWall: median(walls), oneRss: rss, hookMs: median(hook), helloMs: median(base) };
+    return {
+      size,
+      fullWall: full.seconds,
+      fullRss: full.rssMb,
+      storeBytes,
+      oneWall: walls.length > 0 ? median(walls) : NaN,
+      oneRss: walls.length > 0 ? rss : NaN,
+      hookMs: median(hook),
+      helloMs: median(base),
+      failures,
+    };
   } finally {
     await Deno.remove(work, { recursive: true });
   }
@@ -149,22 +188,21 @@ try {
     ...rows.map((r) => fmtSize(r.size)),
     `${fmtSize(rows.at(-1)!.size)} / ${fmtSize(first.size)}`,
   ];
-  const line = (
-    name: string,
-    values: number[],
-    unit: string,
-    digits: number,
-  ) => [
+  const cell = (v: number, unit: string, digits: number) =>
+    Number.isNaN(v) ? "fails" : `${v.toFixed(digits)} ${unit}`;
+  const ratio = (a: number, b: number) => Number.isNaN(a / b) ? "—" : `${(a / b).toFixed(2)}×`;
+  const line = (name: string, values: number[], unit: string, digits: number) => [
     name,
-    ...values.map((v) => `${v.toFixed(digits)} ${unit}`),
-    `${(values.at(-1)! / values[0]!).toFixed(2)}×`,
+    ...values.map((v) => cell(v, unit, digits)),
+    ratio(values.at(-1)!, values[0]!),
   ];
   const table = [
     head,
     line("collect adding one prompt: wall", rows.map((r) => r.oneWall), "s", 3),
     line("collect adding one prompt: peak RSS", rows.map((r) => r.oneRss), "MB", 0),
-    line("first full collect: wall", rows.map((r) => r.full.seconds), "s", 2),
-    line("first full collect: peak RSS", rows.map((r) => r.full.rssMb), "MB", 0),
+    line("first full collect: wall", rows.map((r) => r.fullWall), "s", 2),
+    line("first full collect: peak RSS", rows.map((r) => r.fullRss), "MB", 0),
+    line("archive on disk after it", rows.map((r) => r.storeBytes / 1024 / 1024), "MiB", 0),
     line("hook end to end (median)", rows.map((r) => r.hookMs), "ms", 1),
     line("deno hello-world (median, same run)", rows.map((r) => r.helloMs), "ms", 1),
     line("hook / hello-world", rows.map((r) => r.hookMs / r.helloMs), "×", 2),
@@ -183,13 +221,12 @@ try {
     }
   }
   const last = rows.at(-1)!;
+  for (const f of rows.flatMap((r) => r.failures)) console.log(`failed: ${f}`);
   console.log(
-    `\ngoals: one-prompt collect ${(last.oneWall / first.oneWall).toFixed(2)}× of ${
-      fmtSize(first.size)
-    } (≤ 2×), ` +
-      `${last.oneRss.toFixed(0)} MB (< 150 MB); full collect ${last.full.rssMb.toFixed(0)} MB (< 300 MB); ` +
-      `hook ${(last.hookMs / first.hookMs).toFixed(2)}× of ${fmtSize(first.size)} (≤ 1.5×), ` +
-      `${(last.hookMs / last.helloMs).toFixed(2)}× hello-world (≤ 1.5×)`,
+    `\ngoals: one-prompt collect ${ratio(last.oneWall, first.oneWall)} of ${fmtSize(first.size)} (≤ 2×), ` +
+      `${cell(last.oneRss, "MB", 0)} (< 150 MB); full collect ${cell(last.fullRss, "MB", 0)} (< 300 MB); ` +
+      `hook ${ratio(last.hookMs, first.hookMs)} of ${fmtSize(first.size)} (≤ 1.5×), ` +
+      `${ratio(last.hookMs, last.helloMs)} hello-world (≤ 1.5×)`,
   );
 } finally {
   await Deno.remove(hello);
