@@ -7,13 +7,14 @@
  */
 import type { Agent } from "../agents/agent.ts";
 import { LOADED_AGENTS } from "../agents/loaded.ts";
-import { ConfigError, EXIT, VerdictError } from "../errors.ts";
+import { EXIT, VerdictError } from "../errors.ts";
 import type { Roots } from "../config/roots.ts";
 import type { Config } from "../config/config.ts";
 import { derivedPaths } from "../config/paths.ts";
 import { writeFileAtomic, writeTextFileAtomic } from "../fsutil/atomic.ts";
 import { collectDocs, type DocsState, type MemoryRoot } from "./docs.ts";
 import { collectGit, type GitState } from "./git.ts";
+import { takeCollectLock } from "./lock.ts";
 import { mergeRecords } from "./merge.ts";
 import {
   asRecord,
@@ -29,9 +30,6 @@ import { collectTranscripts, type TranscriptState } from "./transcripts.ts";
 
 /** Bumped when the state's meaning changes; an older state is ignored (full re-read). */
 export const COLLECT_STATE_VERSION = 1;
-
-/** A lock older than this is from a crashed collect and may be taken over. */
-const STALE_LOCK_MS = 60 * 60 * 1000;
 
 /** Stands in for text the credential filter removed from parser carries (never stored). */
 export const CREDENTIAL_PLACEHOLDER = "[verdict: credential removed]";
@@ -83,7 +81,7 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
   const rules = compileCredentialRules(input.config.credential_patterns);
   const rulesDigest = fnv1a64(JSON.stringify(input.config.credential_patterns));
   const paths = derivedPaths(input.recordsPath);
-  const release = await takeLock(paths.lock);
+  const release = await takeCollectLock(paths.lock, input.recordsPath);
   try {
     const records = await statOrNull(input.recordsPath);
     let previous = input.full ? null : await loadState(paths.collectState);
@@ -178,7 +176,7 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
       written: true,
     };
   } finally {
-    await release();
+    release();
   }
 }
 
@@ -318,29 +316,4 @@ async function loadState(path: string): Promise<CollectState | null> {
     // Missing or unreadable state only costs a full re-read.
     return null;
   }
-}
-
-/** Takes the collect lock (exclusive create); a stale lock from a crashed run is taken over. */
-async function takeLock(path: string): Promise<() => Promise<void>> {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const f = await Deno.open(path, { write: true, createNew: true, mode: 0o600 });
-      f.close();
-      return () => Deno.remove(path).catch(() => {});
-    } catch (err) {
-      if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
-      const info = await statOrNull(path);
-      const age = info?.mtime ? Date.now() - info.mtime.getTime() : 0;
-      if (attempt === 0 && age > STALE_LOCK_MS) {
-        await Deno.remove(path).catch(() => {});
-        continue;
-      }
-      throw new VerdictError(
-        `Cannot collect into "${path.slice(0, -".lock".length)}": another collect is running`,
-        EXIT.runtime,
-        `wait for it to finish; if none is running, remove ${path}`,
-      );
-    }
-  }
-  throw new ConfigError(`Cannot take the collect lock ${path}`);
 }
