@@ -5,8 +5,9 @@
  * Baked into every binary:
  * - the permission and unstable flags of the `verdict` task in deno.json (the single source,
  *   read through scripts/task_flags.ts): the broad base each command narrows itself from;
- * - src/sandbox/worker.ts, named with --include because `new Worker(new URL(...))` is not a
- *   static import (the commands it loads are literal dynamic imports, so they come with it);
+ * - src/cli/worker.ts (the Worker entry), named with --include because `new Worker(new URL(...))`
+ *   is not a static import (the command table's loaders are literal dynamic imports, so every
+ *   command comes with it);
  * - the MCP contract and deno.json's version, which are JSON imports: the binary reads neither
  *   contract/ nor deno.json at run time. deno.json is read at compile time only, for the import
  *   map and the lock file (so no --no-config: the npm imports resolve through it).
@@ -35,7 +36,7 @@ export const TARGETS: readonly Target[] = [
 ];
 
 /** Modules loaded in ways deno compile cannot see, relative to the repository. */
-export const INCLUDES: readonly string[] = ["src/sandbox/worker.ts"];
+export const INCLUDES: readonly string[] = ["src/cli/worker.ts"];
 
 /** The `deno compile` arguments for one target (pure). */
 export function compileArgs(target: Target, runFlags: readonly string[] = verdictRunFlags()): string[] {

@@ -1,18 +1,28 @@
 /**
- * The command table: names, options, help text and how each command is sandboxed. It holds no
- * code of the commands: in-process commands load through src/cli/in_process.ts and Worker
- * commands through src/sandbox/worker.ts, so the launcher's module graph (what `hint` starts
- * with) never includes the MCP SDK or the collectors.
+ * The command table: every command declared once, in one row: name, help, options, how it is
+ * sandboxed, its loader and its permission rule (the pieces rules share are just below; those of
+ * the commands that carry a job are in src/install/jobs.ts). The launcher (./main.ts) parses and
+ * dispatches from it, the Worker entry (./worker.ts) loads commands through it, and
+ * `permissionsFor` reads the rules. It holds no code of the commands (loaders are literal dynamic
+ * imports), so the launcher's module graph (what `hint` starts with) never includes the MCP SDK
+ * or the collectors.
  */
 import { AGENTS, andList, orList } from "../agents/registry.ts";
-import type { OptionSpecs } from "./args.ts";
+import { derivedPaths, dirname } from "../config/paths.ts";
+import { tempPathFor } from "../fsutil/atomic.ts";
+import { doctorGrants, installGrants, scheduleGrants } from "../install/jobs.ts";
+import { NO_PERMISSIONS, type PermissionSet } from "../sandbox/permissions.ts";
+import { callLogPath, listenAddress, tokenFilePath } from "../serve/listen.ts";
+import { type OptionSpecs, stringOption } from "./args.ts";
+import { type CommandModule, type CommandPlan, sessionPaths, transcriptRoots } from "./plan.ts";
 
 /**
  * How a command is confined:
- * - "worker": runs in a Worker whose Deno permissions are narrowed to what the plan needs;
+ * - "worker": runs in a Worker whose Deno permissions are its rule's set for the plan;
  * - "revoke": runs in-process, opens its few files, then revokes every permission class
  *   (cheaper than a Worker on the per-prompt hook path);
- * - "none": needs no access at all (help, version).
+ * - "none": the launcher runs it as is: it needs no access (help, version), or it pins its plan
+ *   first (`launch`) and then starts its own Worker under its rule (install, doctor…).
  */
 export type SandboxMode = "worker" | "revoke" | "none";
 
@@ -25,6 +35,107 @@ export interface CommandSpec {
   readonly sandbox: SandboxMode;
   /** Shown in `verdict --help`; internal commands are hidden. */
   readonly listed: boolean;
+  /** The command's code. A literal `import()`: deno compile bundles what it can see. */
+  readonly load: () => Promise<CommandModule>;
+  /** The least Deno permissions its Worker needs under a plan (pure). */
+  readonly permissions: (plan: CommandPlan) => PermissionSet;
+  /** The launcher reads stdin into the plan: the hook input names the files it may read. */
+  readonly stdinInPlan?: boolean;
+  /** Runs in the launcher before the Worker starts (what the narrowed Worker cannot do). */
+  readonly prepare?: (plan: CommandPlan) => Promise<void>;
+}
+
+/** For commands that read and write nothing beyond what they opened before revoking. */
+const NOTHING = (): PermissionSet => NO_PERMISSIONS;
+
+// ---- pieces the rows' permission rules share (pure: from the plan alone)
+
+/** serve's defaults as SECURITY.md states them; tests/serve/listen_test.ts holds serve to them. */
+export const DEFAULT_SERVE_PORT = 8933;
+export const DEFAULT_SERVE_BIND = "127.0.0.1";
+
+/** A records file, its index and the collect state beside it. */
+function recordsFiles(records: string): string[] {
+  const d = derivedPaths(records);
+  return [records, d.index, d.collectState];
+}
+
+/** Files collect writes: records, index and state, each with its temp sibling, and the lock. */
+function collectWrites(records: string): string[] {
+  const files = recordsFiles(records);
+  return [...files, ...files.map(tempPathFor), derivedPaths(records).lock];
+}
+
+/** host:port of the judge service, when one is configured. */
+export function judgeServiceNet(plan: CommandPlan): string[] {
+  const url = plan.config.judge.service_url;
+  if (!url) return [];
+  const u = new URL(url);
+  const port = u.port || (u.protocol === "https:" ? "443" : "80");
+  return [`${u.hostname}:${port}`];
+}
+
+function formatHostPort(host: string, port: number): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]:${port}` : `${host}:${port}`;
+}
+
+/** Read grants shared by the look-up commands: records, index, and the roots quotes come from. */
+function lookupReads(plan: CommandPlan): string[] {
+  const entities = stringOption(plan.args, "entities") ?? plan.config.entities;
+  return [
+    ...recordsFiles(plan.paths.records),
+    ...transcriptRoots(plan.roots),
+    ...plan.roots.docs,
+    ...(entities ? [entities] : []),
+  ];
+}
+
+/** The file an option names, unless it is "-" (stdin) or absent. */
+function optionalFile(plan: CommandPlan, name: string): string[] {
+  const v = stringOption(plan.args, name);
+  return v && v !== "-" ? [v] : [];
+}
+
+/** mcp and serve: look-ups, the call log, and (serve) exactly the address it binds. */
+function serverGrants(plan: CommandPlan, serving: boolean): PermissionSet {
+  const callLog = callLogPath(plan.env, plan.cwd, plan.paths.home);
+  const request = {
+    bind: stringOption(plan.args, "bind"),
+    port: stringOption(plan.args, "port"),
+    tokenFile: stringOption(plan.args, "token-file"),
+    env: plan.env,
+    cwd: plan.cwd,
+    home: plan.paths.home,
+  };
+  // The same resolution serve itself uses: the grant is exactly the address it binds, none
+  // for malformed flags (serve then refuses) or --print-addr (nothing listens).
+  const token = serving ? tokenFilePath(request) : null;
+  const listen = serving && !plan.args.options["print-addr"] ? listenAddress(request) : null;
+  return {
+    read: [...lookupReads(plan), ...(token ? [token] : [])],
+    write: callLog ? [callLog] : [],
+    net: [
+      ...(listen ? [formatHostPort(listen.host, listen.port)] : []),
+      ...judgeServiceNet(plan),
+    ],
+    // Compaction tools build snapshots from transcripts under the roots (git status).
+    run: ["git"],
+  };
+}
+
+/** The compaction hooks: the transcript and cwd the hook input names, and verdict's state. */
+function compactionHookGrants(plan: CommandPlan): PermissionSet {
+  const hook = plan.hookInput;
+  return {
+    read: [
+      ...(hook?.transcript_path ? [hook.transcript_path] : []),
+      ...(hook?.cwd ? [hook.cwd] : []),
+      plan.paths.stateDir,
+    ],
+    write: [plan.paths.stateDir],
+    net: judgeServiceNet(plan),
+    run: ["git"],
+  };
 }
 
 const CONFIG = {
@@ -128,6 +239,27 @@ are kept. A second collect re-reads only new or grown files.`,
       ...CONFIG,
     },
     sandbox: "worker",
+    load: () => import("./cmd/collect.ts"),
+    permissions: (plan) => {
+      const needsGit = plan.roots.gitRepos.length > 0 || plan.roots.docs.length > 0;
+      return {
+        read: [
+          // Every registered agent's session roots (directories and single files).
+          ...sessionPaths(plan.roots),
+          ...plan.roots.docs,
+          ...plan.roots.gitRepos,
+          // Deno's rename needs read access to both names.
+          ...collectWrites(plan.paths.records),
+        ],
+        write: collectWrites(plan.paths.records),
+        net: [],
+        run: needsGit ? ["git"] : [],
+      };
+    },
+    // The sandboxed collect may write only its own files, not create their folder.
+    prepare: async (plan) => {
+      await Deno.mkdir(dirname(plan.paths.records), { recursive: true, mode: 0o700 });
+    },
     listed: true,
   },
   {
@@ -153,6 +285,8 @@ $VERDICT_SEEN; an empty value disables it; default: one ledger per session under
       ...CONFIG,
     },
     sandbox: "revoke",
+    load: () => import("./cmd/hint.ts"),
+    permissions: NOTHING,
     listed: true,
   },
   {
@@ -167,6 +301,8 @@ Ranks every record against the words and prints the best, each with its date, ki
 project, source file:line, score and matched terms.`,
     options: { ...RECORDS, ...TOP(5), ...JSON_OUT, ...AS_OF, ...EXPLAIN, ...CONFIG },
     sandbox: "worker",
+    load: () => import("./cmd/recall.ts"),
+    permissions: (plan) => ({ read: lookupReads(plan), write: [], net: [], run: [] }),
     listed: true,
   },
   {
@@ -199,6 +335,13 @@ and the live session's own records left out.`,
       ...CONFIG,
     },
     sandbox: "worker",
+    load: () => import("./cmd/query.ts"),
+    permissions: (plan) => ({
+      read: [...lookupReads(plan), ...optionalFile(plan, "live-transcript")],
+      write: [],
+      net: [],
+      run: [],
+    }),
     listed: true,
   },
   {
@@ -211,6 +354,8 @@ and the live session's own records left out.`,
 Speaks MCP on stdin/stdout; diagnostics go to stderr.`,
     options: { ...RECORDS, ...CONFIG },
     sandbox: "worker",
+    load: () => import("./cmd/mcp.ts"),
+    permissions: (plan) => serverGrants(plan, false),
     listed: true,
   },
   {
@@ -237,6 +382,8 @@ refused.`,
       ...CONFIG,
     },
     sandbox: "worker",
+    load: () => import("./cmd/serve.ts"),
+    permissions: (plan) => serverGrants(plan, true),
     listed: true,
   },
   {
@@ -267,6 +414,16 @@ input (a forbidden key, an unknown field).`,
       ...CONFIG,
     },
     sandbox: "worker",
+    load: () => import("./cmd/compact_build.ts"),
+    permissions: (plan) => {
+      const cwd = stringOption(plan.args, "cwd");
+      return {
+        read: [...optionalFile(plan, "transcript"), ...optionalFile(plan, "summary"), ...(cwd ? [cwd] : [])],
+        write: [],
+        net: [],
+        run: ["git"],
+      };
+    },
     listed: true,
   },
   {
@@ -287,6 +444,13 @@ loopback service (judge.service_url) is asked, else wait. wait is never permissi
       ...CONFIG,
     },
     sandbox: "worker",
+    load: () => import("./cmd/compact_judge.ts"),
+    permissions: (plan) => ({
+      read: optionalFile(plan, "snapshot"),
+      write: [],
+      net: judgeServiceNet(plan),
+      run: [],
+    }),
     listed: true,
   },
   {
@@ -308,6 +472,17 @@ safe_to_compact; 2 when a case's state is over budget; 3 for a bad or one-label 
       ...CONFIG,
     },
     sandbox: "worker",
+    load: () => import("./cmd/compact_verify.ts"),
+    permissions: (plan) => {
+      const corpus = stringOption(plan.args, "corpus");
+      // Transcript cases name files beside the corpus.
+      return {
+        read: corpus ? [corpus, dirname(corpus)] : [],
+        write: [],
+        net: judgeServiceNet(plan),
+        run: ["git"],
+      };
+    },
     listed: true,
   },
   {
@@ -318,6 +493,8 @@ safe_to_compact; 2 when a case's state is over budget; 3 for a bad or one-label 
 and gives up silently past its deadline.`,
     options: { ...CONFIG },
     sandbox: "revoke",
+    load: () => import("./cmd/hook_user_prompt.ts"),
+    permissions: NOTHING,
     listed: true,
   },
   {
@@ -331,6 +508,9 @@ manual compaction, only on preserve_first, only with judge.block_manual; a secon
 request within 120 s passes. Always exits 0; silent on any error. See docs/compaction.md.`,
     options: { ...CONFIG },
     sandbox: "worker",
+    load: () => import("./cmd/hook_pre_compact.ts"),
+    permissions: compactionHookGrants,
+    stdinInPlan: true,
     listed: true,
   },
   {
@@ -342,6 +522,9 @@ written by the PreCompact hook as hookSpecificOutput.additionalContext. Always e
 silent on any error or when there is no handoff. See docs/compaction.md.`,
     options: { ...CONFIG },
     sandbox: "worker",
+    load: () => import("./cmd/hook_session_start.ts"),
+    permissions: compactionHookGrants,
+    stdinInPlan: true,
     listed: true,
   },
   {
@@ -376,6 +559,8 @@ written. See docs/install.md.`,
     // the edits in a Worker that may read and write exactly the host files and their backups
     // (src/cli/cmd/install.ts).
     sandbox: "none",
+    load: () => import("./cmd/install.ts"),
+    permissions: (plan) => installGrants(plan.args.options),
     listed: true,
   },
   {
@@ -398,6 +583,8 @@ no agent flag, every agent.`,
     },
     // Like install.
     sandbox: "none",
+    load: () => import("./cmd/uninstall.ts"),
+    permissions: (plan) => installGrants(plan.args.options),
     listed: true,
   },
   {
@@ -429,6 +616,8 @@ binary (the running compiled binary, or $VERDICT_BIN).`,
     // The launcher loads the config (for the interval); the command then runs in its own Worker
     // that may write only the scheduler's files and run only systemctl or launchctl.
     sandbox: "revoke",
+    load: () => import("./cmd/schedule.ts"),
+    permissions: (plan) => scheduleGrants(plan.args.options),
     listed: true,
   },
   {
@@ -446,6 +635,8 @@ Disables the timer (or unloads the agent) and deletes the files schedule install
     },
     // Needs no config (status reads the interval from the installed files); runs in its own Worker.
     sandbox: "none",
+    load: () => import("./cmd/schedule.ts"),
+    permissions: (plan) => scheduleGrants(plan.args.options),
     listed: true,
   },
   {
@@ -466,6 +657,8 @@ collect state's per-kind counts (<records>.state.json).`,
     },
     // Needs no config (status reads the interval from the installed files); runs in its own Worker.
     sandbox: "none",
+    load: () => import("./cmd/schedule.ts"),
+    permissions: (plan) => scheduleGrants(plan.args.options),
     listed: true,
   },
   {
@@ -485,6 +678,8 @@ outside the roots). Exit 1 when a check failed, 0 otherwise (warnings included).
     // Loads the config itself (a bad one is a finding, not exit 3); the checks run in a
     // Worker that may read exactly the paths they look at (src/cli/cmd/doctor.ts).
     sandbox: "none",
+    load: () => import("./cmd/doctor.ts"),
+    permissions: (plan) => doctorGrants(plan.args.options),
     listed: true,
   },
   {
@@ -494,6 +689,8 @@ outside the roots). Exit 1 when a check failed, 0 otherwise (warnings included).
     help: "",
     options: {},
     sandbox: "none",
+    load: () => import("./cmd/version.ts"),
+    permissions: NOTHING,
     listed: true,
   },
   {
@@ -511,6 +708,12 @@ the read went through (the sandbox is broken).`,
       ...CONFIG,
     },
     sandbox: "worker",
+    load: () => import("./cmd/sandbox_probe.ts"),
+    // The probed command's own rule (none for probing the probe).
+    permissions: (plan) => {
+      const as = stringOption(plan.args, "as") ?? "collect";
+      return as === "sandbox-probe" ? NO_PERMISSIONS : permissionsFor(as, plan);
+    },
     listed: false,
   },
 ];
@@ -519,6 +722,11 @@ const BY_NAME = new Map(COMMANDS.map((c) => [c.name, c]));
 
 export function findCommand(name: string): CommandSpec | undefined {
   return BY_NAME.get(name);
+}
+
+/** The permissions of `command` under `plan` (its row's rule; none for an unknown name). */
+export function permissionsFor(command: string, plan: CommandPlan): PermissionSet {
+  return findCommand(command)?.permissions(plan) ?? NO_PERMISSIONS;
 }
 
 /** Group words that take a sub-command ("compact build"). */

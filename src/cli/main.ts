@@ -1,39 +1,23 @@
 /**
- * The launcher: argv and environment in, exit code out. It parses the command line, loads the
- * config, resolves the roots, computes the command's permissions and runs the command under
- * them. Nothing here prints except help and error reports.
+ * The launcher: argv and environment in, exit code out. It parses the command line against the
+ * command table (./commands.ts), loads the config, resolves the roots (./roots.ts, Worker
+ * commands only), and runs the command as its row says: in-process, or in a Worker under its
+ * row's permission rule (./run_confined.ts). Nothing here prints except help and error reports.
  */
 import denoJson from "../../deno.json" with { type: "json" };
-import { parseArgs, type ParsedArgs, stringOption, stringsOption } from "./args.ts";
+import { parseArgs, type ParsedArgs, stringOption } from "./args.ts";
 import { commandHelp, COMMANDS, type CommandSpec, findCommand, GROUPS, mainHelp } from "./commands.ts";
 import { describeError, EXIT, UsageError } from "../errors.ts";
-import { IN_PROCESS_COMMANDS } from "./in_process.ts";
 import { processIO, readStdinCapped } from "./io.ts";
-import { type CommandPlan, EMPTY_ROOTS, type HookPaths, type Roots } from "./plan.ts";
+import { type CommandPlan, EMPTY_ROOTS, type HookPaths } from "./plan.ts";
 import { resolveAsOf } from "./clock.ts";
 import { type Config, loadConfig } from "../config/config.ts";
-import {
-  defaultPaths,
-  dirname,
-  type Env,
-  isWithin,
-  joinPath,
-  type Paths,
-  resolvePath,
-} from "../config/paths.ts";
-import { realRoots } from "../sandbox/contain.ts";
-import { permissionsFor } from "../sandbox/permissions.ts";
+import { defaultPaths, type Env, type Paths, resolvePath } from "../config/paths.ts";
 
 export const VERSION: string = denoJson.version;
 
 /** Largest hook input accepted on stdin (Claude Code sends far less). */
 export const MAX_HOOK_STDIN = 4 * 1024 * 1024;
-
-/** Commands whose stdin is read by the launcher because their permissions depend on it. */
-const STDIN_IN_PLAN = new Set(["hook pre-compact", "hook session-start"]);
-
-/** macOS folders that raise a privacy prompt when a background job reads them. */
-const PROTECTED_DIRS = ["Desktop", "Documents", "Downloads", "Library", "Movies", "Music", "Pictures"];
 
 export async function main(argv: readonly string[], env: Env, cwd: string): Promise<number> {
   const io = processIO();
@@ -89,32 +73,30 @@ async function dispatch(argv: readonly string[], env: Env, cwd: string): Promise
   }
   const args = parseArgs(rest, spec.options, spec.name);
   if (spec.sandbox === "none" || spec.sandbox === "revoke") {
-    // A revoke-mode command opens its files from the plan, then revokes every permission itself.
-    const mod = await IN_PROCESS_COMMANDS[spec.name]!();
-    return await mod.run(await buildPlan(spec, args, env, cwd, null), io);
+    // A revoke-mode command opens its files from the plan, then revokes every permission itself;
+    // one with `launch` pins its plan and starts its own Worker.
+    const mod = await spec.load();
+    return await (mod.launch ?? mod.run)(await buildPlan(spec, args, env, cwd, null), io);
   }
   let stdin: Uint8Array | null = null;
-  if (STDIN_IN_PLAN.has(spec.name)) {
+  if (spec.stdinInPlan) {
     stdin = await readStdinCapped(MAX_HOOK_STDIN);
     if (stdin === null) stdin = new Uint8Array();
   }
   const plan = await buildPlan(spec, args, env, cwd, stdin);
-  if (spec.name === "collect") {
-    // The sandboxed collect may write only its own files, not create their folder.
-    await Deno.mkdir(dirname(plan.paths.records), { recursive: true, mode: 0o700 });
-  }
+  await spec.prepare?.(plan);
   const as = spec.name === "sandbox-probe" ? stringOption(args, "as") ?? "collect" : spec.name;
   const asSpec = findCommand(as);
   if (!asSpec) throw new UsageError(`Unknown command "${as}" for --as`, 'try "--as collect"');
   if (asSpec.sandbox === "revoke") {
     // Probing a revoke-mode command (hint): drop every permission exactly as it does, then try.
-    const mod = await IN_PROCESS_COMMANDS["sandbox-probe"]!();
+    const mod = await spec.load();
     const { revokeAll } = await import("../sandbox/revoke.ts");
     await revokeAll();
     return await mod.run(plan, io);
   }
-  const { runInWorker } = await import("../sandbox/launch.ts");
-  return await runInWorker(plan, permissionsFor(as, plan));
+  const { runConfined } = await import("./run_confined.ts");
+  return await runConfined(plan, as);
 }
 
 /** Builds the plan: paths with overrides, config, real roots, the clock, hook paths. */
@@ -140,7 +122,7 @@ export async function buildPlan(
     : await loadConfig(paths.config, paths.home);
   const normalizedArgs = absolutizePathOptions(spec, args, abs);
   const roots = spec.sandbox === "worker"
-    ? await resolveRoots(spec, normalizedArgs, config, paths, env, cwd)
+    ? await (await import("./roots.ts")).resolveRoots(spec, normalizedArgs, config, paths, env, cwd)
     : EMPTY_ROOTS;
   const asOf = "as-of" in spec.options
     ? await resolveAsOf(stringOption(args, "as-of"), env.VERDICT_ASOF)
@@ -193,49 +175,6 @@ function absolutizePathOptions(spec: CommandSpec, args: ParsedArgs, abs: (p: str
     if (Array.isArray(v)) options[name] = v.map(abs);
   }
   return { options, positionals: args.positionals };
-}
-
-async function resolveRoots(
-  spec: CommandSpec,
-  args: ParsedArgs,
-  config: Config,
-  paths: Paths,
-  env: Env,
-  cwd: string,
-): Promise<Roots> {
-  const skipProtected = args.options["skip-protected"] === true;
-  const allowed = (p: string) =>
-    !skipProtected || !PROTECTED_DIRS.some((d) => isWithin(p, joinPath(paths.home, d)));
-  const docs = [...config.doc_roots, ...stringsOption(args, "doc-root")].filter(allowed);
-  const repos = [...config.git_repos, ...stringsOption(args, "git-repo")].filter(allowed);
-  if (spec.name === "collect") {
-    await requireDirectories([...stringsOption(args, "doc-root"), ...stringsOption(args, "git-repo")]);
-  }
-  // Loaded here, not at startup: only Worker commands get roots, and the hint path must not
-  // load the agents' code.
-  const { LOADED_AGENTS } = await import("../agents/loaded.ts");
-  const { sessionRoots } = await import("../agents/locate.ts");
-  return {
-    sessions: await sessionRoots(LOADED_AGENTS, { env, home: paths.home, cwd }, allowed),
-    docs: (await realRoots(docs)).filter(allowed),
-    gitRepos: (await realRoots(repos)).filter(allowed),
-  };
-}
-
-/** Directories named on the command line must exist: a typo should not read as "nothing new". */
-async function requireDirectories(dirs: readonly string[]): Promise<void> {
-  for (const dir of dirs) {
-    let info: Deno.FileInfo;
-    try {
-      info = await Deno.stat(dir);
-    } catch {
-      throw new UsageError(
-        `Cannot read "${dir}": no such directory`,
-        "check the path given on the command line",
-      );
-    }
-    if (!info.isDirectory) throw new UsageError(`Cannot read "${dir}": not a directory`);
-  }
 }
 
 function hookPaths(stdin: Uint8Array): HookPaths | null {

@@ -47,5 +47,11 @@ export interface CommandIO {
 export type CommandRun = (plan: CommandPlan, io: CommandIO) => Promise<number>;
 
 export interface CommandModule {
+  /** Runs the command: in its Worker ("worker"), or in the launcher ("revoke", "none"). */
   readonly run: CommandRun;
+  /**
+   * For a command that narrows itself: runs in the launcher instead of `run`, pins the plan
+   * (clock, real paths, a job) and starts the Worker that runs `run` (src/cli/run_confined.ts).
+   */
+  readonly launch?: CommandRun;
 }

@@ -1,37 +1,45 @@
 /**
- * Runs a command inside a Worker whose Deno permissions are exactly the command's set, then
- * drops the launcher's own permissions while it waits. Requires --unstable-worker-options (baked
- * into the compiled binary and the `verdict` task).
+ * Runs code inside a Worker whose Deno permissions are exactly a given set, then drops the
+ * launcher's own permissions while it waits. The mechanism only: the caller names the Worker's
+ * entry module and the request it gets (for commands: src/cli/worker.ts and the plan), and the
+ * entry answers through serveWorker (./in_worker.ts). Nothing here knows what a command is.
+ * Requires --unstable-worker-options (baked into the compiled binary and the `verdict` task).
  */
-import type { CommandPlan } from "../cli/plan.ts";
 import { EXIT } from "../errors.ts";
 import { type PermissionSet, workerPermissions } from "./permissions.ts";
 
-export interface WorkerRequest {
-  readonly plan: CommandPlan;
-}
+/** What the launcher sends: the request once, then `go` (or `stop` on a signal). */
+export type LauncherMessage<Request> =
+  | { readonly request: Request }
+  | { readonly go: true }
+  | { readonly stop: true };
 
 /**
- * The worker first loads the command's code and says `ready`; only then does the launcher drop
- * its own permissions (under `deno run`, module loading is checked against the launcher's
- * grants) and send `go`. Then the worker runs and replies with the exit code.
+ * The worker first loads its code and says `ready`; only then does the launcher drop its own
+ * permissions (under `deno run`, module loading is checked against the launcher's grants) and
+ * send `go`. Then the worker runs and replies with the exit code.
  */
 export type WorkerReply = { readonly ready: true } | { readonly exitCode: number };
 
 /** Permission classes the launcher gives up once its Worker is running. */
 const LAUNCHER_REVOCABLE = ["read", "write", "net", "run", "env", "sys", "ffi"] as const;
 
-export async function runInWorker(plan: CommandPlan, permissions: PermissionSet): Promise<number> {
-  const worker = new Worker(new URL("./worker.ts", import.meta.url).href, {
+export async function runInWorker<Request>(
+  entry: URL,
+  name: string,
+  request: Request,
+  permissions: PermissionSet,
+): Promise<number> {
+  const worker = new Worker(entry.href, {
     type: "module",
-    name: `verdict ${plan.command}`,
+    name,
     deno: { permissions: workerPermissions(permissions) },
   });
   const done = new Promise<number>((resolve) => {
     worker.onmessage = async (e: MessageEvent<WorkerReply>) => {
       if ("ready" in e.data) {
         for (const name of LAUNCHER_REVOCABLE) await Deno.permissions.revoke({ name });
-        worker.postMessage({ go: true });
+        worker.postMessage({ go: true } satisfies LauncherMessage<Request>);
       } else resolve(e.data.exitCode);
     };
     worker.onerror = (e: ErrorEvent) => {
@@ -42,10 +50,10 @@ export async function runInWorker(plan: CommandPlan, permissions: PermissionSet)
     };
   });
   // Long-running commands (serve, mcp) stop cleanly: the worker is told, and gets a moment.
-  const stop = () => worker.postMessage({ stop: true });
+  const stop = () => worker.postMessage({ stop: true } satisfies LauncherMessage<Request>);
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
   for (const s of signals) Deno.addSignalListener(s, stop);
-  worker.postMessage({ plan } satisfies WorkerRequest);
+  worker.postMessage({ request } satisfies LauncherMessage<Request>);
   const code = await done;
   for (const s of signals) Deno.removeSignalListener(s, stop);
   worker.terminate();

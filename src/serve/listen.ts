@@ -1,7 +1,7 @@
 /**
  * Where `verdict serve` listens, and the refusals that come before listening. Pure: flags and
- * the environment snapshot in, settings out. The permission table (src/sandbox/permissions.ts)
- * uses `listenAddress` so the Worker's net grant is exactly the address serve binds.
+ * the environment snapshot in, settings out. The permission rules (src/cli/commands.ts)
+ * use `listenAddress` so the Worker's net grant is exactly the address serve binds.
  */
 import { type Env, resolvePath } from "../config/paths.ts";
 import { UsageError } from "../errors.ts";

@@ -14,7 +14,7 @@ import { parseArgs } from "../../src/cli/args.ts";
 import { buildPlan } from "../../src/cli/main.ts";
 import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
 import { isWithin } from "../../src/config/paths.ts";
-import { permissionsFor } from "../../src/sandbox/permissions.ts";
+import { permissionsFor } from "../../src/cli/commands.ts";
 import { copyTree, runCli, tempHome } from "../cli_helper.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/agents/", import.meta.url));

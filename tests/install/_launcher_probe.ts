@@ -6,8 +6,7 @@
 import { buildPlan } from "../../src/cli/main.ts";
 import { findCommand } from "../../src/cli/commands.ts";
 import { parseArgs } from "../../src/cli/args.ts";
-import { runInWorker } from "../../src/sandbox/launch.ts";
-import { permissionsFor } from "../../src/sandbox/permissions.ts";
+import { runConfined } from "../../src/cli/run_confined.ts";
 
 const spec = findCommand("sandbox-probe")!;
 const args = parseArgs(["--as", "collect", "--read", "/etc/hostname"], spec.options, spec.name);
@@ -16,5 +15,5 @@ const names = ["read", "write", "net", "run", "env", "sys", "ffi"] as const;
 const states = () =>
   Object.fromEntries(names.map((name) => [name, Deno.permissions.querySync({ name }).state]));
 const before = states();
-const code = await runInWorker(plan, permissionsFor("collect", plan));
+const code = await runConfined(plan, "collect");
 console.error(JSON.stringify({ code, before, after: states() }));

@@ -43,11 +43,11 @@ Deno.test("compile: every target bakes exactly the verdict task's permission and
 });
 
 Deno.test("compile: the worker is included, the target and output are set, main.ts is the entry", () => {
-  assert.ok(INCLUDES.includes("src/sandbox/worker.ts"));
+  assert.ok(INCLUDES.includes("src/cli/worker.ts"));
   for (const target of TARGETS) {
     const args = compileArgs(target);
     const at = (flag: string) => args[args.indexOf(flag) + 1];
-    assert.equal(at("--include"), "src/sandbox/worker.ts");
+    assert.equal(at("--include"), "src/cli/worker.ts");
     assert.equal(at("--target"), target.triple);
     assert.equal(at("--output"), target.output);
     assert.equal(at("--config"), "deno.json", "imports resolve through deno.json at compile time");
@@ -104,6 +104,6 @@ Deno.test("compile --dry-run prints one deno compile command per target and buil
   for (const [i, t] of TARGETS.entries()) {
     assert.ok(lines[i]!.startsWith("deno compile "), lines[i]);
     assert.ok(lines[i]!.includes(`--target ${t.triple} --output ${t.output} main.ts`), lines[i]);
-    assert.ok(lines[i]!.includes("--include src/sandbox/worker.ts"), lines[i]);
+    assert.ok(lines[i]!.includes("--include src/cli/worker.ts"), lines[i]);
   }
 });

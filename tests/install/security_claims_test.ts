@@ -9,7 +9,7 @@ import { verdictRunFlags } from "../../scripts/task_flags.ts";
 import { buildPlan } from "../../src/cli/main.ts";
 import { findCommand } from "../../src/cli/commands.ts";
 import { parseArgs } from "../../src/cli/args.ts";
-import { permissionsFor } from "../../src/sandbox/permissions.ts";
+import { permissionsFor } from "../../src/cli/commands.ts";
 import { encodeJob, JOB_OPTION } from "../../src/install/jobs.ts";
 import { schedulePlan } from "../../src/install/schedule.ts";
 import type { CommandPlan } from "../../src/cli/plan.ts";

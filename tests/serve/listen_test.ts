@@ -7,7 +7,7 @@ import {
   resolveListen,
   ServeRefusal,
 } from "../../src/serve/listen.ts";
-import { DEFAULT_SERVE_BIND, DEFAULT_SERVE_PORT } from "../../src/sandbox/permissions.ts";
+import { DEFAULT_SERVE_BIND, DEFAULT_SERVE_PORT } from "../../src/cli/commands.ts";
 
 const base = { bind: undefined, port: undefined, tokenFile: undefined, env: {}, cwd: "/w", home: "/h" };
 

@@ -19,7 +19,6 @@ import { isPresent, mainSessionRoot } from "../../agents/locate.ts";
 import { type Check, runDoctor } from "../../install/doctor.ts";
 import { decodeJob, type DoctorJob, encodeJob, JOB_OPTION } from "../../install/jobs.ts";
 import { defaultScheduler, schedulePaths } from "../../install/schedule.ts";
-import { permissionsFor } from "../../sandbox/permissions.ts";
 import { verdictRunFlags } from "../../../scripts/task_flags.ts";
 
 async function exists(path: string): Promise<boolean> {
@@ -104,8 +103,8 @@ export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number>
     env: { ...plan.env, VERDICT_RECORDS: paths.records },
     args: { ...plan.args, options: { ...plan.args.options, [JOB_OPTION]: encodeJob(job) } },
   };
-  const { runInWorker } = await import("../../sandbox/launch.ts");
-  return await runInWorker(narrowed, permissionsFor(plan.command, narrowed));
+  const { runConfined } = await import("../run_confined.ts");
+  return await runConfined(narrowed);
 }
 
 const LABEL: Readonly<Record<Check["status"], string>> = {

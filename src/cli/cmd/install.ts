@@ -4,7 +4,7 @@
  *
  * - `launch` runs in the launcher: it pins the clock, resolves each host file's real path and
  *   its backup name, finds the binary to wire, then hands the job to a Worker that may read and
- *   write exactly those files (src/sandbox/permissions.ts) and nothing else;
+ *   write exactly those files (its rule in src/cli/commands.ts) and nothing else;
  * - `run` runs in that Worker: plan every edit, print the diff (dry run) or back up and write.
  */
 import { booleanOption } from "../args.ts";
@@ -21,7 +21,6 @@ import { unifiedDiff } from "../../install/diff.ts";
 import { backupPath, backupStamp } from "../../install/host_files.ts";
 import { applyJob, type FileReport, hostFileByRole, planJob } from "../../install/install.ts";
 import { decodeJob, encodeJob, type InstallFile, type InstallJob, JOB_OPTION } from "../../install/jobs.ts";
-import { permissionsFor } from "../../sandbox/permissions.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -118,8 +117,8 @@ export async function launchInstall(plan: CommandPlan, action: InstallJob["actio
     ...plan,
     args: { ...plan.args, options: { ...plan.args.options, [JOB_OPTION]: encodeJob(job) } },
   };
-  const { runInWorker } = await import("../../sandbox/launch.ts");
-  return await runInWorker(narrowed, permissionsFor(plan.command, narrowed));
+  const { runConfined } = await import("../run_confined.ts");
+  return await runConfined(narrowed);
 }
 
 export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number> {

@@ -8,7 +8,7 @@
 import { parseTime } from "../clock.ts";
 import { EXIT, UsageError, VerdictError } from "../../errors.ts";
 import { type CommandIO, type CommandPlan, transcriptRoots } from "../plan.ts";
-import { judgeServiceNet } from "../../sandbox/permissions.ts";
+import { judgeServiceNet } from "../commands.ts";
 import { stopSignal } from "../../sandbox/stop.ts";
 import { type CallLog, NO_CALL_LOG, openCallLog } from "../../serve/call_log.ts";
 import { assertNetConfined } from "../../serve/confine.ts";

@@ -23,7 +23,6 @@ import {
   scheduleStatus,
   writeScheduleFiles,
 } from "../../install/schedule_apply.ts";
-import { permissionsFor } from "../../sandbox/permissions.ts";
 import { shellQuote } from "../../install/shell.ts";
 
 /** Bounds of --interval, the same as the config key's. */
@@ -87,8 +86,8 @@ export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number>
     ...plan,
     args: { ...plan.args, options: { ...plan.args.options, [JOB_OPTION]: encodeJob(job) } },
   };
-  const { runInWorker } = await import("../../sandbox/launch.ts");
-  return await runInWorker(narrowed, permissionsFor(plan.command, narrowed));
+  const { runConfined } = await import("../run_confined.ts");
+  return await runConfined(narrowed);
 }
 
 const commandLine = (argv: readonly string[]) => argv.map(shellQuote).join(" ");

@@ -8,7 +8,7 @@
 import { booleanOption, stringOption } from "../args.ts";
 import { EXIT, UsageError, VerdictError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
-import { judgeServiceNet } from "../../sandbox/permissions.ts";
+import { judgeServiceNet } from "../commands.ts";
 import { stopSignal } from "../../sandbox/stop.ts";
 import { assertNetConfined, probeConnect } from "../../serve/confine.ts";
 import { hostPort, type ListenSettings, mcpUrl, resolveListen, ServeRefusal } from "../../serve/listen.ts";

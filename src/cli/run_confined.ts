@@ -1,0 +1,21 @@
+/**
+ * Runs a command in a Worker narrowed to its permission rule (the command table, ./commands.ts):
+ * the entry is ./worker.ts, the mechanism src/sandbox/launch.ts. Used by the launcher for
+ * "worker" commands and by the commands that pin their plan first (install, doctor, schedule).
+ */
+import { runInWorker } from "../sandbox/launch.ts";
+import { permissionsFor } from "./commands.ts";
+import type { CommandPlan } from "./plan.ts";
+import type { CommandRequest } from "./worker.ts";
+
+const WORKER_ENTRY = new URL("./worker.ts", import.meta.url);
+
+/** `as`: whose permission rule applies (sandbox-probe runs under another command's). */
+export async function runConfined(plan: CommandPlan, as: string = plan.command): Promise<number> {
+  return await runInWorker<CommandRequest>(
+    WORKER_ENTRY,
+    `verdict ${plan.command}`,
+    { plan },
+    permissionsFor(as, plan),
+  );
+}

@@ -1,0 +1,104 @@
+/**
+ * The command table (src/cli/commands.ts) and the layering around it: each row loads its own
+ * command, the sandbox is a mechanism below the commands (nothing under src/sandbox/ reaches the
+ * CLI or the agents), and the per-prompt hint path loads no collector, no agent folder and no
+ * MCP SDK.
+ */
+import assert from "node:assert/strict";
+import { COMMANDS, findCommand, permissionsFor } from "../../src/cli/commands.ts";
+import { NO_PERMISSIONS } from "../../src/sandbox/permissions.ts";
+
+/** Largest static module graph of `verdict hint` (main.ts plus the hint command), as measured. */
+const HINT_PATH_MAX_MODULES = 39;
+
+interface InfoModule {
+  readonly specifier: string;
+  readonly dependencies?: readonly {
+    readonly isDynamic?: boolean;
+    readonly code?: { readonly specifier: string };
+    readonly type?: { readonly specifier: string };
+  }[];
+}
+
+async function moduleInfo(entry: URL): Promise<Map<string, InfoModule>> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", entry.pathname],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as { modules: InfoModule[] };
+  return new Map(info.modules.map((m) => [m.specifier, m]));
+}
+
+/** Modules reachable without dynamic imports; with `types`, type-only imports count too. */
+function staticClosure(mods: Map<string, InfoModule>, roots: readonly string[], types: boolean): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...roots];
+  while (stack.length > 0) {
+    const s = stack.pop()!;
+    if (seen.has(s)) continue;
+    seen.add(s);
+    for (const dep of mods.get(s)?.dependencies ?? []) {
+      if (dep.isDynamic) continue;
+      if (dep.code) stack.push(dep.code.specifier);
+      if (types && dep.type) stack.push(dep.type.specifier);
+    }
+  }
+  return seen;
+}
+
+const src = (path: string) => new URL(`../../src/${path}`, import.meta.url);
+const local = (specifier: string) => specifier.replace(/^file:\/\/.*?\/src\//, "src/");
+
+Deno.test("command table: each row loads a module that runs it; self-narrowing rows launch their own Worker", async () => {
+  assert.equal(new Set(COMMANDS.map((c) => c.name)).size, COMMANDS.length, "names are unique");
+  for (const spec of COMMANDS) {
+    assert.equal(findCommand(spec.name), spec);
+    const mod = await spec.load();
+    assert.equal(typeof mod.run, "function", `${spec.name}: run`);
+    // A "none" command either needs nothing (version) or pins its plan and starts its Worker.
+    if (spec.sandbox === "none" && spec.name !== "version") {
+      assert.equal(typeof mod.launch, "function", `${spec.name}: launch`);
+    }
+    if (spec.sandbox === "worker" || spec.name === "hint") {
+      assert.equal(mod.launch, undefined, `${spec.name} is run as it is, in its Worker or in-process`);
+    }
+  }
+  assert.equal(findCommand("no such command"), undefined);
+  assert.deepEqual(permissionsFor("no such command", {} as never), NO_PERMISSIONS);
+});
+
+Deno.test("the sandbox sits below the commands: nothing under src/sandbox/ imports the CLI or the agents", async () => {
+  for await (const e of Deno.readDir(src("sandbox"))) {
+    if (!e.name.endsWith(".ts")) continue;
+    const entry = src(`sandbox/${e.name}`);
+    const mods = await moduleInfo(entry);
+    const reached = [...staticClosure(mods, [entry.href], true)].map(local);
+    const above = reached.filter((s) => /^src\/(cli|agents|collect|install|serve|judge)\//.test(s));
+    assert.deepEqual(above, [], `src/sandbox/${e.name} reaches ${above.join(", ")}`);
+  }
+});
+
+Deno.test("the hint path loads no collector, no agent folder, no install code and no MCP SDK, and stays small", async () => {
+  const main = new URL("../../main.ts", import.meta.url);
+  const mods = await moduleInfo(main);
+  const hint = [...mods.keys()].find((s) => s.endsWith("/src/cli/cmd/hint.ts"));
+  assert.ok(hint, "main.ts's graph reaches cmd/hint.ts through the command table");
+  const path = [...staticClosure(mods, [main.href, hint], false)].map(local);
+  const forbidden = path.filter((s) =>
+    s.startsWith("npm:") ||
+    /^src\/(collect\/(collect|transcripts|docs|git)|install\/(install|doctor)|serve\/(server|http|stdio|mcp_deps))\.ts$/
+      .test(s) ||
+    // An agent's folder loads with src/agents/loaded.ts; only Claude's typed-prompt rule is shared.
+    (/^src\/agents\/[^/]+\//.test(s) && s !== "src/agents/claude/prompt.ts") ||
+    s === "src/agents/loaded.ts"
+  );
+  assert.deepEqual(forbidden, []);
+  assert.ok(
+    path.length <= HINT_PATH_MAX_MODULES,
+    `the hint path grew to ${path.length} modules (at most ${HINT_PATH_MAX_MODULES}):\n${
+      path.sort().join("\n")
+    }`,
+  );
+});
