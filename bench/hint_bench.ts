@@ -16,9 +16,7 @@ import { recordLine, type VerdictRecord } from "../src/collect/record.ts";
 import { makeRecords, queries } from "./hint_bench_data.ts";
 import { DiskIndex, indexPathFor } from "../src/rank/index_file.ts";
 import { buildIndexFile } from "../src/rank/index_write.ts";
-import { search } from "../src/rank/score.ts";
-import { anchorIdf, decide } from "../src/gate/gate.ts";
-import { GATE_CANDIDATES } from "../src/cli/hint_run.ts";
+import { hintFor } from "../src/gate/hint.ts";
 import { tokenize } from "../src/rank/tokenize.ts";
 import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
@@ -88,16 +86,16 @@ try {
   const nowMs = Date.parse("2026-01-01T00:00:00Z");
   // Exactly what the hint path runs: the same options and the gate's decision.
   const hintQuery = (q: string) =>
-    decide(
-      search(disk, q, {
-        mode: "hint",
-        nowMs,
-        top: GATE_CANDIDATES,
-        project: "/home/dev/p3",
-        minCandidateIdf: anchorIdf(disk.docCount),
-      }),
-      2,
-    );
+    hintFor(disk, {
+      prompt: q,
+      session: null,
+      cwd: "/home/dev/p3",
+      nowMs,
+      shown: new Set(),
+      entities: [],
+      personas: [],
+      top: 2,
+    });
   for (const q of qs.slice(0, 20)) hintQuery(q); // warm-up
   const ours: number[] = [];
   for (const q of qs) {

@@ -306,6 +306,67 @@ project, source file:line, score and matched terms.`,
     listed: true,
   },
   {
+    name: "replay",
+    summary: "replay the hint over your own typed prompts: how often it would speak, and on what",
+    usage:
+      "verdict replay [--records FILE] [--since DATE] [--until DATE] [--project DIR] [--last N] [--json] [--explain]",
+    help: `Examples:
+  verdict replay --last 500
+  verdict replay --project ~/src/app --since 2026-03-01 --explain
+  verdict replay --json > replay.json
+
+Replays the UserPromptSubmit hook over the typed prompts of the records file, oldest
+first. Each prompt is decided by the hook's own code (search, gate, cooldown, render)
+as of its own time, against only the records older than it, never quoting its own
+session; a quote enters that session's cooldown ledger, as in the hook. Then the
+prompt joins the archive. Prints each prompt on which the hint fired: the prompt, the
+notice the person would see, the records quoted and the rule that spoke; then a
+summary: prompts, fired, share, silent prompts by rule, the records quoted most often.
+--explain adds the silent prompts with their rule, and each candidate's weights and
+check. --json prints the same as one JSON object.
+
+Window (all optional; default: every prompt): --since DATE (inclusive) and --until
+DATE (exclusive), in UTC (a bare date is midnight); --project DIR: prompts typed in DIR
+or below it; --last N: the N latest prompts of the window. Every older record, in or
+out of the window, can still be quoted to a prompt.
+
+Where replay is not the live hook: the CJK words that index Chinese and Japanese text
+are derived once from the whole records file (the live index derives them at each
+collect from what it holds then; on the development histories replay's decisions
+equal those of an index built from scratch at the prompt in 124 of 125 sampled
+prompts); the archive is taken as fresh at every prompt (live, it is as old as the
+last collect); a record counts from its own time (a doc edited later is unseen by
+earlier prompts). Nothing is written, not even the cooldown ledger.`,
+    options: {
+      ...RECORDS,
+      since: {
+        kind: "string",
+        value: "DATE",
+        description: "replay prompts from DATE on (default: the first)",
+      },
+      until: {
+        kind: "string",
+        value: "DATE",
+        description: "replay prompts before DATE (default: to the last)",
+      },
+      project: { kind: "string", value: "DIR", description: "replay only prompts typed in DIR or below it" },
+      last: { kind: "string", value: "N", description: "replay only the N latest prompts of the window" },
+      ...JSON_OUT,
+      ...EXPLAIN,
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    load: () => import("./cmd/replay.ts"),
+    // The records file (read whole; quotes are the stored text) and the entity list.
+    permissions: (plan) => ({
+      read: [plan.paths.records, ...(plan.config.entities ? [plan.config.entities] : [])],
+      write: [],
+      net: [],
+      run: [],
+    }),
+    listed: true,
+  },
+  {
     name: "query",
     summary: "like recall, for a caller's session (needs --as-of; skips the live session)",
     usage:

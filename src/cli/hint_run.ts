@@ -8,13 +8,12 @@
  * In hook mode nothing ever fails loudly: any error, missing records, or a run past the deadline
  * prints nothing and exits 0, so a broken install never blocks or delays a prompt.
  */
-import { VERDICT_HINT_MARKER } from "../collect/line_parser.ts";
-import { hasNotTypedPrefix } from "../agents/claude/prompt.ts";
-import { anchorIdf, decide, type GateVerdict, preGate } from "../gate/gate.ts";
-import { renderHint } from "../gate/render.ts";
+import type { GateVerdict } from "../gate/gate.ts";
+import { hintFor, HOOK_TOP, refuseEarly } from "../gate/hint.ts";
+import { explainRanking, renderHint } from "../gate/render.ts";
 import { chooseLedger, openLedger } from "../gate/seen.ts";
 import { loadCorpus, loadEntities } from "../rank/recall.ts";
-import { search, type SearchResult } from "../rank/score.ts";
+import type { SearchResult } from "../rank/score.ts";
 import { revokeAll } from "../sandbox/revoke.ts";
 import { booleanOption, intOption, stringOption } from "./args.ts";
 import { nowMs } from "./clock.ts";
@@ -32,13 +31,6 @@ export const HOOK_DEADLINE_MS = 400;
 
 /** Without a fresh index, rank the JSONL directly only when it is this small. */
 export const HINT_JSONL_FALLBACK_BYTES = 8 * 1024 * 1024;
-
-/**
- * Candidates the ranking hands the gate (it may refuse the best and take the next). Records
- * without an anchor word are not candidates at all, so 15 reach an old, strong decision behind
- * recent chatter: the labelled probes score the same from 10 to 30 (deno task eval:gate).
- */
-export const GATE_CANDIDATES = 15;
 
 interface HintInput {
   readonly prompt: string;
@@ -69,11 +61,6 @@ function parseInput(bytes: Uint8Array, plain: boolean, cwd: string): HintInput {
   };
 }
 
-/** Prompts that arrive as user turns but nobody typed (FORMATS.md §4.2), or our own hint text. */
-export function isMachineMade(prompt: string): boolean {
-  return hasNotTypedPrefix(prompt) || prompt.includes(VERDICT_HINT_MARKER);
-}
-
 function explainText(
   input: HintInput,
   result: SearchResult | null,
@@ -82,29 +69,7 @@ function explainText(
 ): string {
   const lines = [`hint: ${verdict.speak ? "spoke" : `silent (${verdict.rule})`}: ${verdict.detail}`];
   lines.push(`session: ${input.session ?? "-"}; project: ${input.cwd ?? "-"}; cooldown: ${ledgerWhy}`);
-  if (result) {
-    lines.push("search terms (rarest first; common words last):");
-    for (const t of result.terms) {
-      lines.push(
-        `  ${t.term}  df=${t.df} idf=${t.idf.toFixed(3)}${t.common ? " common" : ""}${
-          t.fromEntity ? ` (alias of ${t.fromEntity})` : ""
-        }`,
-      );
-    }
-    for (const h of result.hits) {
-      const check = verdict.checks.find((c) => c.id === h.id);
-      lines.push(
-        `  ${h.id} score ${h.score.toFixed(4)} = bm25 ${
-          h.bm25.toFixed(4)
-        } × source ${h.weights.source} × marker ${h.weights.marker} × recency ${
-          h.weights.recency.toFixed(4)
-        } × project ${h.weights.project} × entity ${h.weights.entity}; coverage ${
-          h.coverage.toFixed(2)
-        }; matched ${h.matched.join(", ")}` +
-          (check ? ` → ${check.rule}: ${check.detail}` : ""),
-      );
-    }
-  }
+  lines.push(...explainRanking(result, verdict));
   return lines.join("\n") + "\n";
 }
 
@@ -126,7 +91,7 @@ export async function runHint(plan: CommandPlan, io: CommandIO, hook: boolean): 
 async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promise<number> {
   const explain = !hook && booleanOption(plan.args, "explain");
   const plain = !hook && booleanOption(plan.args, "plain");
-  const top = hook ? 2 : intOption(plan.args, "top", 2, 1, 3);
+  const top = hook ? HOOK_TOP : intOption(plan.args, "top", HOOK_TOP, 1, 3);
   const bytes = await io.readStdin(HINT_MAX_STDIN);
   if (bytes === null) {
     if (hook) return EXIT.ok;
@@ -137,12 +102,7 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
     if (explain) await io.stderr(explainText(input, result, verdict, why));
     return EXIT.ok;
   };
-  const refused = preGate({
-    prompt: input.prompt,
-    cwd: input.cwd,
-    personas: plan.config.hook_personas,
-    machineMade: isMachineMade,
-  });
+  const refused = refuseEarly({ prompt: input.prompt, cwd: input.cwd, personas: plan.config.hook_personas });
   if (refused) return await silent({ speak: false, ...refused, hits: [], checks: [] }, null, "-");
 
   const ledgerChoice = chooseLedger({
@@ -164,18 +124,16 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
       );
     }
     const asOf = nowMs(plan.asOf);
-    const result = search(corpus.corpus, input.prompt, {
-      mode: "hint",
+    const { verdict, result } = hintFor(corpus.corpus, {
+      prompt: input.prompt,
+      session: input.session,
+      cwd: input.cwd,
       nowMs: asOf,
-      ...(input.cwd ? { project: input.cwd } : {}),
+      shown: ledger.shown,
       entities,
-      excludeSession: input.session,
-      excludeIds: ledger.shown,
-      top: GATE_CANDIDATES,
-      // A record without an anchor word is never quoted: do not even score it.
-      minCandidateIdf: anchorIdf(corpus.corpus.docCount),
+      personas: plan.config.hook_personas,
+      top,
     });
-    const verdict = decide(result, top);
     if (explain) await io.stderr(explainText(input, result, verdict, ledgerChoice.why));
     if (!verdict.speak) return EXIT.ok;
     const records = verdict.hits.map((h) => corpus.record(h.doc));

@@ -7,7 +7,8 @@ import type { VerdictRecord } from "../collect/record.ts";
 import { VERDICT_HINT_MARKER } from "../collect/line_parser.ts";
 import { basename } from "../config/paths.ts";
 import { fencedQuote, oneLine } from "../rank/quote.ts";
-import { HINT_NOTICE_CHARS, HINT_QUOTE_CHARS } from "./gate.ts";
+import type { SearchResult } from "../rank/score.ts";
+import { type GateVerdict, HINT_NOTICE_CHARS, HINT_QUOTE_CHARS } from "./gate.ts";
 
 /** Claude Code's UserPromptSubmit hook output (FORMATS.md §4.3). */
 export interface HookOutput {
@@ -40,4 +41,34 @@ export function renderHint(records: readonly VerdictRecord[]): HookOutput {
     ...blocks,
   ].join("\n");
   return { systemMessage, hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext } };
+}
+
+/**
+ * The ranking's account for `--explain` (hint and replay): the search terms, and per candidate
+ * its score, every weight, what it matched and the gate's rule for it.
+ */
+export function explainRanking(result: SearchResult | null, verdict: GateVerdict): string[] {
+  if (!result) return [];
+  const lines = ["search terms (rarest first; common words last):"];
+  for (const t of result.terms) {
+    lines.push(
+      `  ${t.term}  df=${t.df} idf=${t.idf.toFixed(3)}${t.common ? " common" : ""}${
+        t.fromEntity ? ` (alias of ${t.fromEntity})` : ""
+      }`,
+    );
+  }
+  for (const h of result.hits) {
+    const check = verdict.checks.find((c) => c.id === h.id);
+    lines.push(
+      `  ${h.id} score ${h.score.toFixed(4)} = bm25 ${
+        h.bm25.toFixed(4)
+      } × source ${h.weights.source} × marker ${h.weights.marker} × recency ${
+        h.weights.recency.toFixed(4)
+      } × project ${h.weights.project} × entity ${h.weights.entity}; coverage ${
+        h.coverage.toFixed(2)
+      }; matched ${h.matched.join(", ")}` +
+        (check ? ` → ${check.rule}: ${check.detail}` : ""),
+    );
+  }
+  return lines;
 }

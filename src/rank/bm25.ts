@@ -283,14 +283,19 @@ interface Scratch {
 
 const SCRATCH = new WeakMap<Corpus, Scratch>();
 
-/** The corpus's reusable per-document arrays (a search is synchronous: one user at a time). */
+/**
+ * The corpus's reusable per-document arrays (a search is synchronous: one user at a time), with
+ * room for at least `n` documents. A corpus that grows (replay's AppendIndex) reallocates only
+ * when it doubles, not at every search.
+ */
 function scratchFor(corpus: Corpus, n: number): Scratch {
   let s = SCRATCH.get(corpus);
-  if (!s || s.scores.length !== n) {
+  if (!s || s.scores.length < n) {
+    const size = s ? Math.max(n, 2 * s.scores.length) : n;
     s = {
-      scores: new Float64Array(n),
-      masks: new Uint32Array(n),
-      seen: new Uint8Array(n),
+      scores: new Float64Array(size),
+      masks: new Uint32Array(size),
+      seen: new Uint8Array(size),
       docs: new Int32Array(64),
       count: 0,
     };

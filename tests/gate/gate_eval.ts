@@ -3,11 +3,8 @@
  * scores them. Shared by the quality test and `deno task eval:gate`.
  */
 import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
-import { anchorIdf, decide } from "../../src/gate/gate.ts";
-import { GATE_CANDIDATES, isMachineMade } from "../../src/cli/hint_run.ts";
-import { preGate } from "../../src/gate/gate.ts";
+import { hintFor } from "../../src/gate/hint.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
-import { search } from "../../src/rank/score.ts";
 
 export const GATE_AS_OF = Date.parse("2026-11-29T12:00:00Z");
 
@@ -58,27 +55,19 @@ export function scoreGate(): GateScore {
   const { records, probes } = loadFixtures();
   const index = buildMemoryIndex(records);
   const outcomes = probes.map((probe): ProbeOutcome => {
-    const refused = preGate({
+    // One quote, the first: a probe is right when the hint's first quote is.
+    const { verdict } = hintFor(index, {
       prompt: probe.prompt,
+      session: probe.session,
       cwd: probe.cwd,
+      nowMs: GATE_AS_OF,
+      shown: new Set(),
+      entities: [],
       personas: [],
-      machineMade: isMachineMade,
+      top: 1,
     });
-    let quoted: string | null = null;
-    let rule: string = refused?.rule ?? "";
-    if (!refused) {
-      const result = search(index, probe.prompt, {
-        mode: "hint",
-        nowMs: GATE_AS_OF,
-        project: probe.cwd,
-        excludeSession: probe.session,
-        top: GATE_CANDIDATES,
-        minCandidateIdf: anchorIdf(index.docCount),
-      });
-      const verdict = decide(result, 1);
-      rule = verdict.rule;
-      quoted = verdict.speak ? verdict.hits[0]!.id : null;
-    }
+    const rule: string = verdict.rule;
+    const quoted = verdict.speak ? verdict.hits[0]!.id : null;
     const ok = probe.expect === null
       ? quoted === null
       : quoted !== null && (quoted === probe.expect || probe.also_ok.includes(quoted));

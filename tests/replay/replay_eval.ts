@@ -1,0 +1,475 @@
+/**
+ * `deno task eval:replay`: the hint measured on real histories (../shared/EVAL.md), in three modes,
+ * over the development set in ../shared/data/histories/ (read in place; absent → a printed skip).
+ *
+ * 1. Own replay: each history through `verdict replay`'s engine; every quote shown is a pair
+ *    (prompt, quoted text), judged by a label in tests/fixtures/replay/<history>.jsonl.
+ * 2. Cross-paired: every history's prompts against every other history's whole archive; every
+ *    hint that fires is false (no labels needed).
+ * 3. Pooled recall: a fixed sample of each history's prompts; the pool is what the hint quoted
+ *    plus the top 3 of an ungated recall over the same older records (own session left out);
+ *    every candidate labelled.
+ *
+ * Labels are keys and verdicts only: fnv1a64(prompt text, NUL, quoted text), the label, a one-line
+ * reason. The texts stay in ../shared. A pair without a label is **unlabelled**, counted beside
+ * the figures and never as relevant; `--unlabelled` prints them (with their texts, for the
+ * labeller, to a file outside the repository).
+ *
+ * Flags: --json (the figures as JSON), --unlabelled (JSONL of unlabelled pairs), --only NAME
+ * (one history, own replay and pooled recall only).
+ */
+import { fnv1a64, type VerdictRecord } from "../../src/collect/record.ts";
+import { search } from "../../src/rank/score.ts";
+import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
+import {
+  freshIndexAgreement,
+  replayArchive,
+  Replayer,
+  replayerFor,
+  type ReplayEvent,
+  type ReplaySettings,
+  sortedRecords,
+} from "../../src/replay/replay.ts";
+import { historiesMissing, type History, historyNames, loadHistory } from "./histories.ts";
+
+export const LABELS_DIR = new URL("../fixtures/replay/", import.meta.url);
+
+/** The labels a pair can get (../shared/EVAL.md's rubric). */
+export const LABELS = ["relevant", "not-decision", "off-topic", "paste", "repeat", "other"] as const;
+export type Label = typeof LABELS[number];
+
+/** Prompts per history in the pooled-recall sample: enough to find a few dozen opportunities. */
+export const POOL_SAMPLE = 40;
+/** Recall candidates pooled per sampled prompt (EVAL.md: the top 3 of an ungated recall). */
+export const POOL_RECALL_TOP = 3;
+/** Sampled prompts per history at which replay is checked against a from-scratch index. */
+export const FRESH_CHECKS = 25;
+
+/** The language of each development history (for the cross-pair table). */
+export const LANGUAGE: Readonly<Record<string, string>> = {
+  "addeuz-dfmain": "en",
+  "minsky-specstory": "en",
+  "twardoch-twat-specstory": "en",
+  "data-agent-zh": "zh",
+  "autofor-ja": "ja",
+};
+
+const SETTINGS: ReplaySettings = { entities: [], personas: [] };
+
+/** The key of a (prompt, quoted text) pair. */
+export function pairKey(prompt: string, quote: string): string {
+  return fnv1a64(`${prompt}\u0000${quote}`);
+}
+
+export interface LabelEntry {
+  readonly key: string;
+  readonly label: Label;
+  readonly reason: string;
+}
+
+/** A history's labels by key. Throws on a malformed line, an unknown label or a key given twice. */
+export function loadLabels(history: string): Map<string, LabelEntry> {
+  const labels = new Map<string, LabelEntry>();
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(new URL(`${history}.jsonl`, LABELS_DIR));
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  text.split("\n").forEach((line, i) => {
+    if (line.trim() === "") return;
+    const v = JSON.parse(line) as LabelEntry;
+    const where = `${history}.jsonl:${i + 1}`;
+    if (typeof v.key !== "string" || !/^[0-9a-f]{16}$/.test(v.key)) throw new Error(`${where}: bad key`);
+    if (!LABELS.includes(v.label)) throw new Error(`${where}: unknown label "${v.label}"`);
+    if (typeof v.reason !== "string" || v.reason.trim() === "") throw new Error(`${where}: no reason`);
+    if (labels.has(v.key)) throw new Error(`${where}: key ${v.key} labelled twice`);
+    labels.set(v.key, v);
+  });
+  return labels;
+}
+
+/** One (prompt, quoted text) pair to judge. */
+export interface Pair {
+  readonly key: string;
+  readonly history: string;
+  /** "shown": a quote the hint showed; "pool": a recall candidate in the pooled sample. */
+  readonly mode: "shown" | "pool";
+  readonly prompt: VerdictRecord;
+  readonly quoted: VerdictRecord;
+  readonly quote: string;
+  /** Rank of the quote in its hint (1 = the one-line notice), or in the recall list. */
+  readonly rank: number;
+}
+
+/** The texts a fired event quotes, as the hint renders them, with their records. */
+export function shownQuotes(event: ReplayEvent): { record: VerdictRecord; text: string }[] {
+  return event.quoted.map((record) => ({ record, text: record.text }));
+}
+
+export interface PoolItem {
+  readonly prompt: VerdictRecord;
+  /** Each candidate record once: shown by the hint, or among the recall top 3 (or both). */
+  readonly candidates: readonly { readonly pair: Pair; readonly shown: boolean }[];
+}
+
+export interface OwnRun {
+  readonly history: string;
+  readonly prompts: number;
+  readonly events: readonly ReplayEvent[];
+  readonly shown: readonly Pair[];
+  readonly pool: readonly PoolItem[];
+  readonly fresh: {
+    agree: number;
+    total: number;
+    differ: { prompt: string; replay: string; fresh: string }[];
+  };
+}
+
+/** Whether a prompt is in the history's fixed sample: the POOL_SAMPLE smallest fnv1a64(id). */
+function sampleOf(records: readonly VerdictRecord[], size: number): Set<string> {
+  return new Set(
+    records.filter((r) => r.kind === "prompt").map((r) => ({ id: r.id, h: fnv1a64(`pool:${r.id}`) }))
+      .sort((a, b) => (a.h < b.h ? -1 : a.h > b.h ? 1 : 0)).slice(0, size).map((x) => x.id),
+  );
+}
+
+/** Own replay of one history, with the pooled-recall sample drawn as it goes. */
+export function runOwn(history: History): OwnRun {
+  const sample = sampleOf(history.records, POOL_SAMPLE);
+  const freshSample = sampleOf(history.records, FRESH_CHECKS);
+  const events: ReplayEvent[] = [];
+  const shown: Pair[] = [];
+  const pool: PoolItem[] = [];
+  const freshEvents: ReplayEvent[] = [];
+  const replayer = replayerFor(history.records, SETTINGS);
+  for (const event of replayArchive(replayer, history.records, () => true)) {
+    events.push(event);
+    const quotes = shownQuotes(event);
+    quotes.forEach((q, i) => {
+      shown.push({
+        key: pairKey(event.prompt.text, q.text),
+        history: history.name,
+        mode: "shown",
+        prompt: event.prompt,
+        quoted: q.record,
+        quote: q.text,
+        rank: i + 1,
+      });
+    });
+    if (freshSample.has(event.prompt.id)) freshEvents.push(event);
+    if (!sample.has(event.prompt.id)) continue;
+    // The replay has not yet added this prompt: the index holds exactly its older records.
+    const recall = search(replayer.index, event.prompt.text, {
+      mode: "recall",
+      nowMs: Date.parse(event.prompt.time),
+      excludeSession: event.prompt.session,
+      top: POOL_RECALL_TOP,
+    }).hits.map((h) => replayer.records[h.doc]!);
+    const byId = new Map<string, { record: VerdictRecord; shown: boolean; rank: number }>();
+    event.quoted.forEach((r, i) => byId.set(r.id, { record: r, shown: true, rank: i + 1 }));
+    recall.forEach((r, i) => {
+      if (!byId.has(r.id)) byId.set(r.id, { record: r, shown: false, rank: i + 1 });
+    });
+    pool.push({
+      prompt: event.prompt,
+      candidates: [...byId.values()].map((c) => ({
+        shown: c.shown,
+        pair: {
+          key: pairKey(event.prompt.text, c.record.text),
+          history: history.name,
+          mode: "pool",
+          prompt: event.prompt,
+          quoted: c.record,
+          quote: c.record.text,
+          rank: c.rank,
+        },
+      })),
+    });
+  }
+  const fresh = freshIndexAgreement(freshEvents, replayer.records, SETTINGS);
+  return { history: history.name, prompts: events.length, events, shown, pool, fresh };
+}
+
+export interface CrossRun {
+  readonly prompts: string;
+  readonly archive: string;
+  readonly promptCount: number;
+  readonly fired: number;
+}
+
+/** A's prompts, in time order, each against B's whole archive (every hint is false). */
+export function runCross(a: History, b: History): CrossRun {
+  const archive = sortedRecords(b.records);
+  const replayer = new Replayer(deriveCjkWords(archive.map((r) => r.text)), SETTINGS);
+  for (const r of archive) replayer.add(r);
+  let fired = 0;
+  const prompts = sortedRecords(a.records).filter((r) => r.kind === "prompt");
+  for (const p of prompts) if (replayer.replay(p).quoted.length > 0) fired++;
+  return { prompts: a.name, archive: b.name, promptCount: prompts.length, fired };
+}
+
+// --- figures --------------------------------------------------------------------------------
+
+export interface OwnFigures {
+  readonly history: string;
+  readonly prompts: number;
+  readonly fired: number;
+  /** Quotes shown (a hint shows one or two). */
+  readonly quotes: number;
+  readonly relevantQuotes: number;
+  /** Fired hints whose first quote (the one-line notice) is relevant. */
+  readonly relevantFirst: number;
+  readonly unlabelledQuotes: number;
+  readonly irrelevant: Readonly<Record<string, number>>;
+  readonly sampled: number;
+  readonly opportunities: number;
+  readonly poolRelevant: number;
+  readonly poolRelevantShown: number;
+  readonly poolUnlabelled: number;
+  readonly freshAgree: number;
+  readonly freshTotal: number;
+}
+
+export function ownFigures(run: OwnRun, labels: ReadonlyMap<string, LabelEntry>): OwnFigures {
+  const irrelevant: Record<string, number> = {};
+  let relevantQuotes = 0;
+  let unlabelledQuotes = 0;
+  let relevantFirst = 0;
+  for (const p of run.shown) {
+    const l = labels.get(p.key);
+    if (!l) unlabelledQuotes++;
+    else if (l.label === "relevant") {
+      relevantQuotes++;
+      if (p.rank === 1) relevantFirst++;
+    } else irrelevant[l.label] = (irrelevant[l.label] ?? 0) + 1;
+  }
+  let opportunities = 0;
+  let poolRelevant = 0;
+  let poolRelevantShown = 0;
+  let poolUnlabelled = 0;
+  for (const item of run.pool) {
+    let any = false;
+    for (const c of item.candidates) {
+      const l = labels.get(c.pair.key);
+      if (!l) poolUnlabelled++;
+      else if (l.label === "relevant") {
+        any = true;
+        poolRelevant++;
+        if (c.shown) poolRelevantShown++;
+      }
+    }
+    if (any) opportunities++;
+  }
+  return {
+    history: run.history,
+    prompts: run.prompts,
+    fired: run.events.filter((e) => e.quoted.length > 0).length,
+    quotes: run.shown.length,
+    relevantQuotes,
+    relevantFirst,
+    unlabelledQuotes,
+    irrelevant,
+    sampled: run.pool.length,
+    opportunities,
+    poolRelevant,
+    poolRelevantShown,
+    poolUnlabelled,
+    freshAgree: run.fresh.agree,
+    freshTotal: run.fresh.total,
+  };
+}
+
+/** Sums figures over histories. */
+export function totalFigures(all: readonly OwnFigures[]): OwnFigures {
+  const sum = (f: (x: OwnFigures) => number) => all.reduce((s, x) => s + f(x), 0);
+  const irrelevant: Record<string, number> = {};
+  for (const x of all) {
+    for (const [k, v] of Object.entries(x.irrelevant)) irrelevant[k] = (irrelevant[k] ?? 0) + v;
+  }
+  return {
+    history: "all",
+    prompts: sum((x) => x.prompts),
+    fired: sum((x) => x.fired),
+    quotes: sum((x) => x.quotes),
+    relevantQuotes: sum((x) => x.relevantQuotes),
+    relevantFirst: sum((x) => x.relevantFirst),
+    unlabelledQuotes: sum((x) => x.unlabelledQuotes),
+    irrelevant,
+    sampled: sum((x) => x.sampled),
+    opportunities: sum((x) => x.opportunities),
+    poolRelevant: sum((x) => x.poolRelevant),
+    poolRelevantShown: sum((x) => x.poolRelevantShown),
+    poolUnlabelled: sum((x) => x.poolUnlabelled),
+    freshAgree: sum((x) => x.freshAgree),
+    freshTotal: sum((x) => x.freshTotal),
+  };
+}
+
+export interface Evaluation {
+  readonly own: readonly OwnFigures[];
+  readonly total: OwnFigures;
+  readonly cross: readonly CrossRun[];
+  readonly unlabelled: readonly Pair[];
+}
+
+/** Runs all three modes over the development set (or the named histories). */
+export function evaluate(names: readonly string[] = historyNames(), withCross = true): Evaluation {
+  const histories = names.map(loadHistory);
+  const own: OwnFigures[] = [];
+  const unlabelled: Pair[] = [];
+  for (const h of histories) {
+    const labels = loadLabels(h.name);
+    const run = runOwn(h);
+    own.push(ownFigures(run, labels));
+    const seen = new Set<string>();
+    for (const p of [...run.shown, ...run.pool.flatMap((i) => i.candidates.map((c) => c.pair))]) {
+      if (labels.has(p.key) || seen.has(p.key)) continue;
+      seen.add(p.key);
+      unlabelled.push(p);
+    }
+  }
+  const cross: CrossRun[] = [];
+  if (withCross) {
+    for (const a of histories) for (const b of histories) if (a !== b) cross.push(runCross(a, b));
+  }
+  return { own, total: totalFigures(own), cross, unlabelled };
+}
+
+// --- printing -------------------------------------------------------------------------------
+
+const pct = (n: number, d: number) => (d === 0 ? "-" : `${(100 * n / d).toFixed(1)}%`);
+
+function ownTable(e: Evaluation): string[] {
+  const lines = [
+    "own replay (labelled; a hint shows one or two quotes, each one pair)",
+    "history                    prompts  fired  fire rate  relevant/quotes shown   relevant first quotes  unlabelled  irrelevant by reason",
+  ];
+  for (const f of [...e.own, e.total]) {
+    const reasons = Object.entries(f.irrelevant).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .map(([k, v]) => `${k} ${v}`).join(", ");
+    lines.push(
+      `${f.history.padEnd(26)} ${String(f.prompts).padStart(7)} ${String(f.fired).padStart(6)} ${
+        pct(f.fired, f.prompts).padStart(10)
+      }  ${`${f.relevantQuotes}/${f.quotes} = ${pct(f.relevantQuotes, f.quotes)}`.padEnd(22)} ${
+        `${f.relevantFirst}/${f.fired} = ${pct(f.relevantFirst, f.fired)}`.padEnd(22)
+      } ${String(f.unlabelledQuotes).padStart(10)}  ${reasons || "-"}`,
+    );
+  }
+  return lines;
+}
+
+function crossTable(e: Evaluation): string[] {
+  if (e.cross.length === 0) return [];
+  const lines = ["", "cross-paired (A's prompts against B's whole archive; every hint is false)"];
+  for (const c of e.cross) {
+    lines.push(
+      `  ${`${c.prompts} → ${c.archive}`.padEnd(52)} ${`${c.fired}/${c.promptCount}`.padStart(9)}  ${
+        pct(c.fired, c.promptCount)
+      }`,
+    );
+  }
+  const byLang = new Map<string, { fired: number; prompts: number }>();
+  for (const c of e.cross) {
+    const k = `${LANGUAGE[c.prompts] ?? "?"}→${LANGUAGE[c.archive] ?? "?"}`;
+    const v = byLang.get(k) ?? { fired: 0, prompts: 0 };
+    v.fired += c.fired;
+    v.prompts += c.promptCount;
+    byLang.set(k, v);
+  }
+  lines.push("  by language pair:");
+  for (const [k, v] of [...byLang].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    lines.push(`    ${k.padEnd(8)} ${`${v.fired}/${v.prompts}`.padStart(10)}  ${pct(v.fired, v.prompts)}`);
+  }
+  const fired = e.cross.reduce((s, c) => s + c.fired, 0);
+  const prompts = e.cross.reduce((s, c) => s + c.promptCount, 0);
+  lines.push(`  all pairs: ${fired}/${prompts} = ${pct(fired, prompts)} false fires`);
+  return lines;
+}
+
+function poolTable(e: Evaluation): string[] {
+  const lines = [
+    "",
+    `pooled recall (${POOL_SAMPLE} sampled prompts per history; pool = hint quotes + recall top ${POOL_RECALL_TOP}, own session left out)`,
+    "history                    sampled  opportunities  relevant in pool  shown by the hint  recall   unlabelled",
+  ];
+  for (const f of [...e.own, e.total]) {
+    lines.push(
+      `${f.history.padEnd(26)} ${String(f.sampled).padStart(7)} ${
+        `${f.opportunities} (${pct(f.opportunities, f.sampled)})`.padStart(14)
+      } ${String(f.poolRelevant).padStart(17)} ${String(f.poolRelevantShown).padStart(18)}  ${
+        pct(f.poolRelevantShown, f.poolRelevant).padEnd(7)
+      } ${String(f.poolUnlabelled).padStart(10)}`,
+    );
+  }
+  lines.push(
+    "",
+    `replay vs. an index built from scratch at ${FRESH_CHECKS} sampled prompts per history: ${e.total.freshAgree}/${e.total.freshTotal} decisions equal`,
+  );
+  return lines;
+}
+
+export function report(e: Evaluation): string {
+  const lines = [
+    "eval:replay: the hint on the development histories (../shared/data/histories), gate as checked out",
+    "",
+    ...ownTable(e),
+    ...crossTable(e),
+    ...poolTable(e),
+  ];
+  const u = e.unlabelled.length;
+  if (u > 0) {
+    lines.push(
+      "",
+      `${u} pair(s) are UNLABELLED (counted as not relevant above); list them with:`,
+      "  deno task eval:replay --unlabelled > /tmp/unlabelled.jsonl",
+    );
+  }
+  return lines.join("\n") + "\n";
+}
+
+function unlabelledJsonl(e: Evaluation): string {
+  return e.unlabelled.map((p) =>
+    JSON.stringify({
+      key: p.key,
+      history: p.history,
+      mode: p.mode,
+      rank: p.rank,
+      prompt: {
+        time: p.prompt.time,
+        session: p.prompt.session,
+        project: p.prompt.project,
+        text: p.prompt.text,
+      },
+      quoted: {
+        id: p.quoted.id,
+        time: p.quoted.time,
+        session: p.quoted.session,
+        project: p.quoted.project,
+        text: p.quote,
+      },
+    }) + "\n"
+  ).join("");
+}
+
+if (import.meta.main) {
+  const missing = historiesMissing();
+  if (missing !== null) {
+    console.log(`eval:replay: skipped: ${missing}`);
+    Deno.exit(0);
+  }
+  const only = Deno.args.indexOf("--only");
+  const names = only >= 0 ? [Deno.args[only + 1]!] : historyNames();
+  const e = evaluate(names, only < 0);
+  if (Deno.args.includes("--unlabelled")) {
+    await Deno.stdout.write(new TextEncoder().encode(unlabelledJsonl(e)));
+  } else if (Deno.args.includes("--json")) {
+    console.log(
+      JSON.stringify(
+        { own: e.own, total: e.total, cross: e.cross, unlabelled: e.unlabelled.length },
+        null,
+        2,
+      ),
+    );
+  } else await Deno.stdout.write(new TextEncoder().encode(report(e)));
+}
