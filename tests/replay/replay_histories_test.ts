@@ -1,0 +1,61 @@
+/**
+ * The hint on the real development histories (../shared/data/histories; skipped with a printed
+ * reason when absent): every pair the gate shows or pools is labelled, the labels are well formed,
+ * and replay's one approximation (CJK words from the whole archive) stays within its bound.
+ */
+import assert from "node:assert/strict";
+import { evaluate, LABELS_DIR, loadLabels } from "./replay_eval.ts";
+import { historiesMissing, historyNames } from "./histories.ts";
+
+const missing = historiesMissing();
+if (missing !== null) console.log(`replay_histories_test: skipping the history checks: ${missing}`);
+
+/** Replay must decide like an index built from scratch at the prompt at least this often. */
+const MIN_FRESH_AGREEMENT = 0.95;
+
+Deno.test("the replay label files are well formed: known labels, a reason each, no key twice", () => {
+  const files = [...Deno.readDirSync(LABELS_DIR)].filter((e) => e.name.endsWith(".jsonl")).map((e) => e.name);
+  assert.ok(files.length > 0);
+  for (const f of files) {
+    const labels = loadLabels(f.replace(/\.jsonl$/, ""));
+    assert.ok(labels.size > 0, f);
+    for (const l of labels.values()) {
+      // A reason is one short line of our own words, never a copied text.
+      assert.ok(!l.reason.includes("\n") && l.reason.length <= 140, `${f} ${l.key}: ${l.reason}`);
+    }
+  }
+});
+
+Deno.test({
+  name: "every pair the gate shows or pools on the development histories is labelled",
+  ignore: missing !== null,
+  fn() {
+    const e = evaluate(historyNames(), false);
+    const list = e.unlabelled.map((p) => `${p.history} ${p.mode} ${p.key}`);
+    assert.deepEqual(list, [], "label them: deno task eval:replay --unlabelled > /tmp/unlabelled.jsonl");
+  },
+});
+
+Deno.test({
+  name:
+    "replay decides like an index built from scratch at the prompt (the CJK-words approximation is bounded)",
+  ignore: missing !== null,
+  fn() {
+    const e = evaluate(historyNames(), false);
+    const share = e.total.freshAgree / e.total.freshTotal;
+    console.log(`replay vs. fresh index: ${e.total.freshAgree}/${e.total.freshTotal}`);
+    assert.ok(share >= MIN_FRESH_AGREEMENT, `${share}`);
+  },
+});
+
+Deno.test("the development histories are never copied into the project", () => {
+  const forbidden = /"(?:display|text|prompt)"\s*:/;
+  for (const e of Deno.readDirSync(LABELS_DIR)) {
+    if (!e.name.endsWith(".jsonl")) continue;
+    const text = Deno.readTextFileSync(new URL(e.name, LABELS_DIR));
+    assert.ok(!forbidden.test(text), `${e.name} holds texts`);
+    for (const line of text.split("\n").filter((l) => l)) {
+      assert.deepEqual(Object.keys(JSON.parse(line)).sort(), ["key", "label", "reason"]);
+    }
+  }
+});
