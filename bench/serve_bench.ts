@@ -16,6 +16,7 @@
 import { compareRecords, recordLine, type VerdictRecord } from "../src/collect/record.ts";
 import { makeRecords, queries as benchQueries } from "./hint_bench_data.ts";
 import { buildIndexFile } from "../src/rank/index_write.ts";
+import { compileCredentialRules } from "../src/collect/secrets.ts";
 import { openRecaller } from "../src/rank/recall.ts";
 import { CONTRACT } from "../src/serve/contract.ts";
 import { formatRecall } from "../src/serve/format.ts";
@@ -83,7 +84,12 @@ async function main(): Promise<void> {
   );
 
   // Baseline: the Recaller in this process, the same queries, one at a time.
-  const recaller = openRecaller({ recordsPath, quoteRoots: [], entitiesPath: null });
+  const recaller = openRecaller({
+    recordsPath,
+    quoteRoots: [],
+    entitiesPath: null,
+    credentialRules: compileCredentialRules([]),
+  });
   const asOfMs = Date.parse(AS_OF);
   t = performance.now();
   await recaller.recall(qs[0]!, { top: TOP, asOfMs });

@@ -11,6 +11,7 @@
 import type { GateVerdict } from "../gate/gate.ts";
 import { hintFor, HOOK_TOP, refuseEarly } from "../gate/hint.ts";
 import { explainRanking, renderHint } from "../gate/render.ts";
+import { compileCredentialRules, holdsCredential } from "../collect/secrets.ts";
 import { chooseLedger, openLedger } from "../gate/seen.ts";
 import { loadCorpus, loadEntities } from "../rank/recall.ts";
 import type { SearchResult } from "../rank/score.ts";
@@ -136,7 +137,12 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
     });
     if (explain) await io.stderr(explainText(input, result, verdict, ledgerChoice.why));
     if (!verdict.speak) return EXIT.ok;
-    const records = verdict.hits.map((h) => corpus.record(h.doc));
+    // The archive may predate a rule: a record holding a credential is never quoted.
+    const rules = compileCredentialRules(plan.config.credential_patterns);
+    const records = verdict.hits.map((h) => corpus.record(h.doc)).filter((r) =>
+      !holdsCredential(r.text, rules)
+    );
+    if (records.length === 0) return EXIT.ok;
     const output = JSON.stringify(renderHint(records)) + "\n";
     if (hook && performance.now() > HOOK_DEADLINE_MS) return EXIT.ok;
     await io.stdout(output);

@@ -6,6 +6,7 @@ import { nowMs } from "./clock.ts";
 import { booleanOption, intOption } from "./args.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { type CommandIO, type CommandPlan, transcriptRoots } from "./plan.ts";
+import { compileCredentialRules } from "../collect/secrets.ts";
 import { neutralise, truncate } from "../rank/quote.ts";
 import { openRecaller, RECALL_QUOTE_CHARS, type RecallAnswer, type RecallOptions } from "../rank/recall.ts";
 import type { SearchHit } from "../rank/score.ts";
@@ -40,6 +41,7 @@ export async function runLookup(command: string, req: LookupRequest): Promise<nu
     recordsPath: plan.paths.records,
     quoteRoots: [...transcriptRoots(plan.roots), ...plan.roots.docs],
     entitiesPath: req.entitiesPath,
+    credentialRules: compileCredentialRules(plan.config.credential_patterns),
   });
   const options: RecallOptions = {
     top,

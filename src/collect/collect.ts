@@ -16,27 +16,24 @@ import { collectDocs, type DocsState, type MemoryRoot } from "./docs.ts";
 import { collectGit, type GitState } from "./git.ts";
 import { takeCollectLock } from "./lock.ts";
 import { mergeRecords } from "./merge.ts";
+import { asRecord, RECORD_KINDS, type RecordKind, recordLine, type VerdictRecord } from "./record.ts";
 import {
-  asRecord,
-  fnv1a64,
-  RECORD_KINDS,
-  type RecordKind,
-  recordLine,
-  type VerdictRecord,
-} from "./record.ts";
-import { compileCredentialRules, type CredentialRule, findCredential } from "./secrets.ts";
+  compileCredentialRules,
+  CREDENTIAL_PLACEHOLDER,
+  type CredentialRule,
+  credentialRulesDigest,
+  findCredential,
+  holdsCredential,
+} from "./secrets.ts";
 import type { ProblemReporter, SourceResult } from "./source.ts";
 import { collectTranscripts, type TranscriptState } from "./transcripts.ts";
 
 /** Bumped when the state's meaning changes; an older state is ignored (full re-read). */
 export const COLLECT_STATE_VERSION = 1;
 
-/** Stands in for text the credential filter removed from parser carries (never stored). */
-export const CREDENTIAL_PLACEHOLDER = "[verdict: credential removed]";
-
 export interface CollectState {
   readonly version: number;
-  /** Digest of the credential rules in force when the archive was last written. */
+  /** Digest of the credential rules (built-in and configured) in force when the archive was last written. */
   readonly rulesDigest: string;
   /** The records file as this run left it (an edited or missing archive forces a full re-read). */
   readonly recordsSize: number;
@@ -79,7 +76,8 @@ export interface CollectSummary {
 export async function collect(input: CollectInput): Promise<CollectSummary> {
   // Compile first: an invalid rule fails the run before anything is read or written.
   const rules = compileCredentialRules(input.config.credential_patterns);
-  const rulesDigest = fnv1a64(JSON.stringify(input.config.credential_patterns));
+  // Built-in rules count too: an upgrade that adds one re-screens the archive on the next run.
+  const rulesDigest = credentialRulesDigest(input.config.credential_patterns);
   const paths = derivedPaths(input.recordsPath);
   const release = await takeCollectLock(paths.lock, input.recordsPath);
   try {
@@ -103,6 +101,7 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
     });
     const docs = await collectDocs({
       docRoots: input.roots.docs,
+      credentialRules: rules,
       memory: memoryRoots(agents, input.roots),
       previous: previous?.docs ?? null,
       report: input.report,
@@ -142,14 +141,15 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
       };
     }
 
-    const old = records ? await readArchive(input.recordsPath, input.report) : [];
+    const archived = records ? await readArchive(input.recordsPath, input.report) : [];
+    // The archive was screened with the rules of the run that wrote it; screen it again only
+    // when they may differ (a changed rule list, or no trustworthy state saying which they were).
+    const rescreen = previous === null || previous.rulesDigest !== rulesDigest;
+    const old = rescreen ? archived.filter((r) => !hasCredential(r, rules)) : archived;
     const fresh = filterResults(results, rules, input.since);
-    const merged = mergeRecords(
-      old.filter((r) => !hasCredential(r, rules)),
-      fresh.results,
-      agents.flatMap((a) => (a.repeats ? [a.repeats] : [])),
-    );
-    const secretsDropped = fresh.dropped + old.filter((r) => hasCredential(r, rules)).length;
+    const merged = mergeRecords(old, fresh.results, agents.flatMap((a) => (a.repeats ? [a.repeats] : [])));
+    const sourceDrops = results.reduce((n, r) => n + r.stats.secretsDropped, 0);
+    const secretsDropped = fresh.dropped + sourceDrops + (archived.length - old.length);
 
     await writeFileAtomic(input.recordsPath, lines(merged.records));
     const after = await Deno.stat(input.recordsPath);
@@ -209,7 +209,7 @@ function* lines(records: readonly VerdictRecord[]): Generator<string> {
 }
 
 function hasCredential(r: VerdictRecord, rules: readonly CredentialRule[]): boolean {
-  return r.text.includes(CREDENTIAL_PLACEHOLDER) || findCredential(r.text, rules) !== null;
+  return holdsCredential(r.text, rules);
 }
 
 /** Drops credential-bearing and too-old records from this run's results; counts the drops. */

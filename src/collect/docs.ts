@@ -23,12 +23,12 @@ import { isWithin } from "../config/paths.ts";
 import { walkFiles } from "../fsutil/walk.ts";
 import { containedRealPath } from "../sandbox/contain.ts";
 import { execGit, GitError, gitRepoInfo, runGit } from "./git_run.ts";
-import { splitMarkdown } from "./markdown.ts";
+import { MAX_DOC_BYTES, screenedChunks } from "./markdown.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "./record.ts";
+import type { CredentialRule } from "./secrets.ts";
 import { emptyStats, type ProblemReporter, type SourceResult, type SourceStats } from "./source.ts";
 
-/** Larger Markdown files are skipped: they are generated dumps, not notes someone wrote. */
-export const MAX_DOC_BYTES = 4 * 1024 * 1024;
+export { MAX_DOC_BYTES } from "./markdown.ts";
 
 export const DOCS_STATE_VERSION = 1;
 
@@ -54,6 +54,11 @@ export interface DocsInput {
   readonly docRoots: readonly string[];
   /** Agents' memory folders: only the files each lister names are read. */
   readonly memory: readonly MemoryRoot[];
+  /**
+   * The credential rules: every chunk a credential touches is dropped here, where the whole
+   * section is seen (the collector's per-record check sees one chunk at a time).
+   */
+  readonly credentialRules: readonly CredentialRule[];
   readonly previous: DocsState | null;
   readonly report: ProblemReporter;
   readonly signal?: AbortSignal;
@@ -168,7 +173,9 @@ export async function collectDocs(input: DocsInput): Promise<SourceResult<DocsSt
       const text = await readDoc(file, input.report, stats);
       if (text === null) continue;
       const project = top ?? file.project;
-      replaced.set(file.real, docRecords(file.real, text, time, project));
+      const records = docRecords(file.real, text, time, project, input.credentialRules);
+      stats.secretsDropped += records.dropped;
+      replaced.set(file.real, records.records);
       nextFiles[file.real] = facts;
     }
   }
@@ -184,20 +191,32 @@ export async function collectDocs(input: DocsInput): Promise<SourceResult<DocsSt
   };
 }
 
-/** The records of one document: one per section, ids stable while the file is unchanged. */
-export function docRecords(real: string, text: string, time: string, project: string): VerdictRecord[] {
-  return splitMarkdown(text).map((section, ordinal) => ({
+/**
+ * The records of one document: one per section chunk that touches no credential (the others
+ * are counted in `dropped`), ids stable while the file is unchanged.
+ */
+export function docRecords(
+  real: string,
+  text: string,
+  time: string,
+  project: string,
+  rules: readonly CredentialRule[],
+): { records: VerdictRecord[]; dropped: number } {
+  const all = screenedChunks(text, rules);
+  // The ordinal counts every chunk, kept or not, so a dropped one never shifts the others' ids.
+  const records = all.kept.map(({ ordinal, chunk }): VerdictRecord => ({
     id: recordId("doc", `${real}#${ordinal}`),
     kind: "doc",
     origin: "doc",
-    text: section.text,
+    text: chunk.text,
     time,
     project,
     session: null,
     source_file: real,
-    source_line: section.startLine,
+    source_line: chunk.startLine,
     commit: null,
   }));
+  return { records, dropped: all.dropped };
 }
 
 async function findCandidates(

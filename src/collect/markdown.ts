@@ -6,11 +6,30 @@
  * rare in notes and easily confused with a horizontal rule after a paragraph.
  */
 
+import { type CredentialRule, credentialSpans } from "./secrets.ts";
+
+/** Larger Markdown files are skipped: they are generated dumps, not notes someone wrote. */
+export const MAX_DOC_BYTES = 4 * 1024 * 1024;
+
 export interface MarkdownSection {
   /** 1-based line of the section's (or chunk's) first non-blank line. */
   readonly startLine: number;
   /** The headings enclosing this section, outermost first (empty for text before any heading). */
   readonly headings: readonly string[];
+  readonly text: string;
+  /** 1-based line of the chunk's last line (a long line cut into pieces: its own number). */
+  readonly endLine: number;
+  /**
+   * The whole section the chunk belongs to (one object shared by its chunks): its source lines
+   * from `startLine`, heading included. A check that must see text across chunk boundaries,
+   * such as a key block longer than a chunk, looks at this.
+   */
+  readonly section: SectionSource;
+}
+
+/** A section's source text, its first line being `startLine`. */
+export interface SectionSource {
+  readonly startLine: number;
   readonly text: string;
 }
 
@@ -46,11 +65,68 @@ export function splitMarkdown(source: string, maxChars: number = SECTION_MAX_CHA
   for (const section of groupSections(lines)) {
     if (!section.body.some((l) => l.text.trim() !== "")) continue;
     const all = section.heading ? [section.heading, ...section.body] : section.body;
+    const source: SectionSource = { startLine: all[0]!.no, text: all.map((l) => l.text).join("\n") };
     for (const chunk of chunkLines(all, section.heading, maxChars)) {
-      out.push({ startLine: chunk.startLine, headings: section.headings, text: chunk.text });
+      out.push({
+        startLine: chunk.startLine,
+        headings: section.headings,
+        text: chunk.text,
+        endLine: chunk.endLine,
+        section: source,
+      });
     }
   }
   return out;
+}
+
+/**
+ * The chunks of `source` that touch no credential, and how many did. Credentials are looked
+ * for in each whole section, so one cut across chunks (a key block longer than a chunk, a
+ * token split inside a long line) takes every chunk it touches with it, and nothing else.
+ * Collect stores exactly these chunks; recall re-reads a quote through the same function.
+ */
+export function screenedChunks(
+  source: string,
+  rules: readonly CredentialRule[],
+): { kept: ScreenedChunk[]; dropped: number } {
+  const kept: ScreenedChunk[] = [];
+  let dropped = 0;
+  const spansOf = new Map<SectionSource, Array<readonly [number, number]>>();
+  for (const [ordinal, chunk] of splitMarkdown(source).entries()) {
+    let spans = spansOf.get(chunk.section);
+    if (spans === undefined) {
+      spans = credentialLines(chunk.section, rules);
+      spansOf.set(chunk.section, spans);
+    }
+    if (spans.some(([first, last]) => chunk.startLine <= last && first <= chunk.endLine)) dropped++;
+    else kept.push({ ordinal, chunk });
+  }
+  return { kept, dropped };
+}
+
+/** A chunk that touches no credential, with its position among all the file's chunks. */
+export interface ScreenedChunk {
+  readonly ordinal: number;
+  readonly chunk: MarkdownSection;
+}
+
+/** The [first, last] source lines of each credential in a section. */
+function credentialLines(
+  section: SectionSource,
+  rules: readonly CredentialRule[],
+): Array<readonly [number, number]> {
+  const text = section.text;
+  const lineAt = (offset: number) => {
+    let line = section.startLine;
+    for (let i = text.indexOf("\n"); i !== -1 && i < offset; i = text.indexOf("\n", i + 1)) line++;
+    return line;
+  };
+  return credentialSpans(text, rules).map(([start, end]) => {
+    let s = start;
+    // A match may start with the line break before it; that line holds none of it.
+    while (s < end - 1 && (text[s] === "\n" || text[s] === "\r")) s++;
+    return [lineAt(s), lineAt(end - 1)] as const;
+  });
 }
 
 /** Splits into lines (LF or CRLF), skips YAML front matter, and marks fenced code. */
@@ -121,6 +197,7 @@ function groupSections(lines: readonly Line[]): RawSection[] {
 
 interface Chunk {
   readonly startLine: number;
+  readonly endLine: number;
   readonly text: string;
 }
 
@@ -215,6 +292,7 @@ function toChunk(lines: readonly Line[]): Chunk | null {
   if (!first) return null;
   return {
     startLine: first.no,
+    endLine: lines[end - 1]!.no,
     text: lines.slice(start, end).map((l) => l.text.trimEnd()).join("\n"),
   };
 }

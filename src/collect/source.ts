@@ -13,6 +13,11 @@ export interface SourceStats {
   filesUnreadable: number;
   /** Lines or sections skipped as malformed or oversized. */
   linesSkipped: number;
+  /**
+   * Records a source dropped itself for holding a credential, where only it can see the whole
+   * text (a Markdown section cut into chunks: a key block spanning chunks drops them all).
+   */
+  secretsDropped: number;
 }
 
 export interface SourceResult<State> {
@@ -26,7 +31,7 @@ export interface SourceResult<State> {
 }
 
 export function emptyStats(): SourceStats {
-  return { filesRead: 0, filesUnreadable: 0, linesSkipped: 0 };
+  return { filesRead: 0, filesUnreadable: 0, linesSkipped: 0, secretsDropped: 0 };
 }
 
 /** Called for non-fatal problems (unreadable file, refused path); the collect goes on. */

@@ -4,6 +4,7 @@
  * reports changed or untracked in the session's cwd, and the files the session wrote outside any
  * repository. Risk hints are derived from those facts and the counts; they are never counted.
  */
+import { type CredentialRule, withoutCredential } from "../collect/secrets.ts";
 import { InputError } from "../errors.ts";
 import type { JudgeConfig } from "../config/config.ts";
 import { dirname, isWithin, normalizePath } from "../config/paths.ts";
@@ -21,6 +22,12 @@ export type BuildInput =
 
 export interface BuildOptions {
   readonly config: Pick<JudgeConfig, "state_char_budget">;
+  /**
+   * The credential rules in force: an item text (a decision prompt, a todo, a question) that
+   * matches one becomes the placeholder before the summary is made, so neither the snapshot,
+   * nor the handoff, nor anything the model is given back holds it. It still counts.
+   */
+  readonly credentialRules: readonly CredentialRule[];
   /**
    * When given, a transcript path must resolve (symlinks followed) under one of these real
    * directories, else the build is refused. The MCP tools pass the transcript roots; the CLI,
@@ -58,7 +65,7 @@ export async function buildSnapshot(input: BuildInput, options: BuildOptions): P
     }
     throw err;
   }
-  const facts = extractTranscript(text);
+  const facts = extractTranscript(text, (t) => withoutCredential(t, options.credentialRules));
   const session = facts.session ?? stem(path);
   const built = await summaryFromFacts(facts, session, input.cwd ?? null);
   return { snapshot: await makeSnapshot(built.summary, options.config), sources: built.sources };

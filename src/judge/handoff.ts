@@ -8,6 +8,12 @@
  * `compact-blocks.json`; a second manual request for the same session within
  * MANUAL_BLOCK_WINDOW_MS always passes, so the person can insist.
  */
+import {
+  CREDENTIAL_PLACEHOLDER,
+  type CredentialRule,
+  findCredential,
+  withoutCredential,
+} from "../collect/secrets.ts";
 import { joinPath } from "../config/paths.ts";
 import { writeTextFileAtomic } from "../fsutil/atomic.ts";
 import type { Sources } from "./build.ts";
@@ -31,6 +37,9 @@ const ITEM_NAMES: Record<CountedField, string> = {
   next_steps: "next step",
 };
 
+/** A handoff larger than this is not one we wrote (items are clipped lines; 1 MiB is thousands). */
+const MAX_HANDOFF_BYTES = 1024 * 1024;
+
 /** The handoff file's first line, by which session-start recognises it. */
 export const HANDOFF_TITLE = "# verdict handoff";
 
@@ -44,13 +53,19 @@ export function handoffPath(stateDir: string, session: string): string {
   return joinPath(stateDir, "handoff", `${safeSessionName(session)}.md`);
 }
 
-/** Renders the handoff Markdown. Pure. */
+/**
+ * Renders the handoff Markdown. Pure. An item (from a transcript, or a summary given as JSON)
+ * that holds a credential is written as the placeholder: the item still counts and keeps its
+ * source, its text does not reach the file or, through SessionStart, the model.
+ */
 export function renderHandoff(
   snapshot: Snapshot,
   sources: Sources,
   answer: JudgeAnswer,
   time: string,
+  rules: readonly CredentialRule[],
 ): string {
+  const text = (s: string) => oneLine(withoutCredential(s, rules));
   const { summary } = snapshot;
   const lines = [
     HANDOFF_TITLE,
@@ -68,13 +83,13 @@ export function renderHandoff(
     summary[field].forEach((item, i) => {
       any = true;
       const source = sources[field][i] ?? "unknown source";
-      lines.push(`- ${ITEM_NAMES[field]} (${oneLine(source)}): ${oneLine(item)}`);
+      lines.push(`- ${ITEM_NAMES[field]} (${text(source)}): ${text(item)}`);
     });
   }
   if (!any) lines.push("- none");
   if (summary.risk_hints.length > 0) {
     lines.push("", "## Risk hints (not counted)", "");
-    for (const hint of summary.risk_hints) lines.push(`- ${oneLine(hint)}`);
+    for (const hint of summary.risk_hints) lines.push(`- ${text(hint)}`);
   }
   lines.push("", `Digest: ${snapshot.digest}`);
   return lines.join("\n") + "\n";
@@ -93,14 +108,31 @@ export async function removeHandoff(stateDir: string, session: string): Promise<
   await Deno.remove(handoffPath(stateDir, session)).catch(() => {});
 }
 
-/** The handoff text for `session`, or null when there is none (or it is not ours). */
-export async function readHandoff(stateDir: string, session: string): Promise<string | null> {
+/**
+ * The handoff text for `session`, or null when there is none (or it is not ours). A line
+ * holding a credential (a handoff written before a rule existed, or edited) is replaced: the
+ * text goes back into the model's context.
+ */
+export async function readHandoff(
+  stateDir: string,
+  session: string,
+  rules: readonly CredentialRule[],
+): Promise<string | null> {
+  let text: string;
   try {
-    const text = await Deno.readTextFile(handoffPath(stateDir, session));
-    return text.startsWith(HANDOFF_TITLE) ? text : null;
+    const path = handoffPath(stateDir, session);
+    // A regular file of sane size only: anything else is not a handoff we wrote.
+    const info = await Deno.stat(path);
+    if (!info.isFile || info.size > MAX_HANDOFF_BYTES) return null;
+    text = await Deno.readTextFile(path);
   } catch {
     return null;
   }
+  if (!text.startsWith(HANDOFF_TITLE)) return null;
+  return text.split("\n").map((
+    line,
+  ) => (findCredential(line, rules) === null ? line : `- ${CREDENTIAL_PLACEHOLDER}`))
+    .join("\n");
 }
 
 type Ledger = Record<string, number>;

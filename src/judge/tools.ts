@@ -4,6 +4,7 @@
  * There is no screen, filter or pick tool, and no input that could name a block: every tool
  * input is checked for forbidden keys first, and refused (never stripped) when it holds one.
  */
+import type { CredentialRule } from "../collect/secrets.ts";
 import { InputError } from "../errors.ts";
 import type { JudgeConfig } from "../config/config.ts";
 import { buildSnapshot } from "./build.ts";
@@ -125,6 +126,8 @@ export const COMPACTION_TOOLS: readonly CompactionToolSpec[] = [
 
 export interface ToolContext {
   readonly config: JudgeConfig;
+  /** The credential rules in force (a built snapshot never holds a credential). */
+  readonly credentialRules: readonly CredentialRule[];
   /** Real directories transcripts may be read from (e.g. ~/.claude/projects). */
   readonly transcriptRoots: readonly string[];
 }
@@ -163,10 +166,13 @@ export async function callCompactionTool(name: string, args: unknown, ctx: ToolC
         throw new InputError(`Cannot run ${name}: give exactly one of "summary" and "transcript_path"`);
       }
       const built = hasSummary
-        ? await buildSnapshot({ summary: input.summary }, { config: ctx.config })
+        ? await buildSnapshot({ summary: input.summary }, {
+          config: ctx.config,
+          credentialRules: ctx.credentialRules,
+        })
         : await buildSnapshot(
           { transcript_path: String(input.transcript_path), cwd: null },
-          { config: ctx.config, transcriptRoots: ctx.transcriptRoots },
+          { config: ctx.config, credentialRules: ctx.credentialRules, transcriptRoots: ctx.transcriptRoots },
         );
       return toJson(built.snapshot);
     }
@@ -184,6 +190,7 @@ export async function callCompactionTool(name: string, args: unknown, ctx: ToolC
       return toJson(
         await verifyCorpus(input.cases, {
           config: ctx.config,
+          credentialRules: ctx.credentialRules,
           baseDir: null,
           transcriptRoots: ctx.transcriptRoots,
         }),

@@ -105,6 +105,12 @@ function contentString(content: unknown): string {
   return "";
 }
 
+/**
+ * Makes an item's text: screens the whole text first (a credential cut in half by clipping
+ * could escape a rule), then clips it.
+ */
+type ItemText = (text: string) => string;
+
 /** Cuts text to ITEM_MAX_CHARS on one line. */
 export function clip(text: string): string {
   const line = text.replace(/\s+/g, " ").trim();
@@ -191,7 +197,7 @@ function pairTools(chain: readonly Line[]): { calls: Call[]; results: Map<string
 // ---------------------------------------------------------------------------------------------
 // Todos
 
-function openTodos(calls: readonly Call[], results: ReadonlyMap<string, Result>): Sourced[] {
+function openTodos(calls: readonly Call[], results: ReadonlyMap<string, Result>, item: ItemText): Sourced[] {
   let latest: { todos: unknown[]; line: number } | null = null;
   const tasks = new Map<string, { subject: string; status: string; line: number }>();
   for (const call of calls) {
@@ -214,11 +220,11 @@ function openTodos(calls: readonly Call[], results: ReadonlyMap<string, Result>)
     if (!isObject(todo) || typeof todo.content !== "string" || todo.content.trim() === "") continue;
     const status = typeof todo.status === "string" ? todo.status : "pending";
     if (status === "completed") continue;
-    out.push({ text: clip(`${todo.content} (${status})`), source: `TodoWrite, line ${latest!.line}` });
+    out.push({ text: item(`${todo.content} (${status})`), source: `TodoWrite, line ${latest!.line}` });
   }
   for (const task of tasks.values()) {
     if (task.status === "completed" || task.status === "deleted") continue;
-    out.push({ text: clip(`${task.subject} (${task.status})`), source: `TaskCreate, line ${task.line}` });
+    out.push({ text: item(`${task.subject} (${task.status})`), source: `TaskCreate, line ${task.line}` });
   }
   return out;
 }
@@ -241,6 +247,7 @@ function openQuestions(
   calls: readonly Call[],
   results: ReadonlyMap<string, Result>,
   lastTypedAt: number,
+  item: ItemText,
 ): Sourced[] {
   const out: Sourced[] = [];
   for (const call of calls) {
@@ -250,7 +257,7 @@ function openQuestions(
     const qs = Array.isArray(call.input.questions) ? call.input.questions : [];
     for (const q of qs) {
       if (isObject(q) && typeof q.question === "string" && q.question.trim() !== "") {
-        out.push({ text: clip(q.question), source: `AskUserQuestion, line ${call.line}` });
+        out.push({ text: item(q.question), source: `AskUserQuestion, line ${call.line}` });
       }
     }
   }
@@ -261,7 +268,7 @@ function openQuestions(
     );
     const last = lines[lines.length - 1];
     if (last && /[?？]\s*$/.test(last)) {
-      out.push({ text: clip(lastSentence(last)), source: `assistant text, line ${final.line}` });
+      out.push({ text: item(lastSentence(last)), source: `assistant text, line ${final.line}` });
     }
   }
   return out;
@@ -391,6 +398,7 @@ function unrecordedDecisions(
   chain: readonly Line[],
   calls: readonly Call[],
   results: ReadonlyMap<string, Result>,
+  item: ItemText,
 ): Sourced[] {
   const writes = calls
     .filter((c) => results.get(c.id)?.ok)
@@ -401,7 +409,7 @@ function unrecordedDecisions(
     const text = typedPromptText(entry, { includeHeadless: true });
     if (text === null || markerStrength(text) === null) return;
     const later = writes.filter((w) => w.at > at).map((w) => w.text);
-    if (!isWrittenDown(text, later)) out.push({ text: clip(text), source: `typed prompt, line ${no}` });
+    if (!isWrittenDown(text, later)) out.push({ text: item(text), source: `typed prompt, line ${no}` });
   });
   return out;
 }
@@ -453,7 +461,7 @@ export function announcedSteps(text: string): string[] {
   return out.filter((s) => s !== "");
 }
 
-function pendingSteps(chain: readonly Line[], calls: readonly Call[]): Sourced[] {
+function pendingSteps(chain: readonly Line[], calls: readonly Call[], item: ItemText): Sourced[] {
   const lastCall = calls.length === 0 ? null : calls[calls.length - 1]!;
   const out: Sourced[] = [];
   const seen = new Set<string>();
@@ -470,7 +478,7 @@ function pendingSteps(chain: readonly Line[], calls: readonly Call[]): Sourced[]
         return;
       }
       for (const step of announcedSteps(b.text)) {
-        const text = clip(step);
+        const text = item(step);
         if (seen.has(text)) continue;
         seen.add(text);
         out.push({ text, source: `assistant text, line ${no}` });
@@ -485,8 +493,15 @@ function pendingSteps(chain: readonly Line[], calls: readonly Call[]): Sourced[]
 const WRITE_TOOLS = new Set(["Write", "Edit", "MultiEdit", "NotebookEdit"]);
 const INTERRUPT = "[Request interrupted by user";
 
-/** Extracts the facts of a transcript. Pure. */
-export function extractTranscript(text: string): TranscriptFacts {
+/**
+ * Extracts the facts of a transcript. Pure. `screen` sees each item's whole text before it is
+ * clipped and returns what may be kept (build.ts replaces a credential with a placeholder).
+ */
+export function extractTranscript(
+  text: string,
+  screen: (text: string) => string = (t) => t,
+): TranscriptFacts {
+  const item: ItemText = (t) => clip(screen(t));
   const { lines, malformed } = parseLines(text);
   const chain = mainChain(lines);
   const { calls, results } = pairTools(chain);
@@ -532,10 +547,10 @@ export function extractTranscript(text: string): TranscriptFacts {
   return {
     session,
     cwd,
-    todos: openTodos(calls, results),
-    questions: openQuestions(chain, calls, results, lastTypedAt),
-    decisions: unrecordedDecisions(chain, calls, results),
-    nextSteps: pendingSteps(chain, calls),
+    todos: openTodos(calls, results, item),
+    questions: openQuestions(chain, calls, results, lastTypedAt, item),
+    decisions: unrecordedDecisions(chain, calls, results, item),
+    nextSteps: pendingSteps(chain, calls, item),
     written: [...written.values()],
     endedMidTurn,
     interrupted,

@@ -9,6 +9,7 @@
  * A corpus with one label only is refused: "no lost case let through" over a corpus without lost
  * cases is true and meaningless.
  */
+import { compileCredentialRules, type CredentialRule } from "../collect/secrets.ts";
 import { InputError } from "../errors.ts";
 import { dirname, joinPath } from "../config/paths.ts";
 import { realRoots } from "../sandbox/contain.ts";
@@ -207,6 +208,8 @@ export interface VerifyOptions extends JudgeOptions {
   readonly baseDir: string | null;
   /** Real directories a transcript case must resolve under (containment check). */
   readonly transcriptRoots: readonly string[];
+  /** The credential rules for building transcript cases; the built-in ones when absent. */
+  readonly credentialRules?: readonly CredentialRule[];
 }
 
 /**
@@ -237,9 +240,11 @@ export async function verifyCorpusFile(path: string, options: JudgeOptions): Pro
 }
 
 function caseBuilder(options: VerifyOptions): CaseBuilder {
+  const credentialRules = options.credentialRules ?? compileCredentialRules([]);
   return async (c) => {
     if (c.transcript === null) {
-      return (await buildSnapshot({ summary: c.summary }, { config: options.config })).snapshot;
+      return (await buildSnapshot({ summary: c.summary }, { config: options.config, credentialRules }))
+        .snapshot;
     }
     let path = c.transcript;
     if (!path.startsWith("/")) {
@@ -252,6 +257,7 @@ function caseBuilder(options: VerifyOptions): CaseBuilder {
     }
     const built = await buildSnapshot({ transcript_path: path }, {
       config: options.config,
+      credentialRules,
       transcriptRoots: options.transcriptRoots,
     });
     return built.snapshot;

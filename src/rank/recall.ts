@@ -4,14 +4,16 @@
  * the file by rename, a Recaller keeps reading the file it opened until it reloads: it never sees
  * a half-written archive.
  */
+import { MAX_DOC_BYTES, screenedChunks } from "../collect/markdown.ts";
 import { asRecord, type RecordKind, type RecordOrigin, type VerdictRecord } from "../collect/record.ts";
+import { type CredentialRule, holdsCredential } from "../collect/secrets.ts";
 import { InputError } from "../errors.ts";
 import { readToEnd } from "../fsutil/bytes.ts";
 import { containedRealPathSync } from "../sandbox/contain.ts";
 import type { Corpus } from "./bm25.ts";
 import { type Entity, parseEntities } from "./entities.ts";
 import { DiskIndex, indexPathFor, readRecordLine } from "./index_file.ts";
-import { search, type SearchResult } from "./score.ts";
+import { search, type SearchHit, type SearchResult } from "./score.ts";
 
 export interface RecallOptions {
   readonly top: number;
@@ -34,7 +36,10 @@ export interface RecallHit {
   readonly source_line: number;
   readonly score: number;
   readonly matched: readonly string[];
-  /** The quote: re-read from the source when it lies under a transcript or doc root, else the stored text. */
+  /**
+   * The quote: a document section re-read from its file when that lies under a root (its
+   * current text), else the stored text. Never a text any credential rule matches.
+   */
   readonly quote: string;
 }
 
@@ -58,13 +63,15 @@ export interface RecallerInput {
   /** Real paths under which quotes may be re-read from their source files. */
   readonly quoteRoots: readonly string[];
   readonly entitiesPath: string | null;
+  /**
+   * The credential rules in force: a hit whose quote matches one is withheld (the archive may
+   * predate a rule, and a re-read file may have changed since it was collected).
+   */
+  readonly credentialRules: readonly CredentialRule[];
 }
 
 /** Longest quote a look-up returns (characters); hint quotes are shorter (gate). */
 export const RECALL_QUOTE_CHARS = 1200;
-
-/** A Markdown section re-read for a quote stops after this many lines. */
-const DOC_QUOTE_MAX_LINES = 40;
 
 interface Loaded {
   readonly signature: string;
@@ -166,31 +173,50 @@ export async function loadEntities(path: string | null): Promise<Entity[]> {
 }
 
 /**
- * The quote for a record. A document section is re-read from its file (a longer, current
- * quote) when the file lies under one of `roots` after resolving symlinks and still starts the
- * section where the record says; everything else uses the stored text (a transcript line is
- * JSON around exactly the text we stored).
+ * The quote for a record, or null when it must not be shown. The stored text is the quote,
+ * unless the record is a document chunk whose file still lies under one of `roots` (symlinks
+ * resolved) and still has a chunk starting where the record says with the same first line:
+ * then that chunk's current text, found by the same Markdown splitter and credential screen
+ * collect uses (a heading is a heading to both, however it is indented; a chunk a credential
+ * touches is never offered). A stored text that holds one (the archive may predate a rule)
+ * gives null.
  */
-export function quoteFor(record: VerdictRecord, roots: readonly string[]): string {
+export function quoteFor(
+  record: VerdictRecord,
+  roots: readonly string[],
+  rules: readonly CredentialRule[],
+): string | null {
+  if (holdsCredential(record.text, rules)) return null;
   if (record.kind !== "doc" || record.source_line < 1) return record.text;
+  const current = rereadChunk(record, roots, rules);
+  if (current === null) return record.text;
+  return current.length >= record.text.length ? current : record.text;
+}
+
+/**
+ * The text of the document chunk at the record's line as the file is now, or null (moved,
+ * changed, unreadable, or touched by a credential).
+ */
+function rereadChunk(
+  record: VerdictRecord,
+  roots: readonly string[],
+  rules: readonly CredentialRule[],
+): string | null {
   const real = containedRealPathSync(record.source_file, roots);
-  if (real === null) return record.text;
-  let lines: string[];
+  if (real === null) return null;
+  let text: string;
   try {
-    lines = Deno.readTextFileSync(real).split("\n");
+    // Regular files only (a FIFO would block the look-up), and no larger than collect reads.
+    const info = Deno.statSync(real);
+    if (!info.isFile || info.size > MAX_DOC_BYTES) return null;
+    text = Deno.readTextFileSync(real);
   } catch {
-    return record.text;
+    return null;
   }
-  const start = record.source_line - 1;
   const first = record.text.split("\n")[0]!.trim();
-  if (lines[start]?.trim() !== first) return record.text;
-  const out: string[] = [lines[start]!];
-  for (let i = start + 1; i < lines.length && out.length < DOC_QUOTE_MAX_LINES; i++) {
-    if (/^#{1,6}\s/.test(lines[i]!)) break;
-    out.push(lines[i]!);
-  }
-  const section = out.join("\n").trim();
-  return section.length >= record.text.length ? section : record.text;
+  const chunk = screenedChunks(text, rules).kept.find((c) => c.chunk.startLine === record.source_line)?.chunk;
+  if (chunk === undefined || chunk.text.split("\n")[0]!.trim() !== first) return null;
+  return chunk.text;
 }
 
 export function openRecaller(input: RecallerInput): Recaller {
@@ -249,9 +275,14 @@ export function openRecaller(input: RecallerInput): Recaller {
         excludeSession: options.excludeSession ?? null,
         top: options.top,
       });
-      const hits = result.hits.map((h): RecallHit => {
+      const hits: RecallHit[] = [];
+      const shown: SearchHit[] = [];
+      for (const h of result.hits) {
         const r = corpus.record(h.doc);
-        return {
+        const quote = quoteFor(r, input.quoteRoots, input.credentialRules);
+        if (quote === null) continue;
+        shown.push(h);
+        hits.push({
           id: r.id,
           kind: r.kind,
           origin: r.origin,
@@ -262,15 +293,18 @@ export function openRecaller(input: RecallerInput): Recaller {
           source_line: r.source_line,
           score: h.score,
           matched: h.matched,
-          quote: quoteFor(r, input.quoteRoots),
-        };
-      });
+          quote,
+        });
+      }
       const reason = hits.length > 0
         ? null
         : result.terms.length === 0
         ? `no record holds any word of "${query}"`
+        : result.hits.length > 0
+        ? 'every match holds a credential and is withheld; run "verdict collect" to drop them from the archive'
         : "no record matches outside the live session";
-      return { hits, reason, explain: result };
+      // The explanation lists the hits shown, in the same order.
+      return { hits, reason, explain: { ...result, hits: shown } };
     },
     close() {
       loaded?.close();

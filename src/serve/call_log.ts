@@ -2,8 +2,10 @@
  * The call log ($VERDICT_CALL_LOG): one JSON line appended per tool call, for the user's own
  * audit. A line holds the time, the transport, the tool, the query's length, the result count,
  * the outcome and the duration; never the query text itself unless the user opts in
- * ($VERDICT_CALL_LOG_QUERIES=1). Lines are written whole, one write each, in call order.
+ * ($VERDICT_CALL_LOG_QUERIES=1), and even then not a query holding a credential (it is logged
+ * as the placeholder). Lines are written whole, one write each, in call order.
  */
+import { type CredentialRule, withoutCredential } from "../collect/secrets.ts";
 
 export type CallOutcome = "ok" | "no_match" | "invalid" | "error";
 
@@ -30,8 +32,15 @@ export interface CallLog {
 /** A log that keeps nothing (no $VERDICT_CALL_LOG). */
 export const NO_CALL_LOG: CallLog = { append: () => {}, close: () => Promise.resolve() };
 
-/** Serialises an entry with a fixed key order; the query only when `withQuery`. */
-export function callLogLine(entry: CallLogEntry, withQuery: boolean): string {
+/**
+ * Serialises an entry with a fixed key order; the query only when `withQuery`, screened by
+ * `rules` (a query matching one is written as the placeholder).
+ */
+export function callLogLine(
+  entry: CallLogEntry,
+  withQuery: boolean,
+  rules: readonly CredentialRule[],
+): string {
   const { query, ...rest } = entry;
   const out: Record<string, unknown> = {
     time: rest.time,
@@ -42,7 +51,7 @@ export function callLogLine(entry: CallLogEntry, withQuery: boolean): string {
     outcome: rest.outcome,
     duration_ms: Math.round(rest.duration_ms * 1000) / 1000,
   };
-  if (withQuery && query !== undefined) out.query = query;
+  if (withQuery && query !== undefined) out.query = withoutCredential(query, rules);
   return JSON.stringify(out) + "\n";
 }
 
@@ -52,7 +61,11 @@ export function callLogLine(entry: CallLogEntry, withQuery: boolean): string {
  */
 export async function openCallLog(
   path: string,
-  options: { readonly withQueries: boolean; readonly onError: (message: string) => void },
+  options: {
+    readonly withQueries: boolean;
+    readonly credentialRules: readonly CredentialRule[];
+    readonly onError: (message: string) => void;
+  },
 ): Promise<CallLog> {
   const file = await Deno.open(path, { append: true, create: true, mode: 0o600 });
   const encoder = new TextEncoder();
@@ -61,7 +74,7 @@ export async function openCallLog(
   return {
     append(entry) {
       if (closed) return;
-      const bytes = encoder.encode(callLogLine(entry, options.withQueries));
+      const bytes = encoder.encode(callLogLine(entry, options.withQueries, options.credentialRules));
       chain = chain.then(async () => {
         try {
           let off = 0;

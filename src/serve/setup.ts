@@ -3,6 +3,7 @@
  * compaction tools over src/judge. Inputs are plain values (the CLI layer derives them from its
  * plan), so tests can build the same set around a fake Recaller.
  */
+import type { CredentialRule } from "../collect/secrets.ts";
 import type { JudgeConfig } from "../config/config.ts";
 import { openRecaller, type Recaller, type RecallerInput } from "../rank/recall.ts";
 import type { CallLog } from "./call_log.ts";
@@ -19,6 +20,8 @@ export interface ToolSetup {
   /** Real paths transcripts may be read from (the compaction tools). */
   readonly transcriptRoots: readonly string[];
   readonly entitiesPath: string | null;
+  /** The credential rules in force: nothing a tool returns or logs may match one. */
+  readonly credentialRules: readonly CredentialRule[];
   readonly judge: JudgeConfig;
   /** The caller's project when the server can know it (stdio: the client's working directory). */
   readonly project: string | null;
@@ -76,10 +79,15 @@ export function buildToolSet(setup: ToolSetup): ServedTools {
   const contract = setup.contract ?? CONTRACT;
   const open = setup.openRecaller ?? openRecaller;
   const recaller = lazyRecaller(() =>
-    open({ recordsPath: setup.recordsPath, quoteRoots: setup.quoteRoots, entitiesPath: setup.entitiesPath })
+    open({
+      recordsPath: setup.recordsPath,
+      quoteRoots: setup.quoteRoots,
+      entitiesPath: setup.entitiesPath,
+      credentialRules: setup.credentialRules,
+    })
   );
   const compaction = compactionTools(
-    { config: setup.judge, transcriptRoots: setup.transcriptRoots },
+    { config: setup.judge, credentialRules: setup.credentialRules, transcriptRoots: setup.transcriptRoots },
     contract.results.context_verdict,
   );
   const asOf = setup.asOfMs;

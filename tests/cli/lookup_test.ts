@@ -1,6 +1,7 @@
 /** `verdict recall` and `verdict query`, end to end over the bundled examples. */
 import assert from "node:assert/strict";
 import { copyTree, runCli, tempHome } from "../cli_helper.ts";
+import { stdioClient, textOf } from "../serve/serve_helper.ts";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
 const SHOP_SESSION = "6f1c2a7e-3b1d-4c55-9a0e-2d7f1e5b8c01";
@@ -101,4 +102,53 @@ Deno.test("a malformed entity list is an input error naming the line", async () 
   const r = await runCli(["query", "--as-of", AS_OF, "--entities", `${env.HOME}/ents.tsv`, "pg"], { env });
   assert.equal(r.code, 3);
   assert.match(r.stderr, /line 2/);
+});
+
+Deno.test("a doc or memory-file quote never shows a section the credential rules dropped: indented or empty heading, chunks, edits after collect", async () => {
+  const home = await tempHome();
+  const docs = `${home}/notes`;
+  const memory = `${home}/.claude/projects/-home-dev-app/memory`;
+  await Deno.mkdir(docs, { recursive: true });
+  await Deno.mkdir(memory, { recursive: true });
+  const decision = (what: string) => `## Plan ${what}\n\nWe decided zebracorn ${what} ships in May.\n`;
+  const filler = Array.from({ length: 3 }, (_, i) => `Reason ${i}: ` + "because ".repeat(90).trim()).join(
+    "\n\n",
+  );
+  const files: Record<string, string> = {
+    [`${docs}/indented.md`]: `${decision("indented")}\n  # Access\n\npassword: hunter2-indented\n`,
+    [`${docs}/empty.md`]: `${decision("empty")}\n#\n\npassword: hunter2-empty\n`,
+    [`${docs}/chunked.md`]: `${decision("chunked")}\n${filler}\n\npassword: hunter2-chunked\n`,
+    [`${docs}/edited.md`]: decision("edited"),
+    // No config at all is needed for memory files: they are read from ~/.claude/projects.
+    [`${memory}/notes.md`]: `${decision("memory")}\n  # Access\n\npassword: hunter2-memory\n`,
+  };
+  for (const [path, text] of Object.entries(files)) await Deno.writeTextFile(path, text);
+  const env = { HOME: home, VERDICT_CONFIG: `${home}/config.json` };
+  await Deno.writeTextFile(`${home}/config.json`, JSON.stringify({ doc_roots: [docs] }));
+  const collected = await runCli(["collect"], { env });
+  assert.equal(collected.code, 0, collected.stderr);
+  // After collect, the file changes under the record: the re-read must not show it.
+  await Deno.writeTextFile(`${docs}/edited.md`, `${decision("edited")}password: hunter2-edited\n`);
+  const outputs = [
+    await runCli(["recall", "--as-of", AS_OF, "--top", "20", "zebracorn ships"], { env }),
+    await runCli(["recall", "--as-of", AS_OF, "--json", "--top", "20", "zebracorn ships"], { env }),
+    await runCli(["query", "--as-of", AS_OF, "--top", "20", "zebracorn ships"], { env }),
+  ];
+  const { client } = await stdioClient(home, [], { VERDICT_CONFIG: `${home}/config.json` });
+  try {
+    const result = await client.callTool({
+      name: "verdict_recall",
+      arguments: { query: "zebracorn ships", top: 20 },
+    });
+    outputs.push({ code: 0, stdout: textOf(result), stderr: "" });
+  } finally {
+    await client.close();
+  }
+  for (const out of outputs) {
+    assert.equal(out.code, 0, out.stderr);
+    for (const what of ["indented", "empty", "chunked", "edited", "memory"]) {
+      assert.match(out.stdout, new RegExp(`zebracorn ${what} ships`), `the ${what} decision is found`);
+    }
+    assert.doesNotMatch(out.stdout, /hunter2/);
+  }
 });

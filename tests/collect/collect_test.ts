@@ -4,7 +4,7 @@
  * compiled binary's permissions.
  */
 import assert from "node:assert/strict";
-import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
+import { asRecord, fnv1a64, type VerdictRecord } from "../../src/collect/record.ts";
 import { copyTree, runCli, tempHome } from "../cli_helper.ts";
 import { git } from "./git_fixture.ts";
 
@@ -276,4 +276,35 @@ Deno.test("collect on a machine with no history says so and how to go on", async
   assert.match(r.stderr, /0 new, 0 records/);
   assert.match(r.stderr, /found nothing to read: no .*\/\.claude\/projects, no .*\/\.codex\/sessions/);
   assert.match(r.stderr, /hint: add --doc-root DIR or --git-repo DIR/);
+});
+
+Deno.test("an archive written before a built-in rule existed is screened again by the next collect, even with nothing new", async () => {
+  const w = await world();
+  assert.equal((await runCli(["collect"], { env: w.env })).code, 0);
+  // What an older verdict left: a record its rules let through, and a state naming those rules
+  // (their digest covered only the configured list) that matches the records file exactly.
+  const old = JSON.stringify({
+    id: "p00000000000000aa",
+    kind: "prompt",
+    origin: "claude",
+    text: "the browser token is xoxc-0000000000-0000000000-FAKEfakeFAKE",
+    time: "2026-01-01T00:00:00.000Z",
+    project: "/home/dev/shop",
+    session: "old",
+    source_file: "/gone/old.jsonl",
+    source_line: 1,
+    commit: null,
+  });
+  await Deno.writeTextFile(w.records, old + "\n" + await Deno.readTextFile(w.records));
+  const statePath = `${w.records}.state.json`;
+  const state = JSON.parse(await Deno.readTextFile(statePath));
+  const info = await Deno.stat(w.records);
+  state.recordsSize = info.size;
+  state.recordsMtimeMs = info.mtime!.getTime();
+  state.rulesDigest = fnv1a64(JSON.stringify([]));
+  await Deno.writeTextFile(statePath, JSON.stringify(state));
+  const r = await runCli(["collect"], { env: w.env });
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stderr, /1 dropped as credentials/);
+  assert.ok(!(await Deno.readTextFile(w.records)).includes("xoxc-"));
 });

@@ -4,6 +4,7 @@
  * Worker, and replies with the result in structured-clone form. It also tries a direct read of
  * `probe` and an env lookup, so the test can show the sandbox is really narrowed.
  */
+import { compileCredentialRules } from "../../src/collect/secrets.ts";
 import { collectDocs, type DocsState } from "../../src/collect/docs.ts";
 import { claudeMemory } from "./_memory.ts";
 import { collectGit, type GitState } from "../../src/collect/git.ts";
@@ -59,6 +60,7 @@ self.onmessage = async (e: MessageEvent<WorkerJob>) => {
         memory: claudeMemory(job.claudeProjects),
         previous: job.previous,
         report,
+        credentialRules: compileCredentialRules([]),
       })
       : await collectGit({ repos: job.repos, previous: job.previous, report });
     self.postMessage(

@@ -1,4 +1,7 @@
 import assert from "node:assert/strict";
+import { compileCredentialRules } from "../../src/collect/secrets.ts";
+
+const RULES = compileCredentialRules([]);
 import {
   collectDocs,
   type DocsState,
@@ -36,7 +39,13 @@ async function run(
   claudeProjects: string | null = null,
 ) {
   const { problems, report } = reporter();
-  const result = await collectDocs({ docRoots, memory: claudeMemory(claudeProjects), previous, report });
+  const result = await collectDocs({
+    docRoots,
+    memory: claudeMemory(claudeProjects),
+    previous,
+    report,
+    credentialRules: RULES,
+  });
   // The state goes through JSON between runs.
   const state: DocsState = JSON.parse(JSON.stringify(result.state));
   return { result, state, problems };
@@ -441,4 +450,44 @@ Deno.test("collectDocs() and collectGit() report, and go on, when the sandbox fo
   assert.equal(gitAnswer.error, null);
   assert.deepEqual(gitAnswer.replaced, []);
   assert.match(gitAnswer.problems[0]?.message ?? "", /not permitted/);
+});
+
+Deno.test("a private key longer than a chunk is dropped with every chunk it touches, and counted", async () => {
+  const root = await tempDir("pem");
+  const body = Array.from({ length: 50 }, (_, i) => `MIIJFAKE${String(i).padStart(2, "0")}` + "Q".repeat(54));
+  const prose = Array.from(
+    { length: 4 },
+    (_, i) => `Context ${i}: ` + "the key below deploys staging. ".repeat(12),
+  );
+  await Deno.writeTextFile(
+    `${root}/keys.md`,
+    [
+      "# Keys",
+      "",
+      "## Staging deploy key",
+      "",
+      ...prose.flatMap((p) => [p, ""]),
+      "```",
+      "-----BEGIN RSA PRIVATE KEY-----",
+      ...body,
+      "-----END RSA PRIVATE KEY-----",
+      "```",
+      "",
+      "## Rotation",
+      "",
+      "We decided to rotate it monthly.",
+      "",
+    ].join("\n"),
+  );
+  const { result } = await run([root]);
+  const records = allRecords(result.replaced);
+  const all = JSON.stringify(records);
+  for (const line of body) {
+    assert.ok(!all.includes(line.slice(0, 16)), `a key line was kept: ${line.slice(0, 16)}`);
+  }
+  assert.ok(!all.includes("PRIVATE KEY"));
+  // The chunks the key does not touch stay: the prose before it, the next section.
+  assert.ok(records.some((r) => r.text.startsWith("## Staging deploy key\n\nContext 0")));
+  assert.ok(records.some((r) => r.text === "## Rotation\n\nWe decided to rotate it monthly."));
+  assert.ok(result.stats.secretsDropped >= 2, `only ${result.stats.secretsDropped} chunks counted`);
 });

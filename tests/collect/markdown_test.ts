@@ -1,5 +1,15 @@
 import assert from "node:assert/strict";
-import { parseAtxHeading, SECTION_MAX_CHARS, splitMarkdown } from "../../src/collect/markdown.ts";
+import {
+  type MarkdownSection,
+  parseAtxHeading,
+  SECTION_MAX_CHARS,
+  splitMarkdown,
+} from "../../src/collect/markdown.ts";
+
+/** The sections without their whole-section text (checked on its own below). */
+function plain(sections: readonly MarkdownSection[]) {
+  return sections.map(({ section: _s, endLine: _e, ...rest }) => rest);
+}
 
 Deno.test("splitMarkdown() starts a section at each ATX heading, text before the first at line 1", () => {
   const text = [
@@ -15,7 +25,7 @@ Deno.test("splitMarkdown() starts a section at each ATX heading, text before the
     "## Later", // 10
     "Later body.", // 11
   ].join("\n");
-  assert.deepEqual(splitMarkdown(text), [
+  assert.deepEqual(plain(splitMarkdown(text)), [
     { startLine: 1, headings: [], text: "Intro line." },
     { startLine: 3, headings: ["Title"], text: "# Title\nTitle body." },
     { startLine: 5, headings: ["Title", "Decision"], text: "## Decision\n\nWe use BM25." },
@@ -50,7 +60,7 @@ Deno.test("splitMarkdown() treats an unclosed fence as code to the end of the fi
 
 Deno.test("splitMarkdown() drops sections with only a heading but keeps them in the heading path", () => {
   const sections = splitMarkdown("# Project\n\n## Empty\n\n   \n## Notes\n### Detail\nfact\n");
-  assert.deepEqual(sections, [{
+  assert.deepEqual(plain(sections), [{
     startLine: 7,
     headings: ["Project", "Notes", "Detail"],
     text: "### Detail\nfact",
@@ -81,7 +91,7 @@ Deno.test("parseAtxHeading() follows the ATX rules", () => {
 
 Deno.test("splitMarkdown() handles CRLF line ends and a byte order mark", () => {
   const sections = splitMarkdown("\uFEFF# A\r\nbody a\r\n# B\r\nbody b\r\n");
-  assert.deepEqual(sections, [
+  assert.deepEqual(plain(sections), [
     { startLine: 1, headings: ["A"], text: "# A\nbody a" },
     { startLine: 3, headings: ["B"], text: "# B\nbody b" },
   ]);
@@ -89,7 +99,7 @@ Deno.test("splitMarkdown() handles CRLF line ends and a byte order mark", () => 
 
 Deno.test("splitMarkdown() skips YAML front matter, whose # comments are not headings", () => {
   const text = "---\ntitle: x\n# a yaml comment\n---\nFirst paragraph.\n# Head\nbody\n";
-  assert.deepEqual(splitMarkdown(text), [
+  assert.deepEqual(plain(splitMarkdown(text)), [
     { startLine: 5, headings: [], text: "First paragraph." },
     { startLine: 6, headings: ["Head"], text: "# Head\nbody" },
   ]);
@@ -140,4 +150,21 @@ Deno.test("splitMarkdown() does not treat blank lines inside a fenced block as p
   const withCode = sections.filter((s) => s.text.includes("line "));
   assert.equal(withCode.length, 1, "the code block is kept in one chunk");
   assert.equal(withCode[0]?.text.split("```").length, 3);
+});
+
+Deno.test("splitMarkdown() gives every chunk of a long section the text of the whole section", () => {
+  const para = (n: number) => `Paragraph ${n} ` + "word ".repeat(80).trim();
+  const text = ["# Long", "", ...[1, 2, 3, 4, 5, 6].flatMap((n) => [para(n), ""]), "# Next", "short"].join(
+    "\n",
+  );
+  const sections = splitMarkdown(text);
+  const long = sections.filter((s) => s.headings[0] === "Long");
+  assert.ok(long.length >= 2, "the section was cut into chunks");
+  for (const chunk of long) {
+    assert.equal(chunk.section, long[0]!.section, "one shared section object");
+    assert.ok(chunk.section.text.startsWith("# Long\n") && chunk.section.text.includes("Paragraph 6"));
+    assert.ok(chunk.endLine >= chunk.startLine);
+  }
+  assert.equal(long[0]!.section.startLine, 1);
+  assert.deepEqual(sections.at(-1)?.section, { startLine: 15, text: "# Next\nshort" });
 });

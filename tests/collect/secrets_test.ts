@@ -1,31 +1,37 @@
 import assert from "node:assert/strict";
-import { compileCredentialRules, findCredential } from "../../src/collect/secrets.ts";
+import { BUILT_IN_RULES, compileCredentialRules, findCredential } from "../../src/collect/secrets.ts";
+import { CREDENTIAL_EXAMPLES, NOT_CREDENTIALS } from "./_credentials.ts";
 
 const BUILT_IN = compileCredentialRules([]);
 
 Deno.test("built-in credential rules catch keys, tokens and password assignments", () => {
-  const fakes = [
-    "-----BEGIN OPENSSH PRIVATE KEY-----\nFAKEFAKE\n-----END OPENSSH PRIVATE KEY-----",
-    "use sk-FAKEfake0123456789abcdef for the test",
-    "token ghp_FAKEfakeFAKEfakeFAKEfake0123",
-    "github_pat_FAKE_fake_FAKE_fake_0123456789",
-    "slack xoxb-0000000000-FAKEfake",
-    "aws AKIAFAKEFAKEFAKE1234 here",
-    "password: hunter2",
-    "PASSWORD=hunter2",
-  ];
-  for (const text of fakes) assert.ok(findCredential(text, BUILT_IN), `not caught: ${text}`);
+  const missed: string[] = [];
+  for (const ex of CREDENTIAL_EXAMPLES) {
+    const rule = findCredential(ex.text, BUILT_IN);
+    if (rule?.name !== ex.rule) {
+      missed.push(`${JSON.stringify(ex.text)}: ${rule?.name ?? "not caught"}, want ${ex.rule}`);
+    }
+  }
+  assert.deepEqual(missed, []);
+});
+
+Deno.test("every built-in rule has an example it catches, and SECURITY.md's table lists exactly the built-in rules", async () => {
+  for (const rule of BUILT_IN_RULES) {
+    assert.ok(CREDENTIAL_EXAMPLES.some((ex) => ex.rule === rule.name), `no example for "${rule.name}"`);
+  }
+  const doc = await Deno.readTextFile(new URL("../../SECURITY.md", import.meta.url));
+  const table = doc.slice(doc.indexOf("| rule "));
+  const rows = table.split("\n").filter((l) => l.startsWith("| ")).slice(2);
+  const names = rows.map((l) => l.split("|")[1]!.trim());
+  assert.deepEqual(names, BUILT_IN_RULES.map((r) => r.name));
+  const shapes = rows.map((l) => l.split("|")[2]!.trim());
+  assert.deepEqual(shapes, BUILT_IN_RULES.map((r) => r.shape));
 });
 
 Deno.test("built-in rules leave ordinary decision text alone", () => {
-  const fine = [
-    "We decided the password reset flow sends an email.",
-    "ask the user for a password",
-    "risk-free task: skip the sk- prefix check",
-    "AKIA is the prefix of AWS key ids",
-    "以后都统一用 pnpm",
-  ];
-  for (const text of fine) assert.equal(findCredential(text, BUILT_IN), null, `wrongly caught: ${text}`);
+  const wrong = NOT_CREDENTIALS.filter((text) => findCredential(text, BUILT_IN) !== null)
+    .map((text) => `${text}: ${findCredential(text, BUILT_IN)!.name}`);
+  assert.deepEqual(wrong, []);
 });
 
 Deno.test("keyword rules take a separator or a space, then four or more ASCII characters", () => {
@@ -37,6 +43,30 @@ Deno.test("keyword rules take a separator or a space, then four or more ASCII ch
   }
   for (const text of ["api_key: abc", "my_api_key_name is configured", "口令很重要"]) {
     assert.equal(findCredential(text, rules), null, `wrongly caught: ${text}`);
+  }
+});
+
+Deno.test("a keyword rule also catches the word inside a longer name and a quoted JSON key", () => {
+  // Only the configured rule: the built-in generic rule would catch these first.
+  const rule = compileCredentialRules(["keyword:api_key"]).slice(BUILT_IN_RULES.length);
+  for (
+    const text of [
+      "OPENAI_API_KEY=abcd",
+      'export OPENAI_API_KEY="abcd"',
+      '{"api_key": "abcd"}',
+      "api_key = 'abcd'",
+    ]
+  ) {
+    assert.ok(findCredential(text, rule), `not caught: ${text}`);
+  }
+  for (
+    const text of [
+      "the api_keys table",
+      "rotate_api_key_now() is a function",
+      "my_api_key_name is configured",
+    ]
+  ) {
+    assert.equal(findCredential(text, rule), null, `wrongly caught: ${text}`);
   }
 });
 

@@ -3,9 +3,13 @@
  * chained by uuid, shapes from FORMATS.md §1–2), real git repositories, and a real HTTP service
  * on 127.0.0.1.
  */
+import { compileCredentialRules } from "../../src/collect/secrets.ts";
 import { DEFAULT_JUDGE, type JudgeConfig } from "../../src/config/config.ts";
 
 export const CONFIG: JudgeConfig = { ...DEFAULT_JUDGE };
+
+/** The built-in credential rules, which every build is given. */
+export const RULES = compileCredentialRules([]);
 
 type Rec = Record<string, unknown>;
 

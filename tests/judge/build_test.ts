@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { buildSnapshot, resolveTranscript } from "../../src/judge/build.ts";
 import { gitStatus, parsePorcelainZ } from "../../src/judge/git_status.ts";
 import { checkSnapshot } from "../../src/judge/snapshot.ts";
-import { CONFIG, git, makeRepo, TranscriptBuilder } from "./_helpers.ts";
+import { CONFIG, git, makeRepo, RULES, TranscriptBuilder } from "./_helpers.ts";
 
 Deno.test("parsePorcelainZ reads modified, untracked and renamed entries", () => {
   assert.deepEqual(parsePorcelainZ(" M src/a.ts\0?? notes/\0R  new.ts\0old.ts\0A  b c.ts\0"), [
@@ -42,7 +42,10 @@ Deno.test("build from a transcript: dirty tree, open todo, and a file written ou
   t.say("Written.");
   const file = `${outside}/t.jsonl`;
   await Deno.writeTextFile(file, t.text());
-  const { snapshot, sources } = await buildSnapshot({ transcript_path: file }, { config: CONFIG });
+  const { snapshot, sources } = await buildSnapshot({ transcript_path: file }, {
+    config: CONFIG,
+    credentialRules: RULES,
+  });
   assert.deepEqual(snapshot.summary.uncommitted, [
     "M app.ts",
     "?? scratch.txt",
@@ -62,10 +65,13 @@ Deno.test("build: a cwd that is not a repository, or missing, becomes a risk hin
   t.say("ok");
   const file = `${plain}/t.jsonl`;
   await Deno.writeTextFile(file, t.text());
-  const a = await buildSnapshot({ transcript_path: file }, { config: CONFIG });
+  const a = await buildSnapshot({ transcript_path: file }, { config: CONFIG, credentialRules: RULES });
   assert.deepEqual(a.snapshot.summary.uncommitted, []);
   assert.ok(a.snapshot.summary.risk_hints.includes(`not a git repository: ${plain}`));
-  const b = await buildSnapshot({ transcript_path: file, cwd: `${plain}/nope` }, { config: CONFIG });
+  const b = await buildSnapshot({ transcript_path: file, cwd: `${plain}/nope` }, {
+    config: CONFIG,
+    credentialRules: RULES,
+  });
   assert.ok(b.snapshot.summary.risk_hints.includes(`working directory not found: ${plain}/nope`));
 });
 
@@ -77,7 +83,10 @@ Deno.test("build: --cwd overrides the transcript's cwd", async () => {
   t.say("ok");
   const file = `${repo}/../t-${crypto.randomUUID()}.jsonl`;
   await Deno.writeTextFile(file, t.text());
-  const { snapshot } = await buildSnapshot({ transcript_path: file, cwd: repo }, { config: CONFIG });
+  const { snapshot } = await buildSnapshot({ transcript_path: file, cwd: repo }, {
+    config: CONFIG,
+    credentialRules: RULES,
+  });
   assert.deepEqual(snapshot.summary.uncommitted, ["M README.md"]);
   await Deno.remove(file);
 });
@@ -98,6 +107,7 @@ Deno.test("a transcript path outside the transcript roots, or a symlink out of t
     () =>
       buildSnapshot({ transcript_path: `${outside}/secret.jsonl` }, {
         config: CONFIG,
+        credentialRules: RULES,
         transcriptRoots: [root],
       }),
     /not under|does not resolve/,
@@ -114,11 +124,11 @@ Deno.test("build from a summary validates it and binds it by digest", async () =
     next_steps: [],
     risk_hints: [],
   };
-  const { snapshot, sources } = await buildSnapshot({ summary }, { config: CONFIG });
+  const { snapshot, sources } = await buildSnapshot({ summary }, { config: CONFIG, credentialRules: RULES });
   assert.equal(snapshot.state.startsWith("Session: s\n"), true);
   assert.deepEqual(sources.uncommitted, ["summary given as JSON"]);
   await assert.rejects(
-    () => buildSnapshot({ summary: { ...summary, keep: [] } }, { config: CONFIG }),
+    () => buildSnapshot({ summary: { ...summary, keep: [] } }, { config: CONFIG, credentialRules: RULES }),
     /at \$\.keep/,
   );
 });

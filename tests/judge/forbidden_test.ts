@@ -12,7 +12,7 @@ import { checkSnapshot } from "../../src/judge/snapshot.ts";
 import { callCompactionTool } from "../../src/judge/tools.ts";
 import { buildServiceRequest } from "../../src/judge/service.ts";
 import { VERDICTS } from "../../src/judge/rules.ts";
-import { CONFIG } from "./_helpers.ts";
+import { CONFIG, RULES } from "./_helpers.ts";
 
 Deno.test("FORBIDDEN_KEYS holds exactly 35 distinct names, distinct even when folded", () => {
   assert.equal(FORBIDDEN_KEYS.length, 35);
@@ -89,6 +89,7 @@ Deno.test("a summary, a snapshot and a tool input holding a forbidden key are re
     () =>
       callCompactionTool("context_verdict_judge", { snapshot: {}, options: { perBlock: true } }, {
         config: CONFIG,
+        credentialRules: RULES,
         transcriptRoots: [],
       }),
     /\$\.options\.perBlock/,

@@ -218,3 +218,34 @@ Deno.test("pre-compact reports open todos and an unanswered question with their 
   assert.match(handoff, /- todo \(TodoWrite, line 2\): write schema \(pending\)\n/);
   assert.match(handoff, /- question \(AskUserQuestion, line 4\): Postgres or SQLite\?\n/);
 });
+
+Deno.test("the handoff and the session-start context never hold a credential from the transcript", async () => {
+  const token = "ghp_FAKEfakeFAKEfakeFAKEfake0123";
+  const t = new TranscriptBuilder(SESSION, "/placeholder");
+  t.prompt("We decided the staging password is hunter2, from now on always use it");
+  t.prompt(`From now on we always deploy with ${token} on the runner`);
+  t.tool("TodoWrite", {
+    todos: [{ content: `rotate ${token} next week`, status: "pending", activeForm: "x" }],
+  });
+  const s = await setup({}, t.text());
+  const r = await preCompact(s, "auto");
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(JSON.parse(r.stdout).systemMessage, /^verdict: preserve_first/);
+  const handoff = await Deno.readTextFile(s.handoff);
+  assert.doesNotMatch(handoff, /hunter2|ghp_/);
+  // The items still count and keep their sources; only their text is withheld.
+  assert.match(handoff, /- decision \(typed prompt, line 1\): \[verdict: credential removed\]\n/);
+  assert.match(handoff, /- todo \(TodoWrite, line 3\): \[verdict: credential removed\]\n/);
+  const start = await sessionStart(s, "compact");
+  assert.equal(start.code, 0);
+  assert.match(start.stdout, /verdict compaction handoff/);
+  assert.doesNotMatch(start.stdout, /hunter2|ghp_/);
+  // A handoff written before a rule caught it (or edited by hand) is screened on its way back.
+  await Deno.writeTextFile(
+    s.handoff,
+    `# verdict handoff\n\n- decision (typed prompt, line 9): deploy key ${token}\n`,
+  );
+  const again = await sessionStart(s, "compact");
+  assert.match(again.stdout, /verdict compaction handoff/);
+  assert.doesNotMatch(again.stdout, /ghp_/);
+});

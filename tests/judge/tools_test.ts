@@ -7,7 +7,7 @@ import {
   safeSessionName,
   withinWindow,
 } from "../../src/judge/handoff.ts";
-import { CONFIG, TranscriptBuilder } from "./_helpers.ts";
+import { CONFIG, RULES, TranscriptBuilder } from "./_helpers.ts";
 
 const EMPTY = {
   session: "s",
@@ -40,7 +40,7 @@ Deno.test("exactly three compaction tools, none of which screens, filters or pic
 });
 
 Deno.test("the tools round-trip plain JSON: build a summary, judge it, verify cases", async () => {
-  const ctx = { config: CONFIG, transcriptRoots: [] };
+  const ctx = { config: CONFIG, credentialRules: RULES, transcriptRoots: [] };
   const snap = await callCompactionTool("context_verdict_build", {
     summary: { ...EMPTY, todos: ["a", "b", "c"] },
   }, ctx);
@@ -75,7 +75,7 @@ Deno.test("the build tool reads a transcript only under the transcript roots", a
   t.say("hello");
   await Deno.writeTextFile(`${root}/a.jsonl`, t.text());
   await Deno.writeTextFile(`${outside}/b.jsonl`, t.text());
-  const ctx = { config: CONFIG, transcriptRoots: [root] };
+  const ctx = { config: CONFIG, credentialRules: RULES, transcriptRoots: [root] };
   const snap = await callCompactionTool(
     "context_verdict_build",
     { transcript_path: `${root}/a.jsonl` },
@@ -117,6 +117,7 @@ Deno.test("context_verdict_build refuses a caller-chosen cwd (git would run outs
   await assert.rejects(
     callCompactionTool("context_verdict_build", { transcript_path: transcript, cwd: "/etc" }, {
       config: CONFIG,
+      credentialRules: RULES,
       transcriptRoots: [dir],
     }),
     /cwd/,

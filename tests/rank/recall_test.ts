@@ -2,6 +2,9 @@ import assert from "node:assert/strict";
 import { recordId, recordLine, type VerdictRecord } from "../../src/collect/record.ts";
 import { buildIndexFile } from "../../src/rank/index_write.ts";
 import { openRecaller, quoteFor } from "../../src/rank/recall.ts";
+import { compileCredentialRules } from "../../src/collect/secrets.ts";
+
+const RULES = compileCredentialRules([]);
 
 function rec(i: number, text: string): VerdictRecord {
   return {
@@ -31,7 +34,12 @@ Deno.test("concurrent first calls share one load and all succeed", async () => {
     path,
     Array.from({ length: 500 }, (_, i) => rec(i, `we decided pg_dump nightly number ${i}`)),
   );
-  const recaller = openRecaller({ recordsPath: path, quoteRoots: [], entitiesPath: null });
+  const recaller = openRecaller({
+    recordsPath: path,
+    quoteRoots: [],
+    entitiesPath: null,
+    credentialRules: RULES,
+  });
   try {
     const answers = await Promise.all(
       Array.from(
@@ -49,7 +57,12 @@ Deno.test("a recaller picks up a replaced records file on the next call", async 
   const dir = await Deno.makeTempDir();
   const path = `${dir}/records.jsonl`;
   await writeArchive(path, [rec(0, "we decided to use pnpm")]);
-  const recaller = openRecaller({ recordsPath: path, quoteRoots: [], entitiesPath: null });
+  const recaller = openRecaller({
+    recordsPath: path,
+    quoteRoots: [],
+    entitiesPath: null,
+    credentialRules: RULES,
+  });
   const asOfMs = Date.parse("2026-02-01T00:00:00Z");
   try {
     assert.equal((await recaller.recall("vitest", { top: 3, asOfMs })).hits.length, 0);
@@ -76,12 +89,12 @@ Deno.test("a doc quote is re-read from its file only under the roots", async () 
     source_file: `${dir}/docs/adr.md`,
     source_line: 3,
   };
-  assert.equal(quoteFor(doc, [`${dir}/docs`]), "## Database\n\nPostgreSQL 16.\nMySQL rejected.");
-  assert.equal(quoteFor(doc, [`${dir}/elsewhere`]), doc.text, "outside the roots: the stored text");
+  assert.equal(quoteFor(doc, [`${dir}/docs`], RULES), "## Database\n\nPostgreSQL 16.\nMySQL rejected.");
+  assert.equal(quoteFor(doc, [`${dir}/elsewhere`], RULES), doc.text, "outside the roots: the stored text");
   await Deno.symlink(`${dir}/docs/adr.md`, `${dir}/link.md`);
   const viaLink = { ...doc, source_file: `${dir}/link.md` };
   assert.equal(
-    quoteFor(viaLink, [`${dir}/other`]),
+    quoteFor(viaLink, [`${dir}/other`], RULES),
     doc.text,
     "a link leading outside the roots is not followed",
   );

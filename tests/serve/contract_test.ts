@@ -2,6 +2,7 @@
  * The contract (contract/verdict-mcp.v1.json) is the truth: the served tool list must be its
  * `tools` array, and every served result must be written as its `results` and `examples` say.
  */
+import { compileCredentialRules } from "../../src/collect/secrets.ts";
 import assert from "node:assert/strict";
 import contractFile from "../../contract/verdict-mcp.v1.json" with { type: "json" };
 import { tempHome } from "../cli_helper.ts";
@@ -40,6 +41,7 @@ async function linkedClient(answer: RecallAnswer, asked: { query: string; option
     quoteRoots: [],
     transcriptRoots: [],
     entitiesPath: null,
+    credentialRules: compileCredentialRules([]),
     judge: DEFAULT_CONFIG.judge,
     project: "/src/app",
     asOfMs: Date.parse("2026-11-29T12:00:00Z"),

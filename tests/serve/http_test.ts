@@ -394,3 +394,28 @@ Deno.test("GET /healthz answers while the MCP endpoint needs an initialize first
     assert.equal((await serve.stop()).code, 0);
   }
 });
+
+Deno.test("with VERDICT_CALL_LOG_QUERIES=1 a query holding a credential is logged as the placeholder", async () => {
+  const home = await tempHome();
+  const log = `${home}/calls.jsonl`;
+  const serve = await startServe(home, [], { VERDICT_CALL_LOG: log, VERDICT_CALL_LOG_QUERIES: "1" });
+  const client = await httpClient(serve.url);
+  await client.callTool({
+    name: "verdict_recall",
+    arguments: { query: "why is the password: hunter2 here", top: 3 },
+  });
+  await client.callTool({
+    name: "verdict_recall",
+    arguments: { query: "xoxc-0000000000-0000000000-FAKEfakeFAKE", top: 3 },
+  });
+  await client.callTool({ name: "verdict_recall", arguments: { query: "pg_dump plan", top: 3 } });
+  await client.close();
+  assert.equal((await serve.stop()).code, 0);
+  const lines = (await Deno.readTextFile(log)).trimEnd().split("\n").map((l) => JSON.parse(l));
+  assert.deepEqual(lines.map((l) => l.query), [
+    "[verdict: credential removed]",
+    "[verdict: credential removed]",
+    "pg_dump plan",
+  ]);
+  assert.equal(lines[0].query_chars, "why is the password: hunter2 here".length);
+});

@@ -1,3 +1,4 @@
+import { compileCredentialRules } from "../../src/collect/secrets.ts";
 import assert from "node:assert/strict";
 import { buildToolSet } from "../../src/serve/setup.ts";
 import { NO_CALL_LOG } from "../../src/serve/call_log.ts";
@@ -11,6 +12,7 @@ function setup(openRecaller: () => Recaller) {
     quoteRoots: [],
     transcriptRoots: [],
     entitiesPath: null,
+    credentialRules: compileCredentialRules([]),
     judge: DEFAULT_CONFIG.judge,
     project: null,
     asOfMs: null,

@@ -3,6 +3,7 @@
  * snapshot (JSON with --json, else the state and its digest). Exit 2 when the state is over
  * judge.state_char_budget, 3 for bad input.
  */
+import { compileCredentialRules } from "../../collect/secrets.ts";
 import { booleanOption, stringOption } from "../args.ts";
 import { InputError, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
@@ -58,12 +59,16 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
       hint,
     );
   }
-  const config = plan.config.judge;
+  const options = {
+    config: plan.config.judge,
+    credentialRules: compileCredentialRules(plan.config.credential_patterns),
+  };
   const built = transcript !== undefined
-    ? await buildSnapshot({ transcript_path: transcript, cwd: cwd ?? null }, { config })
-    : await buildSnapshot({ summary: await readJsonInput(summaryFile, io, "summary", MAX_SUMMARY_BYTES) }, {
-      config,
-    });
+    ? await buildSnapshot({ transcript_path: transcript, cwd: cwd ?? null }, options)
+    : await buildSnapshot(
+      { summary: await readJsonInput(summaryFile, io, "summary", MAX_SUMMARY_BYTES) },
+      options,
+    );
   const { snapshot } = built;
   if (booleanOption(plan.args, "json")) await io.stdout(JSON.stringify(snapshot) + "\n");
   else await io.stdout(`${snapshot.state}Digest: ${snapshot.digest}\n`);

@@ -10,6 +10,7 @@
  * never blocked. Always exit 0; on any error it prints nothing (a broken install never gets in
  * the way of a compaction).
  */
+import { compileCredentialRules } from "../../collect/secrets.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { nowMs } from "../clock.ts";
 import { buildSnapshot } from "../../judge/build.ts";
@@ -66,9 +67,10 @@ async function preCompact(plan: CommandPlan): Promise<Record<string, unknown> | 
   if (fields === null || transcript === null) return null;
   if (fields.hook_event_name !== null && fields.hook_event_name !== "PreCompact") return null;
   const config = plan.config.judge;
+  const credentialRules = compileCredentialRules(plan.config.credential_patterns);
   const built = await buildSnapshot(
     { transcript_path: transcript, cwd: plan.hookInput?.cwd ?? null },
-    { config },
+    { config, credentialRules },
   );
   const answer = await judgeChecked(built.snapshot, { config });
   const session = fields.session_id ?? answer.session;
@@ -81,7 +83,7 @@ async function preCompact(plan: CommandPlan): Promise<Record<string, unknown> | 
   const handoff = await writeHandoff(
     stateDir,
     session,
-    renderHandoff(built.snapshot, built.sources, answer, new Date(now).toISOString()),
+    renderHandoff(built.snapshot, built.sources, answer, new Date(now).toISOString(), credentialRules),
   );
   const line = `verdict: ${answer.verdict} (${answer.reason}): ${describeCounts(answer.counts)}`;
   if (fields.trigger === "manual" && answer.verdict === "preserve_first" && config.block_manual) {

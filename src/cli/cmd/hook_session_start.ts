@@ -4,6 +4,7 @@
  * wrote to the handoff file, so nothing recorded is lost across the compaction. Any other source,
  * no handoff, or any error: exit 0 and no output.
  */
+import { compileCredentialRules } from "../../collect/secrets.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { handoffPath, readHandoff } from "../../judge/handoff.ts";
 import { hookFields } from "./hook_pre_compact.ts";
@@ -16,7 +17,8 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
     const fields = hookFields(plan.stdin);
     if (fields === null || fields.source !== "compact" || fields.session_id === null) return 0;
     if (fields.hook_event_name !== null && fields.hook_event_name !== "SessionStart") return 0;
-    const handoff = await readHandoff(plan.paths.stateDir, fields.session_id);
+    const credentialRules = compileCredentialRules(plan.config.credential_patterns);
+    const handoff = await readHandoff(plan.paths.stateDir, fields.session_id, credentialRules);
     if (handoff === null) return 0;
     const path = handoffPath(plan.paths.stateDir, fields.session_id);
     let body = handoff;

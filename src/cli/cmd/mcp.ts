@@ -5,6 +5,7 @@
  * the Worker loads this module before the launcher drops its permissions, and a later dynamic
  * import could be refused.
  */
+import { compileCredentialRules } from "../../collect/secrets.ts";
 import { parseTime } from "../clock.ts";
 import { EXIT, UsageError, VerdictError } from "../../errors.ts";
 import { type CommandIO, type CommandPlan, transcriptRoots } from "../plan.ts";
@@ -63,7 +64,11 @@ export async function openPlanCallLog(plan: CommandPlan, log: (line: string) => 
   const path = callLogPath(plan.env, plan.cwd, plan.paths.home);
   if (path === null) return NO_CALL_LOG;
   try {
-    return await openCallLog(path, { withQueries: plan.env.VERDICT_CALL_LOG_QUERIES === "1", onError: log });
+    return await openCallLog(path, {
+      withQueries: plan.env.VERDICT_CALL_LOG_QUERIES === "1",
+      credentialRules: compileCredentialRules(plan.config.credential_patterns),
+      onError: log,
+    });
   } catch (err) {
     throw new VerdictError(
       `Cannot open the call log "${path}": ${(err as Error).message}`,
@@ -91,6 +96,7 @@ export function toolSetup(
     quoteRoots: [...roots, ...plan.roots.docs],
     transcriptRoots: roots,
     entitiesPath: plan.config.entities,
+    credentialRules: compileCredentialRules(plan.config.credential_patterns),
     judge: plan.config.judge,
     // Over stdio the client starts the server in its project; over HTTP the caller is unknown.
     project: transport === "stdio" ? plan.cwd : null,
