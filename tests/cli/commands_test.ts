@@ -10,9 +10,12 @@ import { NO_PERMISSIONS } from "../../src/sandbox/permissions.ts";
 
 /**
  * Largest static module graph of `verdict hint` (main.ts plus the hint command), as measured;
- * 40 since the hook's decision moved to src/gate/hint.ts so that `verdict replay` runs it too.
+ * 40 since the hook's decision moved to src/gate/hint.ts so that `verdict replay` runs it too;
+ * 41 since a recalled document quote is re-read through collect's own Markdown splitter and
+ * credential screen (src/collect/markdown.ts, pulled in by src/rank/recall.ts), so the two can
+ * never disagree about where a section ends.
  */
-const HINT_PATH_MAX_MODULES = 40;
+const HINT_PATH_MAX_MODULES = 41;
 
 interface InfoModule {
   readonly specifier: string;

@@ -178,7 +178,7 @@ async function archiveWorld(): Promise<{ home: string; env: Record<string, strin
   return { home, env: { HOME: home, VERDICT_ASOF: AS_OF } };
 }
 
-Deno.test("recall, query, the hint hook and verdict_recall never show a credential, even one already in the archive", async () => {
+Deno.test("recall, query, the hint hook, replay and verdict_recall never show a credential, even one already in the archive", async () => {
   const w = await archiveWorld();
   const recall = await runCli(["recall", "--top", "50", "zebracorn rotation"], { env: w.env });
   assert.equal(recall.code, 0, recall.stderr);
@@ -204,6 +204,11 @@ Deno.test("recall, query, the hint hook and verdict_recall never show a credenti
     });
     assert.equal(hook.code, 0);
     assert.deepEqual(leaks(hook.stdout), [], `hint for ${ex.rule}`);
+  }
+  for (const args of [["replay", "--explain"], ["replay", "--json"]]) {
+    const replay = await runCli(args, { env: w.env });
+    assert.equal(replay.code, 0, replay.stderr);
+    assert.deepEqual(leaks(replay.stdout), [], args.join(" "));
   }
   const log = `${w.home}/calls.jsonl`;
   const { client } = await stdioClient(w.home, [], { VERDICT_CALL_LOG: log, VERDICT_CALL_LOG_QUERIES: "1" });

@@ -5,6 +5,7 @@
  * rule that spoke, then a summary.
  */
 import { asRecord, type VerdictRecord } from "../../collect/record.ts";
+import { compileCredentialRules, holdsCredential } from "../../collect/secrets.ts";
 import { InputError, UsageError } from "../../errors.ts";
 import { readToEnd } from "../../fsutil/bytes.ts";
 import { explainRanking, renderHint } from "../../gate/render.ts";
@@ -203,7 +204,9 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   const json = booleanOption(plan.args, "json");
   const explain = booleanOption(plan.args, "explain");
   const entities = await loadEntities(plan.config.entities);
-  const records = await readRecords(plan.paths.records);
+  // An archive older than a credential rule may still hold what it matches: never replay it.
+  const rules = compileCredentialRules(plan.config.credential_patterns);
+  const records = (await readRecords(plan.paths.records)).filter((r) => !holdsCredential(r.text, rules));
   let targets = records.filter((r) => r.kind === "prompt" && inWindow(window, r));
   if (window.last !== null) {
     targets = [...targets].sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : a.id < b.id ? -1 : 1))
