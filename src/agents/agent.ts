@@ -93,7 +93,26 @@ export interface SessionReader {
   skipDir?(path: string, root: string): boolean;
   /** A parser for one file, resumed from the carry a parser of this reader left (or null). */
   open(opts: ParserOptions, carry: unknown): LineParser<unknown>;
+  /**
+   * For "dir": facts kept in files beside the sessions that their parser needs (Gemini CLI keeps
+   * a project's path in `.project_root` and the lines typed in its terminal UI in `logs.json`,
+   * in the folder above its chats). `key` names the folder whose facts a session file gets;
+   * files with one key share one `load` per collect. `load` reads through `read`, which reads
+   * only files under the same root. The result reaches the parser as `opts.context`.
+   */
+  readonly context?: SessionContext;
 }
+
+export interface SessionContext {
+  key(path: string, root: string): string;
+  load(key: string, read: SideFileReader): Promise<unknown>;
+}
+
+/**
+ * Reads a small file beside the sessions: its text, or null when it is missing, unreadable, too
+ * large, or resolves outside the reader's root (the collector reports why).
+ */
+export type SideFileReader = (path: string) => Promise<string | null>;
 
 /** A Markdown file found by an agent's memory lister, and the project its records belong to. */
 export interface MemoryFile {

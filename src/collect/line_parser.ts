@@ -16,6 +16,8 @@ export interface ParserOptions {
   readonly file: string;
   /** Also count prompts of headless/SDK sessions (config "include_headless"). */
   readonly includeHeadless: boolean;
+  /** What the reader's `context` loaded for this file (src/agents/agent.ts), else absent. */
+  readonly context?: unknown;
 }
 
 /** A resumable, line-fed parser. `Carry` must survive JSON.stringify/parse unchanged. */

@@ -5,7 +5,7 @@
  * parser's carry) makes a re-collect read only what a file gained; a file that shrank or whose
  * head changed is re-read whole.
  */
-import type { SessionReader } from "../agents/agent.ts";
+import type { SessionReader, SideFileReader } from "../agents/agent.ts";
 import type { SessionRoot } from "../config/roots.ts";
 import { walkFiles } from "../fsutil/walk.ts";
 import { containedRealPath } from "../sandbox/contain.ts";
@@ -41,6 +41,42 @@ export interface TranscriptInput {
 }
 
 const HEAD_BYTES = 1024;
+
+/**
+ * Largest side file a reader's context may read (Gemini CLI's logs.json holds every line typed
+ * in a project: 64 MiB is millions of lines); a larger one is reported and read as missing.
+ */
+export const SIDE_FILE_MAX_BYTES = 64 * 1024 * 1024;
+
+/** A SideFileReader confined to `roots` (real), reporting what it refuses. */
+export function sideFileReader(roots: readonly string[], report: ProblemReporter): SideFileReader {
+  return async (path) => {
+    let info: Deno.FileInfo;
+    try {
+      info = await Deno.lstat(path);
+    } catch {
+      return null; // missing: nothing to say
+    }
+    const real = await containedRealPath(path, roots);
+    if (real === null) {
+      report(path, "skipped: resolves outside the transcript roots");
+      return null;
+    }
+    try {
+      if (!info.isSymlink && !info.isFile) return null;
+      const st = await Deno.stat(real);
+      if (!st.isFile) return null;
+      if (st.size > SIDE_FILE_MAX_BYTES) {
+        report(real, `skipped: over ${SIDE_FILE_MAX_BYTES / 1024 / 1024} MiB`);
+        return null;
+      }
+      return await Deno.readTextFile(real);
+    } catch (err) {
+      report(real, `cannot read: ${(err as Error).message}`);
+      return null;
+    }
+  };
+}
 
 interface Candidate {
   readonly path: string;
@@ -98,6 +134,20 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
   const state: Record<string, TranscriptFileState> = {};
   const previous = input.previous ?? {};
   let totalBytes = 0;
+  // One load per reader and key per run: the files of one folder share their side files.
+  const contexts = new Map<string, Promise<unknown>>();
+  const contextFor = (cand: Candidate, real: string): Promise<unknown> => {
+    const spec = cand.reader.context;
+    if (spec === undefined) return Promise.resolve(undefined);
+    const key = spec.key(real, cand.roots[0]!);
+    const memo = `${cand.reader.kind}\u0000${key}`;
+    let loaded = contexts.get(memo);
+    if (loaded === undefined) {
+      loaded = spec.load(key, sideFileReader(cand.roots, input.report));
+      contexts.set(memo, loaded);
+    }
+    return loaded;
+  };
 
   for (const cand of await findTranscripts(input)) {
     const real = await containedRealPath(cand.path, cand.roots);
@@ -133,8 +183,9 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
       const startOffset = resumable ? prev.offset : 0;
       const startLine = resumable ? prev.lineNo : 0;
       // The carry was written by the same reader (the state records its kind).
+      const context = await contextFor(cand, real);
       const parser = cand.reader.open(
-        { file: real, includeHeadless: input.includeHeadless },
+        { file: real, includeHeadless: input.includeHeadless, ...(context === undefined ? {} : { context }) },
         resumable ? prev.carry : null,
       );
       const result = await readLines(

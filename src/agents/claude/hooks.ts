@@ -1,157 +1,56 @@
 /**
- * The three Claude Code hooks verdict wires into settings.json, and the pure edits that add and
- * remove them (text in, text out; see json_edit.ts for what is preserved).
- *
- * An entry install writes runs the binary by absolute path when it has one, carries the
- * VERDICT_* paths set at install time, exits 0 silently when the binary is gone (a broken
- * install never blocks a prompt), and ends with INSTALL_MARKER, which is how uninstall knows it:
- *
- *   test -x '/opt/verdict/verdict' && exec '/opt/verdict/verdict' hook user-prompt; exit 0 # added by verdict install
- *
- * Hooks that run verdict but were wired by hand (no marker) are left alone by both commands.
+ * The three Claude Code hooks verdict wires into settings.json. The edits themselves are the
+ * shared settings-file hook edits (src/install/settings_hooks.ts, where the installed command
+ * and its marker are described); this is Claude Code's table and its names for them.
  */
+import type { EditResult } from "../../install/errors.ts";
 import {
-  appendItem,
-  insertMember,
-  type JsonArrayNode,
-  type JsonNode,
-  type JsonObjectNode,
-  member,
-  nodeValue,
-  removeItem,
-  removeMember,
-  replaceNode,
-} from "../../install/json_edit.ts";
-import { isAbsoluteProgram } from "../../install/binary.ts";
-import { shellQuote } from "../../install/shell.ts";
-import { type EditResult, HostFileError } from "../../install/errors.ts";
-import { objectMember, rootObject } from "../../install/host_json.ts";
-import { isDeepStrictEqual } from "node:util";
+  type HookStatus,
+  type HookSub,
+  type HookTable,
+  installSettingsHooks,
+  settingsHookStatus,
+  uninstallSettingsHooks,
+} from "../../install/settings_hooks.ts";
 
-export type HookSub = "user-prompt" | "pre-compact" | "session-start";
+export {
+  hookCommand,
+  hookLabel,
+  type HookSpec,
+  type HookStatus,
+  type HookSub,
+  INSTALL_MARKER,
+  installedHookProgram,
+  isHandWiredHandler,
+  isOurHandler,
+} from "../../install/settings_hooks.ts";
 
-export interface HookSpec {
-  readonly event: "UserPromptSubmit" | "PreCompact" | "SessionStart";
-  readonly sub: HookSub;
-  /** SessionStart fires for several sources; only "compact" needs the handoff. */
-  readonly matcher: string | null;
-  /** Seconds Claude Code waits. The hint gives up on its own after 400 ms; 5 s is the backstop. */
-  readonly timeout: number;
-  readonly statusMessage: string | null;
-}
+/** Seconds Claude Code waits. The hint gives up on its own after 400 ms; 5 s is the backstop. */
+const HINT_TIMEOUT_S = 5;
+/** The compaction verdict runs git and reads the transcript: 30 s before Claude Code gives up. */
+const PRE_COMPACT_TIMEOUT_S = 30;
+/** The handoff is one small file read. */
+const SESSION_START_TIMEOUT_S = 10;
 
-export const HOOKS: readonly HookSpec[] = [
-  { event: "UserPromptSubmit", sub: "user-prompt", matcher: null, timeout: 5, statusMessage: null },
+export const HOOKS: HookTable["specs"] = [
+  { event: "UserPromptSubmit", sub: "user-prompt", matcher: null, fields: { timeout: HINT_TIMEOUT_S } },
   {
     event: "PreCompact",
     sub: "pre-compact",
     matcher: null,
-    timeout: 30,
-    statusMessage: "verdict: checking for unlanded work",
+    fields: { timeout: PRE_COMPACT_TIMEOUT_S, statusMessage: "verdict: checking for unlanded work" },
   },
-  { event: "SessionStart", sub: "session-start", matcher: "compact", timeout: 10, statusMessage: null },
+  // SessionStart fires for several sources; only "compact" needs the handoff.
+  {
+    event: "SessionStart",
+    sub: "session-start",
+    matcher: "compact",
+    fields: { timeout: SESSION_START_TIMEOUT_S },
+  },
 ];
 
-/** Ends every hook command install writes. */
-export const INSTALL_MARKER = "# added by verdict install";
-
-export function hookLabel(spec: HookSpec): string {
-  return spec.matcher ? `${spec.event}(${spec.matcher})` : spec.event;
-}
-
-/** The shell command of one hook entry. */
-export function hookCommand(bin: string, env: Readonly<Record<string, string>>, sub: HookSub): string {
-  const prog = shellQuote(bin);
-  const guard = isAbsoluteProgram(bin) ? `test -x ${prog}` : `command -v ${prog} >/dev/null`;
-  const assigns = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `).join("");
-  return `${guard} && ${assigns}exec ${prog} hook ${sub}; exit 0 ${INSTALL_MARKER}`;
-}
-
-export function hookHandler(spec: HookSpec, bin: string, env: Readonly<Record<string, string>>) {
-  return {
-    type: "command",
-    command: hookCommand(bin, env, spec.sub),
-    timeout: spec.timeout,
-    ...(spec.statusMessage ? { statusMessage: spec.statusMessage } : {}),
-  };
-}
-
-export function hookGroup(spec: HookSpec, bin: string, env: Readonly<Record<string, string>>) {
-  return {
-    ...(spec.matcher ? { matcher: spec.matcher } : {}),
-    hooks: [hookHandler(spec, bin, env)],
-  };
-}
-
-function commandOf(handler: unknown): string | null {
-  if (typeof handler !== "object" || handler === null) return null;
-  const c = (handler as Record<string, unknown>).command;
-  return typeof c === "string" ? c : null;
-}
-
-/** Did install write this handler (for `sub`, or for any of ours when omitted)? */
-export function isOurHandler(handler: unknown, sub?: HookSub): boolean {
-  const c = commandOf(handler);
-  if (c === null || !c.endsWith(INSTALL_MARKER)) return false;
-  return HOOKS.some((h) => (sub === undefined || h.sub === sub) && c.includes(` hook ${h.sub}; exit 0 `));
-}
-
-/** A handler that runs verdict's hook `sub` but that install did not write. */
-export function isHandWiredHandler(handler: unknown, sub: HookSub): boolean {
-  const c = commandOf(handler);
-  if (c === null || isOurHandler(handler)) return false;
-  const direct = new RegExp(`(^|[\\s/'"\\\\])verdict(\\.exe)?['"]?\\s+hook\\s+${sub}(\\s|;|$)`);
-  const shim = new RegExp(`verdict-hook\\.sh['"]?\\s+${sub}(\\s|;|$)`);
-  return direct.test(c) || shim.test(c);
-}
-
-/** The program an installed hook command runs (unquoted), or null. */
-export function installedHookProgram(command: string): string | null {
-  const m = /exec ('(?:[^']|'\\'')*'|\S+) hook /.exec(command);
-  if (!m) return null;
-  const word = m[1]!;
-  return word.startsWith("'") ? word.slice(1, -1).replaceAll(`'\\''`, "'") : word;
-}
-
-interface Located {
-  readonly event: string;
-  readonly eventArr: JsonArrayNode;
-  readonly group: JsonObjectNode;
-  readonly groupIndex: number;
-  readonly handlers: JsonArrayNode;
-  readonly handlerIndex: number;
-  readonly handler: JsonNode;
-}
-
-/** Every handler under hooks.<event>[].hooks[], with where it sits. */
-function handlersIn(hooksObj: JsonObjectNode, event?: string): Located[] {
-  const out: Located[] = [];
-  for (const m of hooksObj.members) {
-    if (event !== undefined && m.key !== event) continue;
-    if (m.value.kind !== "array") continue;
-    m.value.items.forEach((group, groupIndex) => {
-      if (group.kind !== "object") return;
-      const hs = member(group, "hooks")?.value;
-      if (!hs || hs.kind !== "array") return;
-      hs.items.forEach((handler, handlerIndex) =>
-        out.push({
-          event: m.key,
-          eventArr: m.value as JsonArrayNode,
-          group,
-          groupIndex,
-          handlers: hs,
-          handlerIndex,
-          handler,
-        })
-      );
-    });
-  }
-  return out;
-}
-
-function hooksObject(root: JsonObjectNode, path: string): JsonObjectNode | null {
-  return objectMember(root, "hooks", path, '{"<Event>": [ ... ]}');
-}
+/** Claude Code is the hook commands' default agent: its commands name none. */
+export const CLAUDE_HOOKS: HookTable = { specs: HOOKS, agent: null };
 
 /** Adds (or brings up to date) verdict's three hooks. `text` is "" for a missing file. */
 export function installHooks(
@@ -160,126 +59,14 @@ export function installHooks(
   bin: string,
   env: Readonly<Record<string, string>>,
 ): EditResult {
-  let out = text.trim() === "" ? "{}\n" : text;
-  const changes: string[] = [];
-  const notes: string[] = [];
-  for (const spec of HOOKS) {
-    const label = hookLabel(spec);
-    const group = hookGroup(spec, bin, env);
-    const handler = hookHandler(spec, bin, env);
-    const root = rootObject(out, path);
-    const hooks = hooksObject(root, path);
-    if (!hooks) {
-      out = insertMember(out, root, "hooks", { [spec.event]: [group] });
-      changes.push(`${label} hook added`);
-      continue;
-    }
-    const ev = member(hooks, spec.event);
-    if (!ev) {
-      out = insertMember(out, hooks, spec.event, [group]);
-      changes.push(`${label} hook added`);
-      continue;
-    }
-    if (ev.value.kind !== "array") {
-      throw new HostFileError(
-        `refusing to edit "${path}": hooks.${spec.event} is not a list`,
-        `fix hooks.${spec.event} by hand (a list of {"matcher", "hooks"} groups); nothing was changed`,
-      );
-    }
-    const all = handlersIn(hooks, spec.event);
-    const ours = all.filter((h) => isOurHandler(nodeValue(h.handler), spec.sub));
-    const first = ours[0];
-    if (first) {
-      const groupIsOurs = handlersOnlyOurs(first.handlers);
-      const current = nodeValue(groupIsOurs ? first.group : first.handler);
-      const wanted = groupIsOurs ? group : handler;
-      if (!isDeepStrictEqual(current, wanted)) {
-        out = replaceNode(out, groupIsOurs ? first.group : first.handler, wanted);
-        changes.push(`${label} hook updated`);
-      }
-      if (ours.length > 1) {
-        // Duplicates of our own entry: keep the first, drop the rest (one at a time, re-parsed).
-        out = removeDuplicates(out, path, spec);
-        changes.push(`${label} duplicate hook removed`);
-      }
-      continue;
-    }
-    if (all.some((h) => isHandWiredHandler(nodeValue(h.handler), spec.sub))) {
-      notes.push(`${label}: a verdict hook wired by hand is already there; left as is`);
-      continue;
-    }
-    out = appendItem(out, ev.value, group);
-    changes.push(`${label} hook added`);
-  }
-  return { text: changes.length === 0 ? text : out, changes, notes };
-}
-
-function handlersOnlyOurs(handlers: JsonArrayNode): boolean {
-  return handlers.items.every((h) => isOurHandler(nodeValue(h)));
-}
-
-function removeDuplicates(text: string, path: string, spec: HookSpec): string {
-  let out = text;
-  for (;;) {
-    const hooks = hooksObject(rootObject(out, path), path)!;
-    const ours = handlersIn(hooks, spec.event).filter((h) => isOurHandler(nodeValue(h.handler), spec.sub));
-    const extra = ours[1];
-    if (!extra) return out;
-    out = removeLocated(out, rootObject(out, path), hooks, extra);
-  }
-}
-
-/** Removes one handler; a group, event list or hooks object it leaves empty goes with it. */
-function removeLocated(text: string, root: JsonObjectNode, hooks: JsonObjectNode, at: Located): string {
-  if (at.handlers.items.length > 1) return removeItem(text, at.handlers, at.handlerIndex);
-  if (at.eventArr.items.length > 1) return removeItem(text, at.eventArr, at.groupIndex);
-  if (hooks.members.length > 1) return removeMember(text, hooks, at.event);
-  return removeMember(text, root, "hooks");
+  return installSettingsHooks(CLAUDE_HOOKS, text, path, bin, env);
 }
 
 /** Removes every hook install wrote, and nothing else. */
 export function uninstallHooks(text: string, path: string): EditResult {
-  if (text.trim() === "") return { text, changes: [], notes: [] };
-  let out = text;
-  const changes: string[] = [];
-  for (;;) {
-    const root = rootObject(out, path);
-    const hooks = hooksObject(root, path);
-    if (!hooks) break;
-    const found = handlersIn(hooks).find((h) => isOurHandler(nodeValue(h.handler)));
-    if (!found) break;
-    const sub = HOOKS.find((h) => isOurHandler(nodeValue(found.handler), h.sub))!;
-    changes.push(`${hookLabel(sub)} hook removed`);
-    out = removeLocated(out, root, hooks, found);
-  }
-  const notes: string[] = [];
-  const hooks = hooksObject(rootObject(out, path), path);
-  if (hooks) {
-    for (const spec of HOOKS) {
-      if (handlersIn(hooks, spec.event).some((h) => isHandWiredHandler(nodeValue(h.handler), spec.sub))) {
-        notes.push(`${hookLabel(spec)}: a verdict hook wired by hand is left as is`);
-      }
-    }
-  }
-  return { text: out, changes, notes };
-}
-
-/** Which of verdict's hooks a settings file runs, ours or wired by hand, and with which program. */
-export interface HookStatus {
-  readonly spec: HookSpec;
-  readonly state: "installed" | "hand-wired" | "missing";
-  /** The program an installed entry runs. */
-  readonly program: string | null;
+  return uninstallSettingsHooks(CLAUDE_HOOKS, text, path);
 }
 
 export function hookStatus(text: string, path: string): HookStatus[] {
-  const root = text.trim() === "" ? null : rootObject(text, path);
-  const hooks = root ? hooksObject(root, path) : null;
-  return HOOKS.map((spec) => {
-    const hs = hooks ? handlersIn(hooks, spec.event).map((h) => nodeValue(h.handler)) : [];
-    const ours = hs.find((h) => isOurHandler(h, spec.sub));
-    if (ours) return { spec, state: "installed", program: installedHookProgram(commandOf(ours)!) };
-    if (hs.some((h) => isHandWiredHandler(h, spec.sub))) return { spec, state: "hand-wired", program: null };
-    return { spec, state: "missing", program: null };
-  });
+  return settingsHookStatus(CLAUDE_HOOKS, text, path);
 }

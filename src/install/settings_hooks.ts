@@ -1,0 +1,306 @@
+/**
+ * Command hooks in a JSON settings file of the shape Claude Code introduced and Gemini CLI and
+ * Qwen Code share: `{"hooks": {"<Event>": [{"matcher"?, "hooks": [{"type": "command",
+ * "command", …}]}]}}`. The pure edits that add and remove verdict's entries (text in, text out;
+ * json_edit.ts keeps every other byte), and what a file holds, for doctor. Which events, and
+ * which keys a handler carries (timeout units, a name, a status line), are the agent's: its
+ * HookTable (src/agents/<id>/hooks.ts).
+ *
+ * An entry install writes runs the binary by absolute path when it has one, carries the
+ * VERDICT_* paths set at install time, names the agent when it is not Claude Code (the hook
+ * commands print that agent's output shape), exits 0 silently when the binary is gone (a broken
+ * install never blocks a prompt), and ends with INSTALL_MARKER, which is how uninstall knows it:
+ *
+ *   test -x '/opt/verdict/verdict' && exec '/opt/verdict/verdict' hook user-prompt --agent gemini; exit 0 # added by verdict install
+ *
+ * Hooks that run verdict but were wired by hand (no marker) are left alone by both commands.
+ */
+import {
+  appendItem,
+  insertMember,
+  type JsonArrayNode,
+  type JsonNode,
+  type JsonObjectNode,
+  member,
+  nodeValue,
+  removeItem,
+  removeMember,
+  replaceNode,
+} from "./json_edit.ts";
+import { isAbsoluteProgram } from "./binary.ts";
+import { shellQuote } from "./shell.ts";
+import { type EditResult, HostFileError } from "./errors.ts";
+import { objectMember, rootObject } from "./host_json.ts";
+import { isDeepStrictEqual } from "node:util";
+
+/** verdict's hook entry commands (`verdict hook <sub>`). */
+export type HookSub = "user-prompt" | "pre-compact" | "session-start";
+const HOOK_SUBS: readonly HookSub[] = ["user-prompt", "pre-compact", "session-start"];
+
+export interface HookSpec {
+  /** The agent's event name ("UserPromptSubmit", "BeforeAgent"). */
+  readonly event: string;
+  readonly sub: HookSub;
+  /** Only for events that fire for several sources ("compact"); null for none. */
+  readonly matcher: string | null;
+  /** The handler's keys after `type` and `command`, in the agent's units ({timeout: 5}). */
+  readonly fields: Readonly<Record<string, unknown>>;
+}
+
+/** One agent's verdict hooks. */
+export interface HookTable {
+  readonly specs: readonly HookSpec[];
+  /** The `--agent` the commands pass, or null (Claude Code, the default of the hook commands). */
+  readonly agent: string | null;
+}
+
+/** Ends every hook command install writes. */
+export const INSTALL_MARKER = "# added by verdict install";
+
+export function hookLabel(spec: HookSpec): string {
+  return spec.matcher ? `${spec.event}(${spec.matcher})` : spec.event;
+}
+
+/** The shell command of one hook entry. */
+export function hookCommand(
+  bin: string,
+  env: Readonly<Record<string, string>>,
+  sub: HookSub,
+  agent: string | null = null,
+): string {
+  const prog = shellQuote(bin);
+  const guard = isAbsoluteProgram(bin) ? `test -x ${prog}` : `command -v ${prog} >/dev/null`;
+  const assigns = Object.entries(env).map(([k, v]) => `${k}=${shellQuote(v)} `).join("");
+  const who = agent === null ? "" : ` --agent ${agent}`;
+  return `${guard} && ${assigns}exec ${prog} hook ${sub}${who}; exit 0 ${INSTALL_MARKER}`;
+}
+
+export function hookHandler(
+  table: HookTable,
+  spec: HookSpec,
+  bin: string,
+  env: Readonly<Record<string, string>>,
+) {
+  return { type: "command", command: hookCommand(bin, env, spec.sub, table.agent), ...spec.fields };
+}
+
+export function hookGroup(table: HookTable, spec: HookSpec, bin: string, env: Readonly<Record<string, string>>) {
+  return {
+    ...(spec.matcher ? { matcher: spec.matcher } : {}),
+    hooks: [hookHandler(table, spec, bin, env)],
+  };
+}
+
+function commandOf(handler: unknown): string | null {
+  if (typeof handler !== "object" || handler === null) return null;
+  const c = (handler as Record<string, unknown>).command;
+  return typeof c === "string" ? c : null;
+}
+
+/** The sub-command an installed entry runs: ` hook <sub>[ --agent <id>]; exit 0 `. */
+const INSTALLED_SUB = / hook ([a-z-]+)(?: --agent [a-z0-9-]+)?; exit 0 /;
+
+/** Did install write this handler (for `sub`, or for any of verdict's hooks when omitted)? */
+export function isOurHandler(handler: unknown, sub?: HookSub): boolean {
+  const c = commandOf(handler);
+  if (c === null || !c.endsWith(INSTALL_MARKER)) return false;
+  const m = INSTALLED_SUB.exec(c);
+  if (m === null || !HOOK_SUBS.includes(m[1] as HookSub)) return false;
+  return sub === undefined || m[1] === sub;
+}
+
+/** A handler that runs verdict's hook `sub` but that install did not write. */
+export function isHandWiredHandler(handler: unknown, sub: HookSub): boolean {
+  const c = commandOf(handler);
+  if (c === null || isOurHandler(handler)) return false;
+  const direct = new RegExp(`(^|[\\s/'"\\\\])verdict(\\.exe)?['"]?\\s+hook\\s+${sub}(\\s|;|$)`);
+  const shim = new RegExp(`verdict-hook\\.sh['"]?\\s+${sub}(\\s|;|$)`);
+  return direct.test(c) || shim.test(c);
+}
+
+/** The program an installed hook command runs (unquoted), or null. */
+export function installedHookProgram(command: string): string | null {
+  const m = /exec ('(?:[^']|'\\'')*'|\S+) hook /.exec(command);
+  if (!m) return null;
+  const word = m[1]!;
+  return word.startsWith("'") ? word.slice(1, -1).replaceAll(`'\\''`, "'") : word;
+}
+
+interface Located {
+  readonly event: string;
+  readonly eventArr: JsonArrayNode;
+  readonly group: JsonObjectNode;
+  readonly groupIndex: number;
+  readonly handlers: JsonArrayNode;
+  readonly handlerIndex: number;
+  readonly handler: JsonNode;
+}
+
+/** Every handler under hooks.<event>[].hooks[], with where it sits. */
+function handlersIn(hooksObj: JsonObjectNode, event?: string): Located[] {
+  const out: Located[] = [];
+  for (const m of hooksObj.members) {
+    if (event !== undefined && m.key !== event) continue;
+    if (m.value.kind !== "array") continue;
+    m.value.items.forEach((group, groupIndex) => {
+      if (group.kind !== "object") return;
+      const hs = member(group, "hooks")?.value;
+      if (!hs || hs.kind !== "array") return;
+      hs.items.forEach((handler, handlerIndex) =>
+        out.push({
+          event: m.key,
+          eventArr: m.value as JsonArrayNode,
+          group,
+          groupIndex,
+          handlers: hs,
+          handlerIndex,
+          handler,
+        })
+      );
+    });
+  }
+  return out;
+}
+
+function hooksObject(root: JsonObjectNode, path: string): JsonObjectNode | null {
+  return objectMember(root, "hooks", path, '{"<Event>": [ ... ]}');
+}
+
+/** Adds (or brings up to date) the table's hooks. `text` is "" for a missing file. */
+export function installSettingsHooks(
+  table: HookTable,
+  text: string,
+  path: string,
+  bin: string,
+  env: Readonly<Record<string, string>>,
+): EditResult {
+  let out = text.trim() === "" ? "{}\n" : text;
+  const changes: string[] = [];
+  const notes: string[] = [];
+  for (const spec of table.specs) {
+    const label = hookLabel(spec);
+    const group = hookGroup(table, spec, bin, env);
+    const handler = hookHandler(table, spec, bin, env);
+    const root = rootObject(out, path);
+    const hooks = hooksObject(root, path);
+    if (!hooks) {
+      out = insertMember(out, root, "hooks", { [spec.event]: [group] });
+      changes.push(`${label} hook added`);
+      continue;
+    }
+    const ev = member(hooks, spec.event);
+    if (!ev) {
+      out = insertMember(out, hooks, spec.event, [group]);
+      changes.push(`${label} hook added`);
+      continue;
+    }
+    if (ev.value.kind !== "array") {
+      throw new HostFileError(
+        `refusing to edit "${path}": hooks.${spec.event} is not a list`,
+        `fix hooks.${spec.event} by hand (a list of {"matcher", "hooks"} groups); nothing was changed`,
+      );
+    }
+    const all = handlersIn(hooks, spec.event);
+    const ours = all.filter((h) => isOurHandler(nodeValue(h.handler), spec.sub));
+    const first = ours[0];
+    if (first) {
+      const groupIsOurs = handlersOnlyOurs(first.handlers);
+      const current = nodeValue(groupIsOurs ? first.group : first.handler);
+      const wanted = groupIsOurs ? group : handler;
+      if (!isDeepStrictEqual(current, wanted)) {
+        out = replaceNode(out, groupIsOurs ? first.group : first.handler, wanted);
+        changes.push(`${label} hook updated`);
+      }
+      if (ours.length > 1) {
+        // Duplicates of our own entry: keep the first, drop the rest (one at a time, re-parsed).
+        out = removeDuplicates(out, path, spec);
+        changes.push(`${label} duplicate hook removed`);
+      }
+      continue;
+    }
+    if (all.some((h) => isHandWiredHandler(nodeValue(h.handler), spec.sub))) {
+      notes.push(`${label}: a verdict hook wired by hand is already there; left as is`);
+      continue;
+    }
+    out = appendItem(out, ev.value, group);
+    changes.push(`${label} hook added`);
+  }
+  return { text: changes.length === 0 ? text : out, changes, notes };
+}
+
+function handlersOnlyOurs(handlers: JsonArrayNode): boolean {
+  return handlers.items.every((h) => isOurHandler(nodeValue(h)));
+}
+
+function removeDuplicates(text: string, path: string, spec: HookSpec): string {
+  let out = text;
+  for (;;) {
+    const hooks = hooksObject(rootObject(out, path), path)!;
+    const ours = handlersIn(hooks, spec.event).filter((h) => isOurHandler(nodeValue(h.handler), spec.sub));
+    const extra = ours[1];
+    if (!extra) return out;
+    out = removeLocated(out, rootObject(out, path), hooks, extra);
+  }
+}
+
+/** Removes one handler; a group, event list or hooks object it leaves empty goes with it. */
+function removeLocated(text: string, root: JsonObjectNode, hooks: JsonObjectNode, at: Located): string {
+  if (at.handlers.items.length > 1) return removeItem(text, at.handlers, at.handlerIndex);
+  if (at.eventArr.items.length > 1) return removeItem(text, at.eventArr, at.groupIndex);
+  if (hooks.members.length > 1) return removeMember(text, hooks, at.event);
+  return removeMember(text, root, "hooks");
+}
+
+/** The label of an installed handler found under `event`: its spec's, else "<event> (<sub>)". */
+function foundLabel(table: HookTable, event: string, handler: unknown): string {
+  const spec = table.specs.find((s) => s.event === event && isOurHandler(handler, s.sub));
+  if (spec) return hookLabel(spec);
+  const sub = INSTALLED_SUB.exec(commandOf(handler) ?? "")?.[1] ?? "hook";
+  return `${event} (${sub})`;
+}
+
+/** Removes every hook install wrote (under any event), and nothing else. */
+export function uninstallSettingsHooks(table: HookTable, text: string, path: string): EditResult {
+  if (text.trim() === "") return { text, changes: [], notes: [] };
+  let out = text;
+  const changes: string[] = [];
+  for (;;) {
+    const root = rootObject(out, path);
+    const hooks = hooksObject(root, path);
+    if (!hooks) break;
+    const found = handlersIn(hooks).find((h) => isOurHandler(nodeValue(h.handler)));
+    if (!found) break;
+    changes.push(`${foundLabel(table, found.event, nodeValue(found.handler))} hook removed`);
+    out = removeLocated(out, root, hooks, found);
+  }
+  const notes: string[] = [];
+  const hooks = hooksObject(rootObject(out, path), path);
+  if (hooks) {
+    for (const spec of table.specs) {
+      if (handlersIn(hooks, spec.event).some((h) => isHandWiredHandler(nodeValue(h.handler), spec.sub))) {
+        notes.push(`${hookLabel(spec)}: a verdict hook wired by hand is left as is`);
+      }
+    }
+  }
+  return { text: out, changes, notes };
+}
+
+/** Which of the table's hooks a settings file runs, ours or wired by hand, and with which program. */
+export interface HookStatus {
+  readonly spec: HookSpec;
+  readonly state: "installed" | "hand-wired" | "missing";
+  /** The program an installed entry runs. */
+  readonly program: string | null;
+}
+
+export function settingsHookStatus(table: HookTable, text: string, path: string): HookStatus[] {
+  const root = text.trim() === "" ? null : rootObject(text, path);
+  const hooks = root ? hooksObject(root, path) : null;
+  return table.specs.map((spec) => {
+    const hs = hooks ? handlersIn(hooks, spec.event).map((h) => nodeValue(h.handler)) : [];
+    const ours = hs.find((h) => isOurHandler(h, spec.sub));
+    if (ours) return { spec, state: "installed", program: installedHookProgram(commandOf(ours)!) };
+    if (hs.some((h) => isHandWiredHandler(h, spec.sub))) return { spec, state: "hand-wired", program: null };
+    return { spec, state: "missing", program: null };
+  });
+}
