@@ -31,8 +31,31 @@ export interface AgentEntry {
   readonly readsHelp: string;
   /** A paragraph for `install --help`: which file gets which entry. */
   readonly installHelp: string;
+  /**
+   * How the agent's prompt hook takes a hint (`verdict hook user-prompt --agent <id>`), or null
+   * when verdict wires none. Data, not code: the hint path reads it without loading the folder.
+   */
+  readonly promptHook: PromptHookShape | null;
   /** Loads the agent's folder. */
   readonly load: () => Promise<{ readonly kit: AgentKit }>;
+}
+
+/**
+ * The hook output an agent accepts before a prompt, and what it puts before the typed text in
+ * the hook's `prompt` field.
+ * - "nested": `{"systemMessage", "hookSpecificOutput": {"hookEventName": <event>,
+ *   "additionalContext"}}` (Claude Code's shape; Gemini CLI reads the same keys);
+ * - "flat": `{"systemMessage", "additionalContext"}` (Copilot CLI ignores the nested one).
+ */
+export interface PromptHookShape {
+  readonly output: "nested" | "flat";
+  /** The `hookEventName` a nested output names ("UserPromptSubmit", "BeforeAgent"). */
+  readonly event: string;
+  /**
+   * Tags of blocks the agent prepends to the typed text in the hook's `prompt` (Gemini CLI's
+   * `<hook_context>` from SessionStart hooks in `-p` mode): removed before the hint searches.
+   */
+  readonly leadingBlocks: readonly string[];
 }
 
 /** An agent with its folder loaded. */

@@ -19,6 +19,7 @@ export const AGENTS: readonly AgentEntry[] = [
     installHelp: "the UserPromptSubmit, PreCompact and SessionStart(compact) hooks in settings.json " +
       "($CLAUDE_CONFIG_DIR, else ~/.claude), and mcpServers.verdict (user scope) in ~/.claude.json " +
       "($CLAUDE_CONFIG_DIR/.claude.json when that is set).",
+    promptHook: { output: "nested", event: "UserPromptSubmit", leadingBlocks: [] },
     load: () => import("./claude/mod.ts"),
   },
   {
@@ -27,7 +28,19 @@ export const AGENTS: readonly AgentEntry[] = [
     wires: "MCP server",
     readsHelp: "typed input from Codex TUI sessions (~/.codex/sessions)",
     installHelp: "a delimited [mcp_servers.verdict] block in config.toml ($CODEX_HOME, else ~/.codex).",
+    promptHook: null,
     load: () => import("./codex/mod.ts"),
+  },
+  {
+    id: "gemini",
+    label: "Gemini CLI",
+    wires: "hooks and MCP server",
+    readsHelp: "typed prompts and memory-file writes from Gemini CLI terminal sessions " +
+      "(~/.gemini/tmp/*/chats, with each project's logs.json)",
+    installHelp: "the BeforeAgent hook and mcpServers.verdict in settings.json " +
+      "($GEMINI_CLI_HOME/.gemini, else ~/.gemini).",
+    promptHook: { output: "nested", event: "BeforeAgent", leadingBlocks: ["hook_context"] },
+    load: () => import("./gemini/mod.ts"),
   },
 ];
 

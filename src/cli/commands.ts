@@ -162,6 +162,17 @@ const AS_OF = {
   },
 } as const;
 
+/** The agent whose hook output shape the hint prints. */
+const HINT_AGENT = {
+  agent: {
+    kind: "string",
+    value: "ID",
+    description: `print the hook output ${
+      orList(AGENTS.filter((a) => a.promptHook !== null).map((a) => a.id))
+    } accepts (default claude)`,
+  },
+} as const;
+
 const TOP = (fallback: number) => ({
   top: { kind: "string", value: "N", description: `how many quotes at most (default ${fallback})` },
 } as const);
@@ -265,21 +276,24 @@ are kept. A second collect re-reads only new or grown files.`,
   {
     name: "hint",
     summary: "the gated look-up a hook runs before each prompt (silent unless sure)",
-    usage: "verdict hint [--records FILE] [--seen FILE] [--top N] [--plain] [--as-of T] [--explain]",
+    usage:
+      "verdict hint [--records FILE] [--seen FILE] [--top N] [--plain] [--agent ID] [--as-of T] [--explain]",
     help: `Examples:
   echo '{"session_id":"s1","prompt":"should we use pg_dump?","cwd":"/src/app"}' | verdict hint
   echo "should we use pg_dump?" | verdict hint --plain
 
-Reads the Claude Code UserPromptSubmit hook JSON on stdin (at most 4 MiB), or a plain
-prompt with --plain. Prints the hook output when an earlier decision clears the gate,
-and nothing otherwise. A shown record is written to the cooldown ledger (--seen, or
-$VERDICT_SEEN; an empty value disables it; default: one ledger per session under
-~/.local/state/verdict/seen/).`,
+Reads the prompt hook JSON on stdin (at most 4 MiB: "prompt", "session_id", "cwd", as
+Claude Code's UserPromptSubmit and Gemini CLI's BeforeAgent send it), or a plain prompt
+with --plain. Prints the hook output, in the shape --agent's hook accepts (default
+claude), when an earlier decision clears the gate, and nothing otherwise. A shown
+record is written to the cooldown ledger (--seen, or $VERDICT_SEEN; an empty value
+disables it; default: one ledger per session under ~/.local/state/verdict/seen/).`,
     options: {
       ...RECORDS,
       seen: { kind: "string", value: "FILE", description: "cooldown ledger (append-only JSONL)" },
       ...TOP(2),
       plain: { kind: "boolean", description: "stdin is the prompt text, not hook JSON" },
+      ...HINT_AGENT,
       ...AS_OF,
       ...EXPLAIN,
       ...CONFIG,
@@ -548,11 +562,12 @@ safe_to_compact; 2 when a case's state is over budget; 3 for a bad or one-label 
   },
   {
     name: "hook user-prompt",
-    summary: "UserPromptSubmit hook entry: hint, silent on any error",
-    usage: "verdict hook user-prompt",
-    help: `Reads the hook JSON on stdin and prints the hint, or nothing. Always exits 0,
-and gives up silently past its deadline.`,
-    options: { ...CONFIG },
+    summary: "prompt hook entry (UserPromptSubmit, BeforeAgent): hint, silent on any error",
+    usage: "verdict hook user-prompt [--agent ID]",
+    help: `Reads the hook JSON on stdin and prints the hint in the shape --agent's hook
+accepts (default claude), or nothing. Always exits 0, and gives up silently past its
+deadline. install writes the --agent of each agent it wires.`,
+    options: { ...HINT_AGENT, ...CONFIG },
     sandbox: "revoke",
     load: () => import("./cmd/hook_user_prompt.ts"),
     permissions: NOTHING,

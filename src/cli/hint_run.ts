@@ -10,8 +10,11 @@
  */
 import type { GateVerdict } from "../gate/gate.ts";
 import { hintFor, HOOK_TOP, refuseEarly } from "../gate/hint.ts";
-import { explainRanking, renderHint } from "../gate/render.ts";
+import { explainRanking, hookOutput, renderHint } from "../gate/render.ts";
 import { compileCredentialRules, holdsCredential } from "../collect/secrets.ts";
+import { stripLeadingBlocks } from "../collect/line_parser.ts";
+import type { PromptHookShape } from "../agents/agent.ts";
+import { AGENTS, findAgentEntry } from "../agents/registry.ts";
 import { chooseLedger, openLedger } from "../gate/seen.ts";
 import { loadCorpus, loadEntities } from "../rank/recall.ts";
 import type { SearchResult } from "../rank/score.ts";
@@ -39,7 +42,24 @@ interface HintInput {
   readonly cwd: string | null;
 }
 
-function parseInput(bytes: Uint8Array, plain: boolean, cwd: string): HintInput {
+/** The agent whose hook output `hint` prints when no --agent is given (the first hooks existed for it). */
+export const DEFAULT_HINT_AGENT = "claude";
+
+/** The prompt hook shape of `--agent` (default Claude Code); a usage error for an agent without one. */
+export function hintShape(agent: string | undefined): PromptHookShape {
+  const id = agent ?? DEFAULT_HINT_AGENT;
+  const shape = findAgentEntry(id)?.promptHook;
+  if (!shape) {
+    const known = AGENTS.filter((a) => a.promptHook !== null).map((a) => a.id).join(", ");
+    throw new InputError(
+      `Cannot print a hint for agent "${id}": it has no prompt hook`,
+      `--agent takes ${known}`,
+    );
+  }
+  return shape;
+}
+
+function parseInput(bytes: Uint8Array, plain: boolean, cwd: string, shape: PromptHookShape): HintInput {
   const text = new TextDecoder().decode(bytes);
   if (plain) return { prompt: text, session: null, cwd };
   let v: unknown;
@@ -56,7 +76,7 @@ function parseInput(bytes: Uint8Array, plain: boolean, cwd: string): HintInput {
     throw new InputError('the hook JSON has no "prompt" string', "is this the UserPromptSubmit event?");
   }
   return {
-    prompt: o.prompt,
+    prompt: shape.leadingBlocks.length === 0 ? o.prompt : stripLeadingBlocks(o.prompt, shape.leadingBlocks),
     session: typeof o.session_id === "string" && o.session_id !== "" ? o.session_id : null,
     cwd: typeof o.cwd === "string" && o.cwd !== "" ? o.cwd : null,
   };
@@ -93,12 +113,13 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
   const explain = !hook && booleanOption(plan.args, "explain");
   const plain = !hook && booleanOption(plan.args, "plain");
   const top = hook ? HOOK_TOP : intOption(plan.args, "top", HOOK_TOP, 1, 3);
+  const shape = hintShape(stringOption(plan.args, "agent"));
   const bytes = await io.readStdin(HINT_MAX_STDIN);
   if (bytes === null) {
     if (hook) return EXIT.ok;
     throw new InputError(`stdin is over ${HINT_MAX_STDIN / 1024 / 1024} MiB`, "a hook prompt is far smaller");
   }
-  const input = parseInput(bytes, plain, plan.cwd);
+  const input = parseInput(bytes, plain, plan.cwd, shape);
   const silent = async (verdict: GateVerdict, result: SearchResult | null, why: string) => {
     if (explain) await io.stderr(explainText(input, result, verdict, why));
     return EXIT.ok;
@@ -143,7 +164,7 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
       !holdsCredential(r.text, rules)
     );
     if (records.length === 0) return EXIT.ok;
-    const output = JSON.stringify(renderHint(records)) + "\n";
+    const output = JSON.stringify(hookOutput(renderHint(records), shape)) + "\n";
     if (hook && performance.now() > HOOK_DEADLINE_MS) return EXIT.ok;
     await io.stdout(output);
     await ledger.record(records.map((r) => r.id), new Date(asOf).toISOString());

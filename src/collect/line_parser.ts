@@ -31,3 +31,20 @@ export interface LineParser<Carry> {
   /** Lines fed so far that were not valid JSON (counted as skipped). */
   readonly malformed: number;
 }
+
+/**
+ * `text` without the `<tag>…</tag>` blocks (of the given tags) it starts with, trimmed. Agents
+ * put context they made before what was typed (Gemini CLI's `<hook_context>` in `-p` mode);
+ * an unclosed block is left in place, for the machine-text rules to judge.
+ */
+export function stripLeadingBlocks(text: string, tags: readonly string[]): string {
+  let rest = text.trim();
+  for (;;) {
+    const tag = tags.find((t) => rest.startsWith(`<${t}>`));
+    if (tag === undefined) return rest;
+    const close = `</${tag}>`;
+    const end = rest.indexOf(close);
+    if (end === -1) return rest;
+    rest = rest.slice(end + close.length).trim();
+  }
+}

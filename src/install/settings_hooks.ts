@@ -84,7 +84,12 @@ export function hookHandler(
   return { type: "command", command: hookCommand(bin, env, spec.sub, table.agent), ...spec.fields };
 }
 
-export function hookGroup(table: HookTable, spec: HookSpec, bin: string, env: Readonly<Record<string, string>>) {
+export function hookGroup(
+  table: HookTable,
+  spec: HookSpec,
+  bin: string,
+  env: Readonly<Record<string, string>>,
+) {
   return {
     ...(spec.matcher ? { matcher: spec.matcher } : {}),
     hooks: [hookHandler(table, spec, bin, env)],

@@ -38,7 +38,12 @@
  * - Malformed or non-object lines are counted in `malformed`; unknown types are ignored; nothing
  *   throws.
  */
-import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
+import {
+  type LineParser,
+  type ParserOptions,
+  stripLeadingBlocks,
+  VERDICT_HINT_MARKER,
+} from "../../collect/line_parser.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
 
 /** Base names of memory and instruction files whose writes become notes. */
@@ -196,8 +201,7 @@ const CONTINUATION = "\u0000continuation";
 
 /**
  * The typed text of a user message (trimmed), CONTINUATION for a machine continuation of the
- * previous prompt `last`, or null when nobody typed it. Shared with the hint hook's reading of
- * a BeforeAgent prompt (stripHookContext).
+ * previous prompt `last`, or null when nobody typed it.
  */
 export function promptText(entry: Readonly<Record<string, unknown>>, last: string | null): string | null {
   if (entry.type !== "user") return null;
@@ -220,18 +224,12 @@ export function typedText(raw: string): string | null {
   return text;
 }
 
-const HOOK_CONTEXT_OPEN = "<hook_context>";
-const HOOK_CONTEXT_CLOSE = "</hook_context>";
+/** The blocks Gemini CLI puts before typed text (the registry row's promptHook says the same). */
+export const LEADING_BLOCKS: readonly string[] = ["hook_context"];
 
 /** `text` without the `<hook_context>…</hook_context>` blocks it starts with, trimmed. */
 export function stripHookContext(text: string): string {
-  let rest = text.trim();
-  while (rest.startsWith(HOOK_CONTEXT_OPEN)) {
-    const end = rest.indexOf(HOOK_CONTEXT_CLOSE);
-    if (end === -1) return rest; // not a block Gemini CLI closed: leave it to the prefix rule
-    rest = rest.slice(end + HOOK_CONTEXT_CLOSE.length).trim();
-  }
-  return rest;
+  return stripLeadingBlocks(text, LEADING_BLOCKS);
 }
 
 /** The note text of a finished tool call that wrote a memory file, else null. */
@@ -242,7 +240,9 @@ export function memoryWriteText(call: Readonly<Record<string, unknown>>): string
   if (call.name === SAVE_MEMORY_TOOL) text = args.fact;
   else {
     const field = WRITE_TOOLS[call.name];
-    if (field === undefined || typeof args.file_path !== "string" || !isMemoryPath(args.file_path)) return null;
+    if (field === undefined || typeof args.file_path !== "string" || !isMemoryPath(args.file_path)) {
+      return null;
+    }
     text = args[field];
   }
   const trimmed = typeof text === "string" ? text.trim() : "";
@@ -262,7 +262,9 @@ function partsOf(content: unknown): Record<string, unknown>[] {
 
 /** The text parts joined with "\n", or null when there is none. */
 function textOfParts(parts: readonly Record<string, unknown>[]): string | null {
-  const texts = parts.filter((p) => typeof p.text === "string" && p.thought !== true).map((p) => p.text as string);
+  const texts = parts.filter((p) => typeof p.text === "string" && p.thought !== true).map((p) =>
+    p.text as string
+  );
   return texts.length === 0 ? null : texts.join("\n");
 }
 

@@ -1,0 +1,57 @@
+/**
+ * The Gemini CLI hook verdict wires into settings.json: BeforeAgent (fired after a prompt is
+ * submitted, before the model is asked; its `hookSpecificOutput.additionalContext` is appended
+ * to the prompt as a `<hook_context>` part, seen with 0.61.0). The edits are the shared
+ * settings-file hook edits (src/install/settings_hooks.ts); the command passes `--agent gemini`
+ * so `verdict hook user-prompt` names BeforeAgent in its output.
+ *
+ * Each handler has a `name`: Gemini CLI lists hooks by it, and `hooksConfig.disabled` turns one
+ * off by it (doctor reports that). Timeouts are in milliseconds.
+ */
+import type { EditResult } from "../../install/errors.ts";
+import {
+  type HookStatus,
+  type HookTable,
+  installSettingsHooks,
+  settingsHookStatus,
+  uninstallSettingsHooks,
+} from "../../install/settings_hooks.ts";
+
+/** The hint gives up on its own after 400 ms; Gemini CLI waits at most this long (ms). */
+const HINT_TIMEOUT_MS = 5000;
+
+/** The name Gemini CLI shows for verdict's prompt hook (and matches in hooksConfig.disabled). */
+export const HINT_HOOK_NAME = "verdict-hint";
+
+export const GEMINI_HOOKS: HookTable = {
+  agent: "gemini",
+  specs: [
+    {
+      event: "BeforeAgent",
+      sub: "user-prompt",
+      matcher: null,
+      fields: {
+        name: HINT_HOOK_NAME,
+        timeout: HINT_TIMEOUT_MS,
+        description: "verdict: quotes an earlier decision this prompt bears on",
+      },
+    },
+  ],
+};
+
+export function installGeminiHooks(
+  text: string,
+  path: string,
+  bin: string,
+  env: Readonly<Record<string, string>>,
+): EditResult {
+  return installSettingsHooks(GEMINI_HOOKS, text, path, bin, env);
+}
+
+export function uninstallGeminiHooks(text: string, path: string): EditResult {
+  return uninstallSettingsHooks(GEMINI_HOOKS, text, path);
+}
+
+export function geminiHookStatus(text: string, path: string): HookStatus[] {
+  return settingsHookStatus(GEMINI_HOOKS, text, path);
+}
