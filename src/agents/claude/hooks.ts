@@ -6,7 +6,6 @@
 import type { EditResult } from "../../install/errors.ts";
 import {
   type HookStatus,
-  type HookSub,
   type HookTable,
   installSettingsHooks,
   settingsHookStatus,
