@@ -110,7 +110,7 @@ function eventText(e: ReplayEvent, explain: boolean): string {
       : "";
   }
   const lines = [head, `  prompt: ${oneLine(p.text, LINE_CHARS)}`];
-  lines.push(`  notice: ${renderHint(e.quoted).systemMessage}`);
+  lines.push(`  notice: ${renderHint(e.quoted).notice}`);
   for (const r of e.quoted) {
     lines.push(
       `  quoted: ${r.id} (${r.time.slice(0, 10)}, ${r.kind}, ${r.project || "no project"}): ${
@@ -194,7 +194,7 @@ function eventJson(e: ReplayEvent, explain: boolean) {
     fired: v.speak,
     rule: v.rule,
     detail: v.detail,
-    ...(v.speak ? { notice: renderHint(e.quoted).systemMessage, quotes: e.quoted.map(recordJson) } : {}),
+    ...(v.speak ? { notice: renderHint(e.quoted).notice, quotes: e.quoted.map(recordJson) } : {}),
     ...(explain ? { checks: v.checks.map((c) => ({ id: c.id, rule: c.rule, detail: c.detail })) } : {}),
   };
 }
