@@ -178,3 +178,41 @@ Deno.test("the hint path holds no permission once its files are open", async () 
   ], { env });
   assert.equal(records.code, 0, "even the records file cannot be reopened after the revoke");
 });
+
+Deno.test("hook user-prompt --agent gemini answers BeforeAgent in Gemini CLI's shape, after its SessionStart prefix", async () => {
+  const env = { ...(await world()), VERDICT_SEEN: "" };
+  // Gemini CLI's BeforeAgent stdin; in -p mode SessionStart context comes before the typed text.
+  const stdin = JSON.stringify({
+    session_id: "g-live",
+    transcript_path: "/nowhere.jsonl",
+    cwd: "/home/dev/shop",
+    hook_event_name: "BeforeAgent",
+    timestamp: "2026-03-05T00:00:00.000Z",
+    prompt: `<hook_context>another tool's SessionStart text</hook_context>\n\n${CONTRADICTION}`,
+  });
+  const r = await runCli(["hook", "user-prompt", "--agent", "gemini"], { env, stdin });
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(Object.keys(out).sort(), ["hookSpecificOutput", "systemMessage"]);
+  assert.equal(out.hookSpecificOutput.hookEventName, "BeforeAgent");
+  assert.match(out.hookSpecificOutput.additionalContext, /^\[verdict recall\] /);
+  // The same prompt through Claude's default shape quotes the same records.
+  const claude = JSON.parse(
+    (await runCli(["hook", "user-prompt"], { env, stdin: hookJson(CONTRADICTION) })).stdout,
+  );
+  assert.equal(out.hookSpecificOutput.additionalContext, claude.hookSpecificOutput.additionalContext);
+});
+
+Deno.test("hint --agent names an agent with a prompt hook, else exit 3; the hook entry stays silent", async () => {
+  const env = await world();
+  const bad = await runCli(["hint", "--agent", "codex"], { env, stdin: hookJson(CONTRADICTION) });
+  assert.equal(bad.code, 3);
+  assert.match(bad.stderr, /Cannot print a hint for agent "codex": it has no prompt hook/);
+  assert.match(bad.stderr, /--agent takes claude, gemini/);
+  const hook = await runCli(["hook", "user-prompt", "--agent", "nobody"], {
+    env,
+    stdin: hookJson(CONTRADICTION),
+  });
+  assert.equal(hook.code, 0);
+  assert.equal(hook.stdout, "");
+});

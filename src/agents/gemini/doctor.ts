@@ -9,7 +9,7 @@
  */
 import { parseJsonc } from "../../config/jsonc.ts";
 import { type Check, check, parseFailure } from "../../install/checks.ts";
-import { hookLabel } from "../../install/settings_hooks.ts";
+import { hookLabel } from "../../install/hook_json.ts";
 import { MCP_NAME } from "../../install/mcp_servers.ts";
 import type { DoctorContext } from "../agent.ts";
 import { geminiHookStatus, HINT_HOOK_NAME } from "./hooks.ts";

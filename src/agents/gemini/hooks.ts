@@ -2,7 +2,7 @@
  * The Gemini CLI hook verdict wires into settings.json: BeforeAgent (fired after a prompt is
  * submitted, before the model is asked; its `hookSpecificOutput.additionalContext` is appended
  * to the prompt as a `<hook_context>` part, seen with 0.61.0). The edits are the shared
- * settings-file hook edits (src/install/settings_hooks.ts); the command passes `--agent gemini`
+ * settings-file hook edits (src/install/hook_json.ts); the command passes `--agent gemini`
  * so `verdict hook user-prompt` names BeforeAgent in its output.
  *
  * Each handler has a `name`: Gemini CLI lists hooks by it, and `hooksConfig.disabled` turns one
@@ -10,12 +10,12 @@
  */
 import type { EditResult } from "../../install/errors.ts";
 import {
+  type HookSpec,
   type HookStatus,
-  type HookTable,
-  installSettingsHooks,
-  settingsHookStatus,
-  uninstallSettingsHooks,
-} from "../../install/settings_hooks.ts";
+  installJsonHooks,
+  jsonHookStatus,
+  uninstallJsonHooks,
+} from "../../install/hook_json.ts";
 
 /** The hint gives up on its own after 400 ms; Gemini CLI waits at most this long (ms). */
 const HINT_TIMEOUT_MS = 5000;
@@ -23,21 +23,18 @@ const HINT_TIMEOUT_MS = 5000;
 /** The name Gemini CLI shows for verdict's prompt hook (and matches in hooksConfig.disabled). */
 export const HINT_HOOK_NAME = "verdict-hint";
 
-export const GEMINI_HOOKS: HookTable = {
-  agent: "gemini",
-  specs: [
-    {
-      event: "BeforeAgent",
-      sub: "user-prompt",
-      matcher: null,
-      fields: {
-        name: HINT_HOOK_NAME,
-        timeout: HINT_TIMEOUT_MS,
-        description: "verdict: quotes an earlier decision this prompt bears on",
-      },
-    },
-  ],
-};
+export const GEMINI_HOOKS: readonly HookSpec[] = [
+  {
+    event: "BeforeAgent",
+    sub: "user-prompt",
+    matcher: null,
+    timeout: HINT_TIMEOUT_MS,
+    statusMessage: null,
+    name: HINT_HOOK_NAME,
+    description: "verdict: quotes an earlier decision this prompt bears on",
+    agent: "gemini",
+  },
+];
 
 export function installGeminiHooks(
   text: string,
@@ -45,13 +42,13 @@ export function installGeminiHooks(
   bin: string,
   env: Readonly<Record<string, string>>,
 ): EditResult {
-  return installSettingsHooks(GEMINI_HOOKS, text, path, bin, env);
+  return installJsonHooks(GEMINI_HOOKS, text, path, bin, env);
 }
 
 export function uninstallGeminiHooks(text: string, path: string): EditResult {
-  return uninstallSettingsHooks(GEMINI_HOOKS, text, path);
+  return uninstallJsonHooks(GEMINI_HOOKS, text, path);
 }
 
 export function geminiHookStatus(text: string, path: string): HookStatus[] {
-  return settingsHookStatus(GEMINI_HOOKS, text, path);
+  return jsonHookStatus(GEMINI_HOOKS, text, path);
 }

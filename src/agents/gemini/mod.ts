@@ -71,5 +71,6 @@ export const kit: AgentKit = {
       mcpState: geminiMcpState,
     },
   ],
-  doctor: async (ctx) => [await geminiHooksCheck(ctx)],
+  // Nothing to say where Gemini CLI is not used (the shared checks already name its folder).
+  doctor: async (ctx) => ctx.agent.present ? [await geminiHooksCheck(ctx)] : [],
 };

@@ -1,10 +1,9 @@
 /**
- * Command hooks in a JSON settings file of the shape Claude Code introduced and Gemini CLI and
- * Qwen Code share: `{"hooks": {"<Event>": [{"matcher"?, "hooks": [{"type": "command",
- * "command", …}]}]}}`. The pure edits that add and remove verdict's entries (text in, text out;
- * json_edit.ts keeps every other byte), and what a file holds, for doctor. Which events, and
- * which keys a handler carries (timeout units, a name, a status line), are the agent's: its
- * HookTable (src/agents/<id>/hooks.ts).
+ * Hook groups in a JSON settings file, in the shape Claude Code introduced and Codex, Gemini CLI
+ * and Qwen Code share (`{"hooks": {"<Event>": [{"matcher"?, "hooks": [{"type": "command",
+ * "command", "timeout", …}]}]}}`), and the pure edits that add and remove verdict's entries (text
+ * in, text out; see json_edit.ts for what is preserved). Each agent passes the list of hooks it
+ * wires (its HookSpec[], src/agents/<id>/hooks.ts), in its own units and keys.
  *
  * An entry install writes runs the binary by absolute path when it has one, carries the
  * VERDICT_* paths set at install time, names the agent when it is not Claude Code (the hook
@@ -38,20 +37,22 @@ export type HookSub = "user-prompt" | "pre-compact" | "session-start";
 const HOOK_SUBS: readonly HookSub[] = ["user-prompt", "pre-compact", "session-start"];
 
 export interface HookSpec {
-  /** The agent's event name ("UserPromptSubmit", "BeforeAgent"). */
+  /** The host's event name (the key under "hooks": "UserPromptSubmit", "BeforeAgent"). */
   readonly event: string;
   readonly sub: HookSub;
   /** Only for events that fire for several sources ("compact"); null for none. */
   readonly matcher: string | null;
-  /** The handler's keys after `type` and `command`, in the agent's units ({timeout: 5}). */
-  readonly fields: Readonly<Record<string, unknown>>;
-}
-
-/** One agent's verdict hooks. */
-export interface HookTable {
-  readonly specs: readonly HookSpec[];
-  /** The `--agent` the commands pass, or null (Claude Code, the default of the hook commands). */
-  readonly agent: string | null;
+  /** How long the host waits, in the host's unit (Claude Code: seconds; Gemini CLI: ms). */
+  readonly timeout: number;
+  readonly statusMessage: string | null;
+  /** The handler's `name` and `description` (Gemini CLI lists and disables hooks by name). */
+  readonly name?: string;
+  readonly description?: string;
+  /**
+   * The `--agent` the command passes, so the hook prints that agent's output shape; absent for
+   * Claude Code (the hook commands' default).
+   */
+  readonly agent?: string;
 }
 
 /** Ends every hook command install writes. */
@@ -75,28 +76,25 @@ export function hookCommand(
   return `${guard} && ${assigns}exec ${prog} hook ${sub}${who}; exit 0 ${INSTALL_MARKER}`;
 }
 
-export function hookHandler(
-  table: HookTable,
-  spec: HookSpec,
-  bin: string,
-  env: Readonly<Record<string, string>>,
-) {
-  return { type: "command", command: hookCommand(bin, env, spec.sub, table.agent), ...spec.fields };
-}
-
-export function hookGroup(
-  table: HookTable,
-  spec: HookSpec,
-  bin: string,
-  env: Readonly<Record<string, string>>,
-) {
+export function hookHandler(spec: HookSpec, bin: string, env: Readonly<Record<string, string>>) {
   return {
-    ...(spec.matcher ? { matcher: spec.matcher } : {}),
-    hooks: [hookHandler(table, spec, bin, env)],
+    type: "command",
+    command: hookCommand(bin, env, spec.sub, spec.agent ?? null),
+    timeout: spec.timeout,
+    ...(spec.statusMessage ? { statusMessage: spec.statusMessage } : {}),
+    ...(spec.name ? { name: spec.name } : {}),
+    ...(spec.description ? { description: spec.description } : {}),
   };
 }
 
-function commandOf(handler: unknown): string | null {
+export function hookGroup(spec: HookSpec, bin: string, env: Readonly<Record<string, string>>) {
+  return {
+    ...(spec.matcher ? { matcher: spec.matcher } : {}),
+    hooks: [hookHandler(spec, bin, env)],
+  };
+}
+
+export function commandOf(handler: unknown): string | null {
   if (typeof handler !== "object" || handler === null) return null;
   const c = (handler as Record<string, unknown>).command;
   return typeof c === "string" ? c : null;
@@ -131,7 +129,8 @@ export function installedHookProgram(command: string): string | null {
   return word.startsWith("'") ? word.slice(1, -1).replaceAll(`'\\''`, "'") : word;
 }
 
-interface Located {
+/** Where a handler sits: its event, group and position. */
+export interface Located {
   readonly event: string;
   readonly eventArr: JsonArrayNode;
   readonly group: JsonObjectNode;
@@ -142,7 +141,7 @@ interface Located {
 }
 
 /** Every handler under hooks.<event>[].hooks[], with where it sits. */
-function handlersIn(hooksObj: JsonObjectNode, event?: string): Located[] {
+export function handlersIn(hooksObj: JsonObjectNode, event?: string): Located[] {
   const out: Located[] = [];
   for (const m of hooksObj.members) {
     if (event !== undefined && m.key !== event) continue;
@@ -167,13 +166,13 @@ function handlersIn(hooksObj: JsonObjectNode, event?: string): Located[] {
   return out;
 }
 
-function hooksObject(root: JsonObjectNode, path: string): JsonObjectNode | null {
+export function hooksObject(root: JsonObjectNode, path: string): JsonObjectNode | null {
   return objectMember(root, "hooks", path, '{"<Event>": [ ... ]}');
 }
 
 /** Adds (or brings up to date) the table's hooks. `text` is "" for a missing file. */
-export function installSettingsHooks(
-  table: HookTable,
+export function installJsonHooks(
+  specs: readonly HookSpec[],
   text: string,
   path: string,
   bin: string,
@@ -182,10 +181,10 @@ export function installSettingsHooks(
   let out = text.trim() === "" ? "{}\n" : text;
   const changes: string[] = [];
   const notes: string[] = [];
-  for (const spec of table.specs) {
+  for (const spec of specs) {
     const label = hookLabel(spec);
-    const group = hookGroup(table, spec, bin, env);
-    const handler = hookHandler(table, spec, bin, env);
+    const group = hookGroup(spec, bin, env);
+    const handler = hookHandler(spec, bin, env);
     const root = rootObject(out, path);
     const hooks = hooksObject(root, path);
     if (!hooks) {
@@ -257,15 +256,15 @@ function removeLocated(text: string, root: JsonObjectNode, hooks: JsonObjectNode
 }
 
 /** The label of an installed handler found under `event`: its spec's, else "<event> (<sub>)". */
-function foundLabel(table: HookTable, event: string, handler: unknown): string {
-  const spec = table.specs.find((s) => s.event === event && isOurHandler(handler, s.sub));
+function foundLabel(specs: readonly HookSpec[], event: string, handler: unknown): string {
+  const spec = specs.find((s) => s.event === event && isOurHandler(handler, s.sub));
   if (spec) return hookLabel(spec);
   const sub = INSTALLED_SUB.exec(commandOf(handler) ?? "")?.[1] ?? "hook";
   return `${event} (${sub})`;
 }
 
 /** Removes every hook install wrote (under any event), and nothing else. */
-export function uninstallSettingsHooks(table: HookTable, text: string, path: string): EditResult {
+export function uninstallJsonHooks(specs: readonly HookSpec[], text: string, path: string): EditResult {
   if (text.trim() === "") return { text, changes: [], notes: [] };
   let out = text;
   const changes: string[] = [];
@@ -275,13 +274,13 @@ export function uninstallSettingsHooks(table: HookTable, text: string, path: str
     if (!hooks) break;
     const found = handlersIn(hooks).find((h) => isOurHandler(nodeValue(h.handler)));
     if (!found) break;
-    changes.push(`${foundLabel(table, found.event, nodeValue(found.handler))} hook removed`);
+    changes.push(`${foundLabel(specs, found.event, nodeValue(found.handler))} hook removed`);
     out = removeLocated(out, root, hooks, found);
   }
   const notes: string[] = [];
   const hooks = hooksObject(rootObject(out, path), path);
   if (hooks) {
-    for (const spec of table.specs) {
+    for (const spec of specs) {
       if (handlersIn(hooks, spec.event).some((h) => isHandWiredHandler(nodeValue(h.handler), spec.sub))) {
         notes.push(`${hookLabel(spec)}: a verdict hook wired by hand is left as is`);
       }
@@ -298,10 +297,10 @@ export interface HookStatus {
   readonly program: string | null;
 }
 
-export function settingsHookStatus(table: HookTable, text: string, path: string): HookStatus[] {
+export function jsonHookStatus(specs: readonly HookSpec[], text: string, path: string): HookStatus[] {
   const root = text.trim() === "" ? null : rootObject(text, path);
   const hooks = root ? hooksObject(root, path) : null;
-  return table.specs.map((spec) => {
+  return specs.map((spec) => {
     const hs = hooks ? handlersIn(hooks, spec.event).map((h) => nodeValue(h.handler)) : [];
     const ours = hs.find((h) => isOurHandler(h, spec.sub));
     if (ours) return { spec, state: "installed", program: installedHookProgram(commandOf(ours)!) };
