@@ -10,12 +10,14 @@
  * - `AgentKit` (the folder's mod.ts): locations, session readers, memory files, host-file edits
  *   and doctor checks. Loaded by src/agents/loaded.ts for the stages that need it.
  *
- * Everything here is pure but the doctor checks: locations derive from the environment passed
- * in, readers are line-fed parsers, edits are text in, text out.
+ * Everything here is pure but the doctor checks and store readers: locations derive from the
+ * environment passed in, line readers are line-fed parsers, store readers read one database
+ * (records in the store, records and a carry out), edits are text in, text out.
  */
 import type { Env } from "../config/paths.ts";
 import type { LineParser, ParserOptions } from "../collect/line_parser.ts";
 import type { VerdictRecord } from "../collect/record.ts";
+import type { ProblemReporter } from "../collect/source.ts";
 import type { EditResult } from "../install/errors.ts";
 import type { Check } from "../install/checks.ts";
 
@@ -78,7 +80,7 @@ export interface AgentKit {
   /** Paths any one of which, existing, says the agent is used here (install and doctor ask). */
   presence(at: AgentEnv): readonly string[];
   /** The agent's session files, one reader per format; the first is its main one. */
-  readonly sessions: readonly SessionReader[];
+  readonly sessions: readonly (SessionReader | StoreReader)[];
   /** Markdown memory files the agent keeps beside its sessions (read as documents), or null. */
   readonly memory: MemoryFiles | null;
   /** Records one of its readers finds again (a prompt history repeating transcripts), or null. */
@@ -94,8 +96,8 @@ export interface AgentKit {
 /**
  * One session format of an agent: where its files are, which of them to read, and a resumable
  * line-fed parser (src/collect/line_parser.ts). The collector does the rest (containment, per-file
- * incremental state, credential filter). A format that is not lines of text (a database) would
- * be a second variant of this type with its own read function; none exists yet.
+ * incremental state, credential filter). A format that is not lines of text (a database) is the
+ * other variant, StoreReader.
  */
 export interface SessionReader {
   /**
@@ -136,6 +138,50 @@ export interface SessionContext {
  * large, or resolves outside the reader's root (the collector reports why).
  */
 export type SideFileReader = (path: string) => Promise<string | null>;
+
+/**
+ * A session store that is one database file rather than lines of text (OpenCode's SQLite). The
+ * collector finds the file (each root is one store), checks containment, refuses companions that
+ * are links, and calls `read` with the carry the last read left; the reader reads only what is
+ * new since then and hands back records and the next carry. Incremental state, the credential
+ * filter and the merge stay the collector's, as for line readers.
+ */
+export interface StoreReader {
+  /** Unique across agents; stored as the store's `kind` in the collect state (see SessionReader). */
+  readonly kind: string;
+  readonly layout: "store";
+  /** Lexical paths of the store files. The first is where the agent writes (doctor looks there). */
+  roots(at: AgentEnv): readonly string[];
+  /**
+   * Files read beside a store (a database's write-ahead log), derived from its real path: the
+   * permission plan grants them with the store, and the collector refuses any that is a link.
+   */
+  companions(store: string): readonly string[];
+  /** Reads what is new in the store since `input.carry` (null: read it all). Never writes. */
+  read(input: StoreInput): Promise<StoreRead>;
+}
+
+export interface StoreInput {
+  /** Real path of the store (becomes each record's source_file). */
+  readonly file: string;
+  /** Also count prompts of headless sessions (config "include_headless"). */
+  readonly includeHeadless: boolean;
+  /** What the last read of this store left (null for a first or a full read). */
+  readonly carry: unknown;
+  readonly report: ProblemReporter;
+}
+
+export interface StoreRead {
+  readonly records: readonly VerdictRecord[];
+  /** True when the store was read from scratch: these records replace all its earlier ones. */
+  readonly whole: boolean;
+  /** JSON-safe; handed back as `carry` next time. */
+  readonly carry: unknown;
+  /** Bytes read, for progress. */
+  readonly bytes: number;
+  /** Rows that could not be decoded (counted as skipped). */
+  readonly skipped: number;
+}
 
 /** A Markdown file found by an agent's memory lister, and the project its records belong to. */
 export interface MemoryFile {

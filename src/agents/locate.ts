@@ -20,7 +20,14 @@ export async function sessionRoots(
   for (const agent of agents) {
     for (const reader of agent.sessions) {
       for (const path of await realRoots(reader.roots(at))) {
-        if (allowed(path)) out.push({ agent: agent.id, kind: reader.kind, path, layout: reader.layout });
+        if (!allowed(path)) continue;
+        out.push({
+          agent: agent.id,
+          kind: reader.kind,
+          path,
+          layout: reader.layout,
+          ...(reader.layout === "store" ? { companions: reader.companions(path) } : {}),
+        });
       }
     }
   }

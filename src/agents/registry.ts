@@ -42,6 +42,18 @@ export const AGENTS: readonly AgentEntry[] = [
     promptHook: { output: "nested", event: "BeforeAgent", leadingBlocks: ["hook_context"] },
     load: () => import("./gemini/mod.ts"),
   },
+  {
+    id: "opencode",
+    label: "OpenCode",
+    wires: "hint plugin and MCP server",
+    readsHelp: "typed prompts and AGENTS.md writes from OpenCode's SQLite store " +
+      "(~/.local/share/opencode/opencode.db, with its write-ahead log; read without writing or locking it)",
+    installHelp: "a hint plugin ~/.config/opencode/plugin/verdict.js (chat.message; uninstall deletes it) " +
+      "and mcp.verdict in ~/.config/opencode/opencode.json ($XDG_CONFIG_HOME/opencode when that is set).",
+    // The plugin adds the context as a synthetic part itself; it reads the flat shape.
+    promptHook: { output: "flat", event: "UserPromptSubmit", leadingBlocks: [] },
+    load: () => import("./opencode/mod.ts"),
+  },
 ];
 
 /** Every agent id: the `origin` values of agent records. */

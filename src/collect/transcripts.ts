@@ -3,9 +3,10 @@
  * which files, src/agents/agent.ts), and feeds each file's new lines to its reader's parser.
  * Per-file state (size, mtime, offset, line number, a fingerprint of the file's head, the
  * parser's carry) makes a re-collect read only what a file gained; a file that shrank or whose
- * head changed is re-read whole.
+ * head changed is re-read whole. A store (one database, StoreReader) is handed its reader's own
+ * carry and reads only what is new by itself; its state keeps the store's size and mtime.
  */
-import type { SessionReader, SideFileReader } from "../agents/agent.ts";
+import type { SessionReader, SideFileReader, StoreReader } from "../agents/agent.ts";
 import type { SessionRoot } from "../config/roots.ts";
 import { walkFiles } from "../fsutil/walk.ts";
 import { containedRealPath } from "../sandbox/contain.ts";
@@ -32,7 +33,7 @@ export interface TranscriptInput {
   /** The session roots to read, in order (from the plan). */
   readonly roots: readonly SessionRoot[];
   /** The readers, by kind; a root whose kind has no reader is skipped. */
-  readonly readers: ReadonlyMap<string, SessionReader>;
+  readonly readers: ReadonlyMap<string, SessionReader | StoreReader>;
   readonly includeHeadless: boolean;
   readonly previous: TranscriptState | null;
   readonly report: ProblemReporter;
@@ -90,7 +91,7 @@ export async function findTranscripts(input: TranscriptInput): Promise<Candidate
   const onError = (path: string, err: Error) => input.report(path, `cannot list: ${err.message}`);
   for (const root of input.roots) {
     const reader = input.readers.get(root.kind);
-    if (reader === undefined) continue;
+    if (reader === undefined || reader.layout === "store") continue;
     if (root.layout === "file") {
       out.push({ path: root.path, reader, roots: [root.path] });
       continue;
@@ -148,6 +149,21 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
     }
     return loaded;
   };
+
+  for (const root of input.roots) {
+    const reader = input.readers.get(root.kind);
+    if (reader === undefined || reader.layout !== "store") continue;
+    const done = await readStore(root.path, reader, previous[root.path] ?? null, input);
+    if (done.read) {
+      stats.filesRead++;
+      stats.linesSkipped += done.read.skipped;
+      totalBytes += done.read.bytes;
+      input.onBytes?.(totalBytes);
+      if (done.read.whole) replaced.set(root.path, [...done.read.records]);
+      else appended.push(...done.read.records);
+    } else if (done.unreadable) stats.filesUnreadable++;
+    if (done.state) state[root.path] = done.state;
+  }
 
   for (const cand of await findTranscripts(input)) {
     const real = await containedRealPath(cand.path, cand.roots);
@@ -218,4 +234,63 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
     }
   }
   return { replaced, appended, state, stats };
+}
+
+interface StoreOutcome {
+  readonly read: Awaited<ReturnType<StoreReader["read"]>> | null;
+  readonly state: TranscriptFileState | null;
+  readonly unreadable: boolean;
+}
+
+/**
+ * One store: containment of the store (its root is already real) and of its companions, which
+ * must be plain files beside it (a link could point the reader anywhere), then its reader.
+ */
+async function readStore(
+  path: string,
+  reader: StoreReader,
+  prev: TranscriptFileState | null,
+  input: TranscriptInput,
+): Promise<StoreOutcome> {
+  const failed = (message: string): StoreOutcome => {
+    input.report(path, message);
+    return { read: null, state: prev, unreadable: true };
+  };
+  let info: Deno.FileInfo;
+  try {
+    info = await Deno.lstat(path);
+  } catch (err) {
+    return failed(`cannot read: ${(err as Error).message}`);
+  }
+  if (!info.isFile) return failed("skipped: not a regular file");
+  for (const companion of reader.companions(path)) {
+    try {
+      const c = await Deno.lstat(companion);
+      if (!c.isFile) return failed(`skipped: ${companion} is not a regular file (a link is never followed)`);
+    } catch {
+      // Absent companions (no write-ahead log) are normal.
+    }
+  }
+  const carry = prev !== null && prev.kind === reader.kind ? prev.carry : null;
+  try {
+    const read = await reader.read({
+      file: path,
+      includeHeadless: input.includeHeadless,
+      carry,
+      report: input.report,
+    });
+    const state: TranscriptFileState = {
+      kind: reader.kind,
+      size: info.size,
+      mtimeMs: info.mtime?.getTime() ?? 0,
+      offset: 0,
+      lineNo: 0,
+      head: "",
+      headLength: 0,
+      carry: read.carry,
+    };
+    return { read, state, unreadable: false };
+  } catch (err) {
+    return failed(`cannot read: ${(err as Error).message}`);
+  }
 }

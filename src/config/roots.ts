@@ -11,8 +11,10 @@ export interface SessionRoot {
   readonly kind: string;
   /** Real path. */
   readonly path: string;
-  /** "dir": files under it; "file": the root is the one file. */
-  readonly layout: "dir" | "file";
+  /** "dir": files under it; "file": the root is the one file; "store": the root is a database. */
+  readonly layout: "dir" | "file" | "store";
+  /** For "store": files read beside it (its write-ahead log), granted with it. */
+  readonly companions?: readonly string[];
 }
 
 /** Resolved (real) locations a command may read, by role. Missing ones are left out. */
@@ -32,7 +34,7 @@ export function transcriptRoots(roots: Roots): string[] {
   return roots.sessions.filter((r) => r.layout === "dir").map((r) => r.path);
 }
 
-/** Every session root, directories and single files (what collect reads). */
+/** Every session root, directories, single files and stores with their companions (what collect reads). */
 export function sessionPaths(roots: Roots): string[] {
-  return roots.sessions.map((r) => r.path);
+  return roots.sessions.flatMap((r) => [r.path, ...(r.companions ?? [])]);
 }

@@ -632,8 +632,9 @@ function uniqueKeysOf(sql: string): string[][] {
       continue;
     }
     const body = def.replace(/^(`[^`]*`|"[^"]*"|\[[^\]]*\]|\S+)/, "");
-    if (/\bPRIMARY\s+KEY\b/i.test(body) && !/^\s*INTEGER\s+PRIMARY\s+KEY\b/i.test(body)) keys.push([firstName(def)]);
-    else if (/\bUNIQUE\b/i.test(body)) keys.push([firstName(def)]);
+    if (/\bPRIMARY\s+KEY\b/i.test(body) && !/^\s*INTEGER\s+PRIMARY\s+KEY\b/i.test(body)) {
+      keys.push([firstName(def)]);
+    } else if (/\bUNIQUE\b/i.test(body)) keys.push([firstName(def)]);
   }
   return keys;
 }

@@ -19,4 +19,6 @@ export interface EditResult {
   readonly changes: readonly string[];
   /** Things left alone on purpose, worth telling the person. */
   readonly notes: readonly string[];
+  /** The file is verdict's alone (a plugin it wrote): uninstall deletes it rather than writing it. */
+  readonly remove?: boolean;
 }

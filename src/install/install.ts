@@ -11,7 +11,7 @@ import { writeTextFileAtomic } from "../fsutil/atomic.ts";
 import { type EditResult, HostFileError } from "./errors.ts";
 import type { InstallFile, InstallJob } from "./jobs.ts";
 
-export type FileStatus = "created" | "updated" | "unchanged" | "absent";
+export type FileStatus = "created" | "updated" | "removed" | "unchanged" | "absent";
 
 export interface FileReport {
   readonly file: InstallFile;
@@ -74,6 +74,8 @@ export async function planJob(job: InstallJob): Promise<FileReport[]> {
     }
     const status: FileStatus = result.changes.length === 0
       ? "unchanged"
+      : result.remove
+      ? "removed"
       : before === null
       ? "created"
       : "updated";
@@ -82,9 +84,13 @@ export async function planJob(job: InstallJob): Promise<FileReport[]> {
   return reports;
 }
 
-/** Backs up and atomically replaces every changed file. */
+/** Backs up and atomically replaces every changed file; deletes the ones wholly verdict's. */
 export async function applyJob(reports: readonly FileReport[]): Promise<void> {
   for (const r of reports) {
+    if (r.status === "removed") {
+      await Deno.remove(r.file.real);
+      continue;
+    }
     if (r.status !== "created" && r.status !== "updated") continue;
     let mode = 0o600;
     if (r.before !== null) {

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { type SqlRow, SqliteFormatError, SqliteSnapshot } from "../../src/fsutil/sqlite_snapshot.ts";
+import { SqliteFormatError, SqliteSnapshot, type SqlRow } from "../../src/fsutil/sqlite_snapshot.ts";
 
 const SCHEMA = `
 CREATE TABLE \`message\` (\`id\` text PRIMARY KEY, \`session_id\` text NOT NULL, \`time_created\` integer NOT NULL,
@@ -17,7 +17,7 @@ CREATE INDEX \`message_session_idx\` ON \`message\` (\`session_id\`,\`id\`);
 
 /** Deterministic pseudo-random text (no clock, no Math.random). */
 function text(seed: number, length: number): string {
-  const words = ["pnpm", "never", "npm", "décidé", "日本語", "deploy", "rollback", "x", "quote\"d", "tab\t"];
+  const words = ["pnpm", "never", "npm", "décidé", "日本語", "deploy", "rollback", "x", 'quote"d', "tab\t"];
   let out = "";
   let s = seed;
   while (out.length < length) {
@@ -44,7 +44,20 @@ function makeDb(pageSize: number, rows: number): Fixture {
   const ins = db.prepare(
     "INSERT INTO message (id, session_id, time_created, data, score, blob) VALUES (?, ?, ?, ?, ?, ?)",
   );
-  const values = [0, 1, -1, 127, -128, 32767, -40000, 8388607, 2 ** 31 - 1, -(2 ** 40), 2 ** 47 + 5, 2 ** 53 - 1];
+  const values = [
+    0,
+    1,
+    -1,
+    127,
+    -128,
+    32767,
+    -40000,
+    8388607,
+    2 ** 31 - 1,
+    -(2 ** 40),
+    2 ** 47 + 5,
+    2 ** 53 - 1,
+  ];
   for (let i = 0; i < rows; i++) {
     const big = i % 17 === 0 ? 30_000 + i * 37 : 40 + (i % 50);
     ins.run(
@@ -56,7 +69,9 @@ function makeDb(pageSize: number, rows: number): Fixture {
       i % 11 === 0 ? new Uint8Array([i % 256, 0, 255]) : null,
     );
   }
-  for (let i = 1; i <= 20; i++) db.prepare("INSERT INTO counter (n, label) VALUES (?, ?)").run(i * 3, `c${i}`);
+  for (let i = 1; i <= 20; i++) {
+    db.prepare("INSERT INTO counter (n, label) VALUES (?, ?)").run(i * 3, `c${i}`);
+  }
   return { dir, path, db };
 }
 
@@ -101,7 +116,10 @@ for (const pageSize of [512, 4096, 65536]) {
         // An INTEGER PRIMARY KEY column reads as the rowid.
         const counters: unknown[] = [];
         snap.scan(snap.table("counter")!, -Infinity, (_r, row) => void counters.push(row));
-        assert.deepEqual(counters, f.db.prepare("SELECT n, label FROM counter ORDER BY n").all().map((r) => ({ ...r })));
+        assert.deepEqual(
+          counters,
+          f.db.prepare("SELECT n, label FROM counter ORDER BY n").all().map((r) => ({ ...r })),
+        );
         // Index look-ups: index order, autoindex on the text primary key too.
         const idx = snap.indexOn("message", "session_id")!;
         for (const s of ["ses_0", "ses_3", "ses_6", "ses_9", ""]) {
@@ -178,7 +196,10 @@ Deno.test("a checkpoint after opening makes the snapshot say it is no longer cur
 Deno.test("bytes that are not a database are refused with a format error", () => {
   const dir = Deno.makeTempDirSync({ prefix: "verdict-sqlite-" });
   try {
-    Deno.writeTextFileSync(`${dir}/x.db`, "this is not a database at all, but it is long enough to have a header".repeat(3));
+    Deno.writeTextFileSync(
+      `${dir}/x.db`,
+      "this is not a database at all, but it is long enough to have a header".repeat(3),
+    );
     assert.throws(() => SqliteSnapshot.open(`${dir}/x.db`, null), SqliteFormatError);
     Deno.writeTextFileSync(`${dir}/empty.db`, "");
     assert.throws(() => SqliteSnapshot.open(`${dir}/empty.db`, null), SqliteFormatError);

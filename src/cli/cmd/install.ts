@@ -128,6 +128,7 @@ export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number>
 const STATUS_WORD: Readonly<Record<FileReport["status"], string>> = {
   created: "created",
   updated: "updated",
+  removed: "removed",
   unchanged: "unchanged",
   absent: "absent",
 };
