@@ -48,11 +48,25 @@ async function unreadableDir(dir: string): Promise<string | null> {
   }
 }
 
+/** Why a session root (a folder, or a store file such as OpenCode's database) cannot be read. */
+async function unreadableSessions(path: string): Promise<string | null> {
+  try {
+    const info = await Deno.stat(path);
+    if (info.isFile) {
+      (await Deno.open(path, { read: true })).close();
+      return null;
+    }
+  } catch (err) {
+    return reason(err);
+  }
+  return await unreadableDir(path);
+}
+
 async function transcriptCheck(job: DoctorJob, agents: readonly Agent[]): Promise<Check[]> {
   const found: string[] = [];
   const out: Check[] = [];
   for (const root of job.transcriptRoots) {
-    const why = await unreadableDir(root.path);
+    const why = await unreadableSessions(root.path);
     if (why === null) found.push(`${root.label} ${root.path}`);
     else if (why !== "does not exist") {
       out.push(
