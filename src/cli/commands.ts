@@ -744,12 +744,13 @@ collect state's per-kind counts (<records>.state.json).`,
     help: `Example:
   verdict doctor
 
-Checks: the config loads; transcript roots, doc_roots and git_repos exist and are
-readable; the records file exists and changed in the last 2 days; the index matches
-the records; the three Claude Code hooks are registered; the MCP server is registered
-with ${orList(AGENT_LABELS)}; the scheduled collect is installed; and the permission
-scoping works (this program's "sandbox-probe --as collect" must be refused a read
-outside the roots). Exit 1 when a check failed, 0 otherwise (warnings included).`,
+${
+      wrap(
+        `Checks: the config loads; transcript roots, doc_roots and git_repos exist and are readable; the records file exists and changed in the last 2 days; the index matches the records; each agent's hooks are registered and will run (Claude Code's three, Gemini CLI's BeforeAgent); the MCP server is registered with ${
+          orList(AGENT_LABELS)
+        }; the scheduled collect is installed; and the permission scoping works (this program's "sandbox-probe --as collect" must be refused a read outside the roots). Exit 1 when a check failed, 0 otherwise (warnings included).`,
+      )
+    }`,
     options: { ...JSON_OUT, ...RECORDS, ...AS_OF, ...CONFIG },
     // Loads the config itself (a bad one is a finding, not exit 3); the checks run in a
     // Worker that may read exactly the paths they look at (src/cli/cmd/doctor.ts).
