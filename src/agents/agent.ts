@@ -4,9 +4,13 @@
  * src/agents/registry.ts lists the agents. collect, install, uninstall, doctor and the
  * permission plan iterate over the registry and know no agent by name.
  *
- * Two halves, so the per-prompt hint path stays small:
- * - `AgentEntry` (the registry row): id, names and help phrases, and a loader. The launcher's
+ * Three parts, so the per-prompt hint path stays small:
+ * - `AgentEntry` (the registry row): id, names and help phrases, and loaders. The launcher's
  *   command table and the record checker import it; it holds no code.
+ * - `HookDialect` (a small module of the folder, loaded by the hook entries alone): how the
+ *   agent's hook input names its fields and what output shape it accepts. Install writes
+ *   `--agent <id>` into every hook command it wires, so `verdict hook …` knows which agent
+ *   called it (no `--agent`: Claude Code, as every install before this one wrote).
  * - `AgentKit` (the folder's mod.ts): locations, session readers, memory files, host-file edits
  *   and doctor checks. Loaded by src/agents/loaded.ts for the stages that need it.
  *
@@ -33,31 +37,54 @@ export interface AgentEntry {
   readonly readsHelp: string;
   /** A paragraph for `install --help`: which file gets which entry. */
   readonly installHelp: string;
-  /**
-   * How the agent's prompt hook takes a hint (`verdict hook user-prompt --agent <id>`), or null
-   * when verdict wires none. Data, not code: the hint path reads it without loading the folder.
-   */
-  readonly promptHook: PromptHookShape | null;
   /** Loads the agent's folder. */
   readonly load: () => Promise<{ readonly kit: AgentKit }>;
+  /**
+   * Loads the agent's hook dialect, or null when verdict wires no hook into it. One small module
+   * importing no code but other dialects, since it is the only part of an agent the per-prompt
+   * hook loads (tests/cli/commands_test.ts holds it so).
+   */
+  readonly hookDialect: (() => Promise<{ readonly dialect: HookDialect }>) | null;
 }
 
-/**
- * The hook output an agent accepts before a prompt, and what it puts before the typed text in
- * the hook's `prompt` field.
- * - "nested": `{"systemMessage", "hookSpecificOutput": {"hookEventName": <event>,
- *   "additionalContext"}}` (Claude Code's shape; Gemini CLI reads the same keys);
- * - "flat": `{"systemMessage", "additionalContext"}` (Copilot CLI ignores the nested one).
- */
-export interface PromptHookShape {
-  readonly output: "nested" | "flat";
-  /** The `hookEventName` a nested output names ("UserPromptSubmit", "BeforeAgent"). */
-  readonly event: string;
+/** The hook entries verdict has: `verdict hook <event>`. */
+export type HookEvent = "user-prompt" | "pre-compact" | "session-start";
+
+/** The fields of an agent's hook input verdict uses, whatever the agent calls them. */
+export interface HookInput {
+  /** Which of verdict's events the input says it is, "other" for another one, null when it does not say. */
+  readonly event: HookEvent | "other" | null;
+  readonly prompt: string | null;
+  readonly session: string | null;
+  /** The working directory, as the agent sent it, or null. */
+  readonly cwd: string | null;
+  /** The session's transcript, as the agent sent it, or null. */
+  readonly transcript: string | null;
+  /** What started a compaction ("manual", "auto"), or null. */
+  readonly trigger: string | null;
+  /** What started a session ("startup", "resume", "compact"…), or null. */
+  readonly source: string | null;
+}
+
+/** What a verdict hook has to say, before an agent's output shape is put on it. */
+export interface HookReply {
+  /** One line for the person, when the agent shows one. */
+  readonly notice?: string;
+  /** Text added to the model's context. */
+  readonly context?: string;
+  /** Stop the action (a manual compaction), with this reason. */
+  readonly block?: string;
+}
+
+/** An agent's hook input and output shapes (pure). */
+export interface HookDialect {
+  /** Reads one parsed hook input object. */
+  read(input: Readonly<Record<string, unknown>>): HookInput;
   /**
-   * Tags of blocks the agent prepends to the typed text in the hook's `prompt` (Gemini CLI's
-   * `<hook_context>` from SessionStart hooks in `-p` mode): removed before the hint searches.
+   * The JSON value to print on stdout for `reply` to `event`, or null when there is nothing the
+   * agent would use (print nothing then).
    */
-  readonly leadingBlocks: readonly string[];
+  render(event: HookEvent, reply: HookReply): unknown;
 }
 
 /** An agent with its folder loaded. */

@@ -7,7 +7,7 @@
  * A row holds no code (the folder loads on demand): the launcher's command table and the
  * record checker import this file, and they are on the per-prompt hint path.
  */
-import type { Agent, AgentEntry } from "./agent.ts";
+import type { Agent, AgentEntry, HookDialect } from "./agent.ts";
 
 export const AGENTS: readonly AgentEntry[] = [
   {
@@ -19,8 +19,8 @@ export const AGENTS: readonly AgentEntry[] = [
     installHelp: "the UserPromptSubmit, PreCompact and SessionStart(compact) hooks in settings.json " +
       "($CLAUDE_CONFIG_DIR, else ~/.claude), and mcpServers.verdict (user scope) in ~/.claude.json " +
       "($CLAUDE_CONFIG_DIR/.claude.json when that is set).",
-    promptHook: { output: "nested", event: "UserPromptSubmit", leadingBlocks: [] },
     load: () => import("./claude/mod.ts"),
+    hookDialect: () => import("./claude/hook_dialect.ts"),
   },
   {
     id: "codex",
@@ -28,8 +28,9 @@ export const AGENTS: readonly AgentEntry[] = [
     wires: "MCP server",
     readsHelp: "typed input from Codex TUI sessions (~/.codex/sessions)",
     installHelp: "a delimited [mcp_servers.verdict] block in config.toml ($CODEX_HOME, else ~/.codex).",
-    promptHook: null,
     load: () => import("./codex/mod.ts"),
+    // No hook is wired into Codex yet (its hooks take Claude Code's shapes when one is).
+    hookDialect: null,
   },
   {
     id: "gemini",
@@ -39,8 +40,8 @@ export const AGENTS: readonly AgentEntry[] = [
       "(~/.gemini/tmp/*/chats, with each project's logs.json)",
     installHelp: "the BeforeAgent hook and mcpServers.verdict in settings.json " +
       "($GEMINI_CLI_HOME/.gemini, else ~/.gemini).",
-    promptHook: { output: "nested", event: "BeforeAgent", leadingBlocks: ["hook_context"] },
     load: () => import("./gemini/mod.ts"),
+    hookDialect: () => import("./gemini/hook_dialect.ts"),
   },
   {
     id: "opencode",
@@ -61,6 +62,18 @@ export const AGENT_IDS: readonly string[] = AGENTS.map((a) => a.id);
 
 export function findAgentEntry(id: string): AgentEntry | undefined {
   return AGENTS.find((a) => a.id === id);
+}
+
+/** The agent whose hook dialect a hook entry uses when its command line names none. */
+export const DEFAULT_HOOK_AGENT = "claude";
+
+/**
+ * The hook dialect of the agent a hook command names with `--agent` (Claude Code's when it names
+ * none), or null for an id no agent has, or an agent verdict wires no hook into.
+ */
+export async function hookDialectOf(id: string | undefined): Promise<HookDialect | null> {
+  const load = findAgentEntry(id ?? DEFAULT_HOOK_AGENT)?.hookDialect;
+  return load ? (await load()).dialect : null;
 }
 
 /** Loads every agent's folder, in table order. */

@@ -128,7 +128,7 @@ function compactionHookGrants(plan: CommandPlan): PermissionSet {
   const hook = plan.hookInput;
   return {
     read: [
-      ...(hook?.transcript_path ? [hook.transcript_path] : []),
+      ...(hook?.transcript ? [hook.transcript] : []),
       ...(hook?.cwd ? [hook.cwd] : []),
       plan.paths.stateDir,
     ],
@@ -162,17 +162,6 @@ const AS_OF = {
   },
 } as const;
 
-/** The agent whose hook output shape the hint prints. */
-const HINT_AGENT = {
-  agent: {
-    kind: "string",
-    value: "ID",
-    description: `print the hook output ${
-      orList(AGENTS.filter((a) => a.promptHook !== null).map((a) => a.id))
-    } accepts (default claude)`,
-  },
-} as const;
-
 const TOP = (fallback: number) => ({
   top: { kind: "string", value: "N", description: `how many quotes at most (default ${fallback})` },
 } as const);
@@ -201,6 +190,17 @@ function agentFlags(describe: (a: (typeof AGENTS)[number]) => string): OptionSpe
 
 const AGENT_FLAGS_USAGE = AGENTS.map((a) => `[--${a.id}]`).join(" ");
 const AGENT_LABELS = AGENTS.map((a) => a.label);
+
+/** Which agent's hook input and output shapes a hook entry uses (install writes it). */
+const AGENT_OPTION = {
+  agent: {
+    kind: "string",
+    value: "ID",
+    description: `the agent whose hook JSON this is and whose output shape to print: ${
+      orList(AGENTS.filter((a) => a.hookDialect !== null).map((a) => a.id))
+    } (default claude)`,
+  },
+} as const;
 
 const JSON_OUT = { json: { kind: "boolean", description: "print JSON instead of text" } } as const;
 const EXPLAIN = {
@@ -282,18 +282,19 @@ are kept. A second collect re-reads only new or grown files.`,
   echo '{"session_id":"s1","prompt":"should we use pg_dump?","cwd":"/src/app"}' | verdict hint
   echo "should we use pg_dump?" | verdict hint --plain
 
-Reads the prompt hook JSON on stdin (at most 4 MiB: "prompt", "session_id", "cwd", as
-Claude Code's UserPromptSubmit and Gemini CLI's BeforeAgent send it), or a plain prompt
-with --plain. Prints the hook output, in the shape --agent's hook accepts (default
-claude), when an earlier decision clears the gate, and nothing otherwise. A shown
-record is written to the cooldown ledger (--seen, or $VERDICT_SEEN; an empty value
-disables it; default: one ledger per session under ~/.local/state/verdict/seen/).`,
+Reads the prompt hook JSON on stdin (at most 4 MiB, up to the end of its first JSON
+value: "prompt", "session_id", "cwd", as Claude Code's UserPromptSubmit and Gemini
+CLI's BeforeAgent send it), or a plain prompt with --plain. Prints the hook output, in
+the shape --agent's hook accepts (default claude), when an earlier decision clears the
+gate, and nothing otherwise. A shown record is written to the cooldown ledger (--seen,
+or $VERDICT_SEEN; an empty value disables it; default: one ledger per session under
+~/.local/state/verdict/seen/).`,
     options: {
       ...RECORDS,
       seen: { kind: "string", value: "FILE", description: "cooldown ledger (append-only JSONL)" },
       ...TOP(2),
       plain: { kind: "boolean", description: "stdin is the prompt text, not hook JSON" },
-      ...HINT_AGENT,
+      ...AGENT_OPTION,
       ...AS_OF,
       ...EXPLAIN,
       ...CONFIG,
@@ -564,10 +565,14 @@ safe_to_compact; 2 when a case's state is over budget; 3 for a bad or one-label 
     name: "hook user-prompt",
     summary: "prompt hook entry (UserPromptSubmit, BeforeAgent): hint, silent on any error",
     usage: "verdict hook user-prompt [--agent ID]",
-    help: `Reads the hook JSON on stdin and prints the hint in the shape --agent's hook
-accepts (default claude), or nothing. Always exits 0, and gives up silently past its
-deadline. install writes the --agent of each agent it wires.`,
-    options: { ...HINT_AGENT, ...CONFIG },
+    help: `Example (what install writes for Gemini CLI):
+  verdict hook user-prompt --agent gemini
+
+Reads the hook JSON on stdin (up to the end of its first JSON value: hosts may keep
+stdin open) in the shape of the agent --agent names (default claude), and prints the
+hint in that agent's output shape, or nothing. Always exits 0, and gives up silently
+past its deadline. install writes the --agent of each agent it wires.`,
+    options: { ...AGENT_OPTION, ...CONFIG },
     sandbox: "revoke",
     load: () => import("./cmd/hook_user_prompt.ts"),
     permissions: NOTHING,
@@ -576,13 +581,13 @@ deadline. install writes the --agent of each agent it wires.`,
   {
     name: "hook pre-compact",
     summary: "PreCompact hook entry: the compaction verdict",
-    usage: "verdict hook pre-compact",
-    help: `Reads the PreCompact hook JSON on stdin, builds and judges the session from its
-transcript_path and cwd, and writes the handoff (each unlanded item with its source) to
+    usage: "verdict hook pre-compact [--agent ID]",
+    help: `Reads the PreCompact hook JSON on stdin (in the shape of the agent --agent names,
+default claude), builds and judges the session from its transcript and cwd, and writes the handoff (each unlanded item with its source) to
 $VERDICT_STATE/handoff/<session>.md unless the verdict is safe_to_compact. Blocks only a
 manual compaction, only on preserve_first, only with judge.block_manual; a second manual
 request within 120 s passes. Always exits 0; silent on any error. See docs/compaction.md.`,
-    options: { ...CONFIG },
+    options: { ...AGENT_OPTION, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/hook_pre_compact.ts"),
     permissions: compactionHookGrants,
@@ -592,11 +597,12 @@ request within 120 s passes. Always exits 0; silent on any error. See docs/compa
   {
     name: "hook session-start",
     summary: "SessionStart(compact) hook entry: gives the model the handoff",
-    usage: "verdict hook session-start",
-    help: `Reads the SessionStart hook JSON on stdin; for source "compact", prints the handoff
-written by the PreCompact hook as hookSpecificOutput.additionalContext. Always exits 0;
+    usage: "verdict hook session-start [--agent ID]",
+    help: `Reads the SessionStart hook JSON on stdin (in the shape of the agent --agent names,
+default claude); for source "compact", prints the handoff written by the PreCompact
+hook as context for the model (Claude Code: hookSpecificOutput.additionalContext). Always exits 0;
 silent on any error or when there is no handoff. See docs/compaction.md.`,
-    options: { ...CONFIG },
+    options: { ...AGENT_OPTION, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/hook_session_start.ts"),
     permissions: compactionHookGrants,

@@ -8,13 +8,12 @@
  * In hook mode nothing ever fails loudly: any error, missing records, or a run past the deadline
  * prints nothing and exits 0, so a broken install never blocks or delays a prompt.
  */
+import type { HookDialect } from "../agents/agent.ts";
+import { AGENTS, DEFAULT_HOOK_AGENT, hookDialectOf } from "../agents/registry.ts";
 import type { GateVerdict } from "../gate/gate.ts";
 import { hintFor, HOOK_TOP, refuseEarly } from "../gate/hint.ts";
-import { explainRanking, hookOutput, renderHint } from "../gate/render.ts";
+import { explainRanking, renderHint } from "../gate/render.ts";
 import { compileCredentialRules, holdsCredential } from "../collect/secrets.ts";
-import { stripLeadingBlocks } from "../collect/line_parser.ts";
-import type { PromptHookShape } from "../agents/agent.ts";
-import { AGENTS, findAgentEntry } from "../agents/registry.ts";
 import { chooseLedger, openLedger } from "../gate/seen.ts";
 import { loadCorpus, loadEntities } from "../rank/recall.ts";
 import type { SearchResult } from "../rank/score.ts";
@@ -42,24 +41,23 @@ interface HintInput {
   readonly cwd: string | null;
 }
 
-/** The agent whose hook output `hint` prints when no --agent is given (the first hooks existed for it). */
-export const DEFAULT_HINT_AGENT = "claude";
-
-/** The prompt hook shape of `--agent` (default Claude Code); a usage error for an agent without one. */
-export function hintShape(agent: string | undefined): PromptHookShape {
-  const id = agent ?? DEFAULT_HINT_AGENT;
-  const shape = findAgentEntry(id)?.promptHook;
-  if (!shape) {
-    const known = AGENTS.filter((a) => a.promptHook !== null).map((a) => a.id).join(", ");
+/**
+ * The hook dialect of `--agent` (default Claude Code's); an input error for an agent verdict
+ * wires no hook into (or no agent at all).
+ */
+async function hintDialect(agent: string | undefined): Promise<HookDialect> {
+  const dialect = await hookDialectOf(agent);
+  if (dialect === null) {
+    const known = AGENTS.filter((a) => a.hookDialect !== null).map((a) => a.id).join(", ");
     throw new InputError(
-      `Cannot print a hint for agent "${id}": it has no prompt hook`,
+      `Cannot print a hint for agent "${agent ?? DEFAULT_HOOK_AGENT}": it has no prompt hook`,
       `--agent takes ${known}`,
     );
   }
-  return shape;
+  return dialect;
 }
 
-function parseInput(bytes: Uint8Array, plain: boolean, cwd: string, shape: PromptHookShape): HintInput {
+function parseInput(bytes: Uint8Array, plain: boolean, cwd: string, dialect: HookDialect): HintInput {
   const text = new TextDecoder().decode(bytes);
   if (plain) return { prompt: text, session: null, cwd };
   let v: unknown;
@@ -71,15 +69,11 @@ function parseInput(bytes: Uint8Array, plain: boolean, cwd: string, shape: Promp
       'pass the hook JSON ({"session_id", "cwd", "prompt"}), or use --plain for a plain prompt',
     );
   }
-  const o = (typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>;
-  if (typeof o.prompt !== "string") {
+  const input = dialect.read((typeof v === "object" && v !== null ? v : {}) as Record<string, unknown>);
+  if (input.prompt === null) {
     throw new InputError('the hook JSON has no "prompt" string', "is this the UserPromptSubmit event?");
   }
-  return {
-    prompt: shape.leadingBlocks.length === 0 ? o.prompt : stripLeadingBlocks(o.prompt, shape.leadingBlocks),
-    session: typeof o.session_id === "string" && o.session_id !== "" ? o.session_id : null,
-    cwd: typeof o.cwd === "string" && o.cwd !== "" ? o.cwd : null,
-  };
+  return { prompt: input.prompt, session: input.session, cwd: input.cwd };
 }
 
 function explainText(
@@ -113,13 +107,13 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
   const explain = !hook && booleanOption(plan.args, "explain");
   const plain = !hook && booleanOption(plan.args, "plain");
   const top = hook ? HOOK_TOP : intOption(plan.args, "top", HOOK_TOP, 1, 3);
-  const shape = hintShape(stringOption(plan.args, "agent"));
-  const bytes = await io.readStdin(HINT_MAX_STDIN);
+  const dialect = await hintDialect(stringOption(plan.args, "agent"));
+  const bytes = await io.readStdin(HINT_MAX_STDIN, !plain);
   if (bytes === null) {
     if (hook) return EXIT.ok;
     throw new InputError(`stdin is over ${HINT_MAX_STDIN / 1024 / 1024} MiB`, "a hook prompt is far smaller");
   }
-  const input = parseInput(bytes, plain, plan.cwd, shape);
+  const input = parseInput(bytes, plain, plan.cwd, dialect);
   const silent = async (verdict: GateVerdict, result: SearchResult | null, why: string) => {
     if (explain) await io.stderr(explainText(input, result, verdict, why));
     return EXIT.ok;
@@ -164,7 +158,9 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
       !holdsCredential(r.text, rules)
     );
     if (records.length === 0) return EXIT.ok;
-    const output = JSON.stringify(hookOutput(renderHint(records), shape)) + "\n";
+    const shaped = dialect.render("user-prompt", renderHint(records));
+    if (shaped === null) return EXIT.ok;
+    const output = JSON.stringify(shaped) + "\n";
     if (hook && performance.now() > HOOK_DEADLINE_MS) return EXIT.ok;
     await io.stdout(output);
     await ledger.record(records.map((r) => r.id), new Date(asOf).toISOString());

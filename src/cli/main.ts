@@ -9,7 +9,9 @@ import { parseArgs, type ParsedArgs, stringOption } from "./args.ts";
 import { commandHelp, COMMANDS, type CommandSpec, findCommand, GROUPS, mainHelp } from "./commands.ts";
 import { describeError, EXIT, UsageError } from "../errors.ts";
 import { processIO, readStdinCapped } from "./io.ts";
-import { type CommandPlan, EMPTY_ROOTS, type HookPaths } from "./plan.ts";
+import { type CommandPlan, EMPTY_ROOTS } from "./plan.ts";
+import type { HookInput } from "../agents/agent.ts";
+import { hookDialectOf } from "../agents/registry.ts";
 import { resolveAsOf } from "./clock.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { defaultPaths, type Env, type Paths, resolvePath } from "../config/paths.ts";
@@ -80,7 +82,7 @@ async function dispatch(argv: readonly string[], env: Env, cwd: string): Promise
   }
   let stdin: Uint8Array | null = null;
   if (spec.stdinInPlan) {
-    stdin = await readStdinCapped(MAX_HOOK_STDIN);
+    stdin = await readStdinCapped(MAX_HOOK_STDIN, true);
     if (stdin === null) stdin = new Uint8Array();
   }
   const plan = await buildPlan(spec, args, env, cwd, stdin);
@@ -143,7 +145,7 @@ export async function buildPlan(
     roots,
     asOf,
     stdin,
-    hookInput: stdin ? hookPaths(stdin) : null,
+    hookInput: stdin ? await hookInputOf(stdin, stringOption(args, "agent")) : null,
   };
 }
 
@@ -177,11 +179,16 @@ function absolutizePathOptions(spec: CommandSpec, args: ParsedArgs, abs: (p: str
   return { options, positionals: args.positionals };
 }
 
-function hookPaths(stdin: Uint8Array): HookPaths | null {
+/** The hook input through the dialect of the agent `--agent` names; null when it does not parse. */
+async function hookInputOf(stdin: Uint8Array, agent: string | undefined): Promise<HookInput | null> {
+  const dialect = await hookDialectOf(agent);
+  if (dialect === null) return null;
   try {
-    const v = JSON.parse(new TextDecoder().decode(stdin)) as Record<string, unknown>;
-    const str = (x: unknown) => (typeof x === "string" && x.startsWith("/") ? x : null);
-    return { transcript_path: str(v.transcript_path), cwd: str(v.cwd) };
+    const v: unknown = JSON.parse(new TextDecoder().decode(stdin));
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
+    const input = dialect.read(v as Record<string, unknown>);
+    const abs = (p: string | null) => (p !== null && p.startsWith("/") ? p : null);
+    return { ...input, cwd: abs(input.cwd), transcript: abs(input.transcript) };
   } catch {
     return null;
   }

@@ -3,18 +3,13 @@
  * config and resolve roots) and handed to the command, possibly across a Worker boundary. It is
  * plain data (structured-clone safe): the command never reads the environment or globals itself.
  */
+import type { HookInput } from "../agents/agent.ts";
 import type { Config } from "../config/config.ts";
 import type { Env, Paths } from "../config/paths.ts";
 import type { ParsedArgs } from "./args.ts";
 import type { Roots } from "../config/roots.ts";
 
 export { EMPTY_ROOTS, type Roots, sessionPaths, transcriptRoots } from "../config/roots.ts";
-
-/** The hook input fields that decide a hook's permissions (read by the launcher from stdin). */
-export interface HookPaths {
-  readonly transcript_path: string | null;
-  readonly cwd: string | null;
-}
 
 export interface CommandPlan {
   /** Registry name, e.g. "collect" or "compact build". */
@@ -30,8 +25,12 @@ export interface CommandPlan {
   readonly asOf: string | null;
   /** stdin, read by the launcher for commands whose permissions depend on it (hooks). */
   readonly stdin: Uint8Array | null;
-  /** Paths named by the hook input, when the command is a hook. */
-  readonly hookInput: HookPaths | null;
+  /**
+   * The hook input read through the calling agent's dialect (`--agent`), when the command is a
+   * hook that reads stdin in the launcher; `cwd` and `transcript` only when absolute (they
+   * decide the hook's permissions).
+   */
+  readonly hookInput: HookInput | null;
 }
 
 /** Streams a command writes to. Always text; stage code never prints. */
@@ -40,8 +39,12 @@ export interface CommandIO {
   readonly stderr: (text: string) => Promise<void>;
   /** Is stderr a terminal (progress bars only then)? */
   readonly stderrIsTerminal: boolean;
-  /** Reads all of stdin up to `maxBytes`; returns null when there was more than that. */
-  readonly readStdin: (maxBytes: number) => Promise<Uint8Array | null>;
+  /**
+   * Reads all of stdin up to `maxBytes`; returns null when there was more than that. With `json`,
+   * reads only up to the end of the first JSON object or array (hook input: hosts may keep stdin
+   * open after writing it).
+   */
+  readonly readStdin: (maxBytes: number, json?: boolean) => Promise<Uint8Array | null>;
 }
 
 export type CommandRun = (plan: CommandPlan, io: CommandIO) => Promise<number>;

@@ -35,3 +35,76 @@ export async function readToEnd(reader: ByteReader, maxBytes = Infinity): Promis
   }
   return concatBytes(chunks);
 }
+
+/**
+ * Reads `reader` up to the end of the first complete JSON object or array (hosts that run hooks
+ * may keep stdin open after writing the hook JSON: waiting for its end would wait forever), or
+ * to its end when the input is not one (plain text, a bare scalar). null past `maxBytes`.
+ */
+export async function readFirstJsonValue(
+  reader: ByteReader,
+  maxBytes = Infinity,
+): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  const buf = new Uint8Array(64 * 1024);
+  const scan = new JsonValueEnd();
+  let total = 0;
+  while (true) {
+    const n = await reader.read(buf);
+    if (n === null) break;
+    const chunk = buf.slice(0, n);
+    const end = scan.feed(chunk);
+    if (end !== -1) {
+      if (total + end > maxBytes) return null;
+      chunks.push(chunk.subarray(0, end));
+      break;
+    }
+    total += n;
+    if (total > maxBytes) return null;
+    chunks.push(chunk);
+  }
+  return concatBytes(chunks);
+}
+
+/**
+ * Finds where the first top-level JSON object or array ends, fed a byte stream in pieces. Bytes
+ * of multi-byte UTF-8 characters are never '"', '\\', brackets or braces, so scanning bytes is
+ * exact. Once the first non-space byte is not "{" or "[", it never reports an end.
+ */
+export class JsonValueEnd {
+  #depth = 0;
+  #inString = false;
+  #escaped = false;
+  #state: "before" | "inside" | "never" = "before";
+
+  /** The index just past the value's last byte in `chunk`, or -1 while it is not complete. */
+  feed(chunk: Uint8Array): number {
+    for (let i = 0; i < chunk.length; i++) {
+      if (this.#state === "never") return -1;
+      const c = chunk[i]!;
+      if (this.#state === "before") {
+        if (c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d || c === 0xef || c === 0xbb || c === 0xbf) {
+          continue; // whitespace, or a UTF-8 byte-order mark
+        }
+        if (c !== 0x7b && c !== 0x5b) {
+          this.#state = "never";
+          return -1;
+        }
+        this.#state = "inside";
+      }
+      if (this.#inString) {
+        if (this.#escaped) this.#escaped = false;
+        else if (c === 0x5c) this.#escaped = true;
+        else if (c === 0x22) this.#inString = false;
+        continue;
+      }
+      if (c === 0x22) this.#inString = true;
+      else if (c === 0x7b || c === 0x5b) this.#depth++;
+      else if (c === 0x7d || c === 0x5d) {
+        this.#depth--;
+        if (this.#depth === 0) return i + 1;
+      }
+    }
+    return -1;
+  }
+}

@@ -1,11 +1,10 @@
 /**
- * What a hint says: one short line for the person (`notice`, the hook's `systemMessage`) and a
- * small reference block for the model (`context`, its `additionalContext`). The block says the
- * quote is reference only, may be stale, and is quoted data rather than an instruction; the
- * quote itself is fenced and neutralised. `hookOutput` frames it in the shape the agent that
- * ran the hook accepts (its registry row's PromptHookShape).
+ * What a hint says: one short line for the person (`notice`) and a small reference block for the
+ * model (`context`); the calling agent's hook dialect (src/agents/<id>/hook_dialect.ts) puts its
+ * output shape on them. The block says the quote is reference only, may be stale, and is quoted
+ * data rather than an instruction; the quote itself is fenced and neutralised.
  */
-import type { PromptHookShape } from "../agents/agent.ts";
+import type { HookReply } from "../agents/agent.ts";
 import type { VerdictRecord } from "../collect/record.ts";
 import { VERDICT_HINT_MARKER } from "../collect/line_parser.ts";
 import { basename } from "../config/paths.ts";
@@ -13,35 +12,12 @@ import { fencedQuote, oneLine } from "../rank/quote.ts";
 import type { SearchResult } from "../rank/score.ts";
 import { type GateVerdict, HINT_NOTICE_CHARS, HINT_QUOTE_CHARS } from "./gate.ts";
 
-export interface Hint {
+/** A hint: the line for the person and the block for the model. */
+export interface Hint extends HookReply {
   /** One line for the person. */
   readonly notice: string;
   /** The reference block for the model. */
   readonly context: string;
-}
-
-/** Claude Code's UserPromptSubmit output (FORMATS.md §4.3), and Gemini CLI's BeforeAgent one. */
-export interface NestedHookOutput {
-  readonly systemMessage: string;
-  readonly hookSpecificOutput: {
-    readonly hookEventName: string;
-    readonly additionalContext: string;
-  };
-}
-
-/** The flat output (Copilot CLI). */
-export interface FlatHookOutput {
-  readonly systemMessage: string;
-  readonly additionalContext: string;
-}
-
-/** The hook output of `hint` in the agent's shape. */
-export function hookOutput(hint: Hint, shape: PromptHookShape): NestedHookOutput | FlatHookOutput {
-  if (shape.output === "flat") return { systemMessage: hint.notice, additionalContext: hint.context };
-  return {
-    systemMessage: hint.notice,
-    hookSpecificOutput: { hookEventName: shape.event, additionalContext: hint.context },
-  };
 }
 
 function where(r: VerdictRecord): string {

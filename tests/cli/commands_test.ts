@@ -5,6 +5,7 @@
  * MCP SDK.
  */
 import assert from "node:assert/strict";
+import { AGENTS } from "../../src/agents/registry.ts";
 import { COMMANDS, findCommand, permissionsFor } from "../../src/cli/commands.ts";
 import { NO_PERMISSIONS } from "../../src/sandbox/permissions.ts";
 
@@ -108,3 +109,24 @@ Deno.test("the hint path loads no collector, no agent folder, no install code an
     }`,
   );
 });
+
+Deno.test("an agent's hook dialect (the one part of an agent the per-prompt hook loads) imports no code but dialects", async () => {
+  for (const a of AGENTS) {
+    if (a.hookDialect === null) continue;
+    const mods = await moduleInfo(new URL(`../../src/agents/${dialectPath(a.hookDialect)}`, import.meta.url));
+    const entry = [...mods.keys()].find((s) => s.endsWith("hook_dialect.ts"))!;
+    const code = [...staticClosure(mods, [entry], false)].map(local);
+    // Other dialects, and the line-parser contract (already on the hint path), and nothing else.
+    const other = code.filter((m) =>
+      !/^src\/agents\/[^/]+\/hook_dialect\.ts$/.test(m) && m !== "src/collect/line_parser.ts"
+    );
+    assert.deepEqual(other, [], `${a.id}: the dialect module loads ${code.join(", ")}`);
+  }
+});
+
+/** The module a dialect loader imports, read from its source ("./claude/hook_dialect.ts"). */
+function dialectPath(loader: () => unknown): string {
+  const m = /import\("\.\/([^"]+)"\)/.exec(loader.toString());
+  if (!m) throw new Error(`not a literal import: ${loader}`);
+  return m[1]!;
+}

@@ -216,3 +216,42 @@ Deno.test("hint --agent names an agent with a prompt hook, else exit 3; the hook
   assert.equal(hook.code, 0);
   assert.equal(hook.stdout, "");
 });
+
+Deno.test("hint reads the hook JSON up to its first value: a host that keeps stdin open still gets the hint", async () => {
+  const env = { ...(await world()), VERDICT_SEEN: "" };
+  const { MAIN_TS, verdictRunFlags } = await import("../../scripts/task_flags.ts");
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, "hint"],
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", NO_COLOR: "1", ...env },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode(hookJson(CONTRADICTION) + "\n"));
+  // stdin stays open until the process has answered.
+  const out = await child.output();
+  await writer.close().catch(() => {});
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  assert.match(
+    JSON.parse(new TextDecoder().decode(out.stdout)).systemMessage,
+    /^verdict: you decided this before/,
+  );
+});
+
+Deno.test("hint --agent claude is the default's shape; an unknown agent is an input error, silent in the hook", async () => {
+  const env = { ...(await world()), VERDICT_SEEN: "" };
+  const claude = await runCli(["hint"], { env, stdin: hookJson(CONTRADICTION) });
+  const named = await runCli(["hint", "--agent", "claude"], { env, stdin: hookJson(CONTRADICTION) });
+  assert.equal(named.stdout, claude.stdout);
+  const bad = await runCli(["hint", "--agent", "nosuch"], { env, stdin: hookJson(CONTRADICTION) });
+  assert.equal(bad.code, 3);
+  assert.match(bad.stderr, /Cannot print a hint for agent "nosuch": it has no prompt hook/);
+  // The hook entry never fails loudly: an unknown agent prints nothing and exits 0.
+  const hook = await runCli(["hook", "user-prompt", "--agent", "nosuch"], {
+    env,
+    stdin: hookJson(CONTRADICTION),
+  });
+  assert.deepEqual([hook.code, hook.stdout, hook.stderr], [0, "", ""]);
+});

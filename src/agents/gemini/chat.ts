@@ -45,6 +45,7 @@ import {
   VERDICT_HINT_MARKER,
 } from "../../collect/line_parser.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
+import { LEADING_BLOCKS } from "./hook_dialect.ts";
 
 /** Base names of memory and instruction files whose writes become notes. */
 export const MEMORY_FILE_NAMES: readonly string[] = ["GEMINI.md", "AGENTS.md", "CLAUDE.md", "MEMORY.md"];
@@ -224,8 +225,8 @@ export function typedText(raw: string): string | null {
   return text;
 }
 
-/** The blocks Gemini CLI puts before typed text (the registry row's promptHook says the same). */
-export const LEADING_BLOCKS: readonly string[] = ["hook_context"];
+/** The blocks Gemini CLI puts before typed text (its hook dialect strips the same from hook input). */
+export { LEADING_BLOCKS };
 
 /** `text` without the `<hook_context>…</hook_context>` blocks it starts with, trimmed. */
 export function stripHookContext(text: string): string {

@@ -1,17 +1,21 @@
 /**
- * `verdict hook pre-compact`: Claude Code's PreCompact hook. Builds and judges the session from
- * the hook's transcript_path and cwd. On any verdict but safe_to_compact it writes the handoff
+ * `verdict hook pre-compact`: the PreCompact hook. Builds and judges the session from the hook
+ * input's transcript and cwd (read through the calling agent's dialect, `--agent`). On any verdict but safe_to_compact it writes the handoff
  * (each unlanded item with its source) under the state directory, for the SessionStart(compact)
  * hook to give back after the compaction; on safe_to_compact it removes a stale one.
  *
  * It blocks ONLY a manual compaction, ONLY on preserve_first, ONLY when judge.block_manual is
- * true, by printing `{"decision":"block","reason":…}` (FORMATS §4.3) naming the handoff file; a
+ * true, by replying with a block (Claude Code: `{"decision":"block","reason":…}`, FORMATS §4.3)
+ * naming the handoff file; a
  * second manual request within MANUAL_BLOCK_WINDOW_MS always passes. An automatic compaction is
  * never blocked. Always exit 0; on any error it prints nothing (a broken install never gets in
  * the way of a compaction).
  */
+import type { HookReply } from "../../agents/agent.ts";
+import { loadedHookDialect } from "../../agents/hook_dialects.ts";
 import { compileCredentialRules } from "../../collect/secrets.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
+import { stringOption } from "../args.ts";
 import { nowMs } from "../clock.ts";
 import { buildSnapshot } from "../../judge/build.ts";
 import { judgeChecked } from "../../judge/judge.ts";
@@ -24,36 +28,11 @@ import {
 } from "../../judge/handoff.ts";
 import { describeCounts } from "../../judge/rules.ts";
 
-export interface HookFields {
-  readonly session_id: string | null;
-  readonly hook_event_name: string | null;
-  readonly trigger: string | null;
-  readonly source: string | null;
-}
-
-/** The string fields of the hook JSON a compaction hook reads (null when absent or not a string). */
-export function hookFields(stdin: Uint8Array | null): HookFields | null {
-  if (stdin === null) return null;
-  let v: unknown;
-  try {
-    v = JSON.parse(new TextDecoder().decode(stdin));
-  } catch {
-    return null;
-  }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
-  const o = v as Record<string, unknown>;
-  const s = (x: unknown) => (typeof x === "string" && x !== "" ? x : null);
-  return {
-    session_id: s(o.session_id),
-    hook_event_name: s(o.hook_event_name),
-    trigger: s(o.trigger),
-    source: s(o.source),
-  };
-}
-
 export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   try {
-    const out = await preCompact(plan);
+    const dialect = loadedHookDialect(stringOption(plan.args, "agent"));
+    const reply = dialect ? await preCompact(plan) : null;
+    const out = reply ? dialect!.render("pre-compact", reply) : null;
     if (out !== null) await io.stdout(JSON.stringify(out) + "\n");
   } catch {
     // Silent and harmless on any error.
@@ -61,19 +40,18 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   return 0;
 }
 
-async function preCompact(plan: CommandPlan): Promise<Record<string, unknown> | null> {
-  const fields = hookFields(plan.stdin);
-  const transcript = plan.hookInput?.transcript_path ?? null;
-  if (fields === null || transcript === null) return null;
-  if (fields.hook_event_name !== null && fields.hook_event_name !== "PreCompact") return null;
+async function preCompact(plan: CommandPlan): Promise<HookReply | null> {
+  const input = plan.hookInput;
+  if (input === null || input.transcript === null) return null;
+  if (input.event !== null && input.event !== "pre-compact") return null;
   const config = plan.config.judge;
   const credentialRules = compileCredentialRules(plan.config.credential_patterns);
   const built = await buildSnapshot(
-    { transcript_path: transcript, cwd: plan.hookInput?.cwd ?? null },
+    { transcript_path: input.transcript, cwd: input.cwd },
     { config, credentialRules },
   );
   const answer = await judgeChecked(built.snapshot, { config });
-  const session = fields.session_id ?? answer.session;
+  const session = input.session ?? answer.session;
   const stateDir = plan.paths.stateDir;
   if (answer.verdict === "safe_to_compact") {
     await removeHandoff(stateDir, session);
@@ -86,15 +64,14 @@ async function preCompact(plan: CommandPlan): Promise<Record<string, unknown> | 
     renderHandoff(built.snapshot, built.sources, answer, new Date(now).toISOString(), credentialRules),
   );
   const line = `verdict: ${answer.verdict} (${answer.reason}): ${describeCounts(answer.counts)}`;
-  if (fields.trigger === "manual" && answer.verdict === "preserve_first" && config.block_manual) {
+  if (input.trigger === "manual" && answer.verdict === "preserve_first" && config.block_manual) {
     if (await manualBlockDecision(stateDir, session, now) === "block") {
       return {
-        decision: "block",
-        reason: `${line}. Each unlanded item, with its source, is listed in ${handoff}. Land it first ` +
+        block: `${line}. Each unlanded item, with its source, is listed in ${handoff}. Land it first ` +
           `(commit, close the todos, answer the questions, write the decisions down), or run /compact again ` +
           `within ${MANUAL_BLOCK_WINDOW_MS / 1000} s to compact anyway.`,
       };
     }
   }
-  return { systemMessage: `${line}; handoff: ${handoff}` };
+  return { notice: `${line}; handoff: ${handoff}` };
 }

@@ -1,0 +1,98 @@
+/**
+ * The agents' hook dialects: how each reads its hook input and shapes verdict's output, and the
+ * first-JSON-value reader the hook entries use (hosts may keep stdin open).
+ */
+import assert from "node:assert/strict";
+import { dialect as claude } from "../../src/agents/claude/hook_dialect.ts";
+import { AGENTS, hookDialectOf } from "../../src/agents/registry.ts";
+import { JsonValueEnd, readFirstJsonValue } from "../../src/fsutil/bytes.ts";
+
+Deno.test("claude dialect: the output is byte for byte what verdict printed before dialects existed", () => {
+  const j = (v: unknown) => JSON.stringify(v);
+  assert.equal(
+    j(claude.render("user-prompt", { notice: "N", context: "C" })),
+    '{"systemMessage":"N","hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"C"}}',
+  );
+  assert.equal(j(claude.render("pre-compact", { block: "R" })), '{"decision":"block","reason":"R"}');
+  assert.equal(j(claude.render("pre-compact", { notice: "N" })), '{"systemMessage":"N"}');
+  assert.equal(
+    j(claude.render("session-start", { context: "C" })),
+    '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"C"}}',
+  );
+  assert.equal(claude.render("user-prompt", {}), null);
+});
+
+Deno.test("claude dialect: reads the snake_case input, naming verdict's events and no others", () => {
+  const input = claude.read({
+    session_id: "s1",
+    transcript_path: "/t.jsonl",
+    cwd: "/src/app",
+    hook_event_name: "PreCompact",
+    trigger: "manual",
+    prompt: 7,
+  });
+  assert.deepEqual(input, {
+    event: "pre-compact",
+    prompt: null,
+    session: "s1",
+    cwd: "/src/app",
+    transcript: "/t.jsonl",
+    trigger: "manual",
+    source: null,
+  });
+  assert.equal(claude.read({ hook_event_name: "Stop" }).event, "other");
+  assert.equal(claude.read({}).event, null);
+});
+
+Deno.test("every agent with a hook has a dialect; --agent with no value means Claude Code's; an unknown id has none", async () => {
+  for (const a of AGENTS) {
+    if (a.hookDialect) assert.equal(typeof (await a.hookDialect()).dialect.render, "function", a.id);
+    else assert.equal(await hookDialectOf(a.id), null, `${a.id} has no hook wired, so no dialect`);
+  }
+  assert.equal(await hookDialectOf(undefined), claude);
+  assert.equal(await hookDialectOf("no-such-agent"), null);
+});
+
+function reader(chunks: string[], keepOpen: boolean) {
+  const enc = new TextEncoder();
+  const queue = chunks.map((c) => enc.encode(c));
+  let reads = 0;
+  return {
+    get reads() {
+      return reads;
+    },
+    read(buf: Uint8Array): Promise<number | null> {
+      reads++;
+      const next = queue.shift();
+      if (next === undefined) {
+        // An open stdin never ends: a reader that asks again would wait forever.
+        if (keepOpen) return Promise.reject(new Error("read past the first JSON value of an open stdin"));
+        return Promise.resolve(null);
+      }
+      buf.set(next);
+      return Promise.resolve(next.length);
+    },
+  };
+}
+
+Deno.test("readFirstJsonValue stops at the end of the first object, across chunks, strings and escapes", async () => {
+  const text = ' {"prompt": "a } ] \\" { [ b", "n": [1, {"x": "é"}]}';
+  for (let cut = 1; cut < text.length; cut++) {
+    const r = reader([text.slice(0, cut), text.slice(cut) + "\n"], true);
+    const got = new TextDecoder().decode((await readFirstJsonValue(r))!);
+    assert.equal(got, text, `split at ${cut}`);
+  }
+  // Trailing bytes after the value, in the same chunk, are not part of it.
+  const r = reader(['{"a":1}{"b":2}'], true);
+  assert.equal(new TextDecoder().decode((await readFirstJsonValue(r))!), '{"a":1}');
+});
+
+Deno.test("readFirstJsonValue reads plain text to its end, and refuses more than the cap", async () => {
+  assert.equal(
+    new TextDecoder().decode((await readFirstJsonValue(reader(["plain ", "prompt"], false)))!),
+    "plain prompt",
+  );
+  assert.equal(await readFirstJsonValue(reader(['{"a": "', "x".repeat(100), '"}'], false), 50), null);
+  const end = new JsonValueEnd();
+  assert.equal(end.feed(new TextEncoder().encode('\ufeff{"a":[]}')), 11);
+});
