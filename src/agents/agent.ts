@@ -72,12 +72,14 @@ export interface HookReply {
   readonly notice?: string;
   /** Text added to the model's context. */
   readonly context?: string;
-  /** Stop the action (a manual compaction), with this reason. */
+  /** Stop the action (a manual compaction), with this reason; only where the dialect can. */
   readonly block?: string;
 }
 
 /** An agent's hook input and output shapes (pure). */
 export interface HookDialect {
+  /** Can its pre-compaction hook stop a compaction (a reply's `block`)? */
+  readonly canBlockCompaction: boolean;
   /** Reads one parsed hook input object. */
   read(input: Readonly<Record<string, unknown>>): HookInput;
   /**

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { dialect as claude } from "../../src/agents/claude/hook_dialect.ts";
+import { dialect as qwen, PRE_COMPACT_CONTEXT_CHARS } from "../../src/agents/qwen/hook_dialect.ts";
 import { AGENTS, hookDialectOf } from "../../src/agents/registry.ts";
 import { JsonValueEnd, readFirstJsonValue } from "../../src/fsutil/bytes.ts";
 
@@ -95,4 +96,28 @@ Deno.test("readFirstJsonValue reads plain text to its end, and refuses more than
   assert.equal(await readFirstJsonValue(reader(['{"a": "', "x".repeat(100), '"}'], false), 50), null);
   const end = new JsonValueEnd();
   assert.equal(end.feed(new TextEncoder().encode('\ufeff{"a":[]}')), 11);
+});
+
+Deno.test("qwen dialect: Claude's shapes, but a pre-compaction reply gives the summarizer its context and never blocks", () => {
+  assert.equal(qwen.canBlockCompaction, false);
+  assert.equal(claude.canBlockCompaction, true);
+  const reply = { notice: "N", context: "C" };
+  assert.deepEqual(qwen.render("user-prompt", reply), claude.render("user-prompt", reply));
+  assert.deepEqual(
+    qwen.render("session-start", { context: "C" }),
+    claude.render("session-start", { context: "C" }),
+  );
+  assert.deepEqual(qwen.render("pre-compact", reply), {
+    systemMessage: "N",
+    hookSpecificOutput: { hookEventName: "PreCompact", additionalContext: "C" },
+  });
+  const long = qwen.render("pre-compact", { context: "x".repeat(10_000) }) as {
+    hookSpecificOutput: { additionalContext: string };
+  };
+  assert.equal(long.hookSpecificOutput.additionalContext.length, PRE_COMPACT_CONTEXT_CHARS);
+  assert.ok(long.hookSpecificOutput.additionalContext.endsWith("… (cut)"));
+  assert.deepEqual(
+    qwen.read({ session_id: "s", prompt: "p", hook_event_name: "UserPromptSubmit" }).event,
+    "user-prompt",
+  );
 });

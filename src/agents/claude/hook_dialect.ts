@@ -32,6 +32,7 @@ export function readClaudeStyle(o: Readonly<Record<string, unknown>>): HookInput
 }
 
 export const dialect: HookDialect = {
+  canBlockCompaction: true,
   read: readClaudeStyle,
   render(event, reply) {
     if (reply.block !== undefined) return { decision: "block", reason: reply.block };

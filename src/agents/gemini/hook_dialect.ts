@@ -15,6 +15,7 @@ import { stripLeadingBlocks } from "../../collect/line_parser.ts";
 export const LEADING_BLOCKS: readonly string[] = ["hook_context"];
 
 export const dialect: HookDialect = {
+  canBlockCompaction: false,
   read(o) {
     const input = readClaudeStyle(o);
     const event = o.hook_event_name === "BeforeAgent" ? "user-prompt" : input.event === null ? null : "other";
