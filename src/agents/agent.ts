@@ -118,6 +118,12 @@ export interface AgentKit {
   liveSession(entry: Readonly<Record<string, unknown>>): LiveSession;
   /** The files install edits, in the order they are planned and reported. */
   readonly hostFiles: readonly HostFile[];
+  /**
+   * Re-frames one of its session files, line for line, as the Claude Code transcript lines the
+   * compaction judge reads (src/judge/transcript.ts); null when the judge reads its files as
+   * they are (Claude Code) or it has no compaction hook.
+   */
+  readonly judgeTranscript: ((text: string) => string) | null;
   /** Checks of this agent's own wiring (its hooks), run by doctor after the shared checks. */
   doctor(ctx: DoctorContext): Promise<Check[]>;
 }

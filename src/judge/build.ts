@@ -18,7 +18,12 @@ import { extractTranscript, type Sourced, type TranscriptFacts } from "./transcr
 /** What a snapshot is built from: a summary object, or a transcript (and optionally its cwd). */
 export type BuildInput =
   | { readonly summary: unknown }
-  | { readonly transcript_path: string; readonly cwd?: string | null };
+  | {
+    readonly transcript_path: string;
+    readonly cwd?: string | null;
+    /** Re-frames another agent's transcript as Claude Code's, line for line (AgentKit.judgeTranscript). */
+    readonly reframe?: ((text: string) => string) | null;
+  };
 
 export interface BuildOptions {
   readonly config: Pick<JudgeConfig, "state_char_budget">;
@@ -65,7 +70,10 @@ export async function buildSnapshot(input: BuildInput, options: BuildOptions): P
     }
     throw err;
   }
-  const facts = extractTranscript(text, (t) => withoutCredential(t, options.credentialRules));
+  const facts = extractTranscript(
+    input.reframe ? input.reframe(text) : text,
+    (t) => withoutCredential(t, options.credentialRules),
+  );
   const session = facts.session ?? stem(path);
   const built = await summaryFromFacts(facts, session, input.cwd ?? null);
   return { snapshot: await makeSnapshot(built.summary, options.config), sources: built.sources };

@@ -313,10 +313,20 @@ const INSTRUCTION_BASENAMES = new Set([
   "agents.override.md",
   "memory.md",
   "decisions.md",
+  "qwen.md",
+  "copilot-instructions.md",
 ]);
 
 /** Path parts that make any file under them an instruction, memory or decision record. */
-const INSTRUCTION_DIRS = ["/memory/", "/.claude/", "/.codex/", "/adr/", "/decisions/"];
+const INSTRUCTION_DIRS = [
+  "/memory/",
+  "/.claude/",
+  "/.codex/",
+  "/.qwen/",
+  "/.github/instructions/",
+  "/adr/",
+  "/decisions/",
+];
 
 /** Is `path` an instruction, memory or decision-record file (CLAUDE.md, AGENTS.md, memory/…)? */
 export function isInstructionFile(path: string): boolean {

@@ -99,5 +99,6 @@ export const kit: AgentKit = {
       mcpState: claudeMcpState,
     },
   ],
+  judgeTranscript: null,
   doctor: async (ctx) => [await hooksCheck(ctx)],
 };

@@ -57,5 +57,6 @@ export const kit: AgentKit = {
       mcpState: codexMcpState,
     },
   ],
+  judgeTranscript: null,
   doctor: () => Promise.resolve([]),
 };

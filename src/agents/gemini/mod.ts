@@ -72,5 +72,6 @@ export const kit: AgentKit = {
     },
   ],
   // Nothing to say where Gemini CLI is not used (the shared checks already name its folder).
+  judgeTranscript: null,
   doctor: async (ctx) => ctx.agent.present ? [await geminiHooksCheck(ctx)] : [],
 };

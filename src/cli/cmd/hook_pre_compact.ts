@@ -15,6 +15,8 @@
  */
 import type { HookReply } from "../../agents/agent.ts";
 import { loadedHookDialect } from "../../agents/hook_dialects.ts";
+import { LOADED_AGENTS } from "../../agents/loaded.ts";
+import { DEFAULT_HOOK_AGENT } from "../../agents/registry.ts";
 import { compileCredentialRules } from "../../collect/secrets.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { stringOption } from "../args.ts";
@@ -33,7 +35,11 @@ import { describeCounts } from "../../judge/rules.ts";
 export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   try {
     const dialect = loadedHookDialect(stringOption(plan.args, "agent"));
-    const reply = dialect ? await preCompact(plan, dialect.canBlockCompaction) : null;
+    const id = stringOption(plan.args, "agent") ?? DEFAULT_HOOK_AGENT;
+    const agent = LOADED_AGENTS.find((a) => a.id === id);
+    const reply = dialect && agent
+      ? await preCompact(plan, dialect.canBlockCompaction, agent.judgeTranscript)
+      : null;
     const out = reply ? dialect!.render("pre-compact", reply) : null;
     if (out !== null) await io.stdout(JSON.stringify(out) + "\n");
   } catch {
@@ -42,14 +48,18 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   return 0;
 }
 
-async function preCompact(plan: CommandPlan, canBlock: boolean): Promise<HookReply | null> {
+async function preCompact(
+  plan: CommandPlan,
+  canBlock: boolean,
+  reframe: ((text: string) => string) | null,
+): Promise<HookReply | null> {
   const input = plan.hookInput;
   if (input === null || input.transcript === null) return null;
   if (input.event !== null && input.event !== "pre-compact") return null;
   const config = plan.config.judge;
   const credentialRules = compileCredentialRules(plan.config.credential_patterns);
   const built = await buildSnapshot(
-    { transcript_path: input.transcript, cwd: input.cwd },
+    { transcript_path: input.transcript, cwd: input.cwd, reframe },
     { config, credentialRules },
   );
   const answer = await judgeChecked(built.snapshot, { config });
