@@ -51,9 +51,20 @@ export const AGENTS: readonly AgentEntry[] = [
       "(~/.local/share/opencode/opencode.db, with its write-ahead log; read without writing or locking it)",
     installHelp: "a hint plugin ~/.config/opencode/plugin/verdict.js (chat.message; uninstall deletes it) " +
       "and mcp.verdict in ~/.config/opencode/opencode.json ($XDG_CONFIG_HOME/opencode when that is set).",
-    // The plugin adds the context as a synthetic part itself; it reads the flat shape.
-    promptHook: { output: "flat", event: "UserPromptSubmit", leadingBlocks: [] },
     load: () => import("./opencode/mod.ts"),
+    // The plugin sends Claude's hook JSON and adds the context as a synthetic part itself.
+    hookDialect: () => import("./opencode/hook_dialect.ts"),
+  },
+  {
+    id: "qwen",
+    label: "Qwen Code",
+    wires: "hooks and MCP server",
+    readsHelp: "typed prompts and memory-file writes from Qwen Code (~/.qwen/projects/*/chats, " +
+      "$QWEN_RUNTIME_DIR when set) and its memory files (~/.qwen/projects/*/memory/*.md)",
+    installHelp: "the UserPromptSubmit, PreCompact and SessionStart(compact) hooks and mcpServers.verdict " +
+      "in settings.json ($QWEN_HOME, else ~/.qwen).",
+    load: () => import("./qwen/mod.ts"),
+    hookDialect: () => import("./qwen/hook_dialect.ts"),
   },
 ];
 

@@ -67,5 +67,6 @@ export const kit: AgentKit = {
       mcpState: openCodeMcpState,
     },
   ],
+  judgeTranscript: null,
   doctor: async (ctx) => [await pluginCheck(ctx)],
 };

@@ -1,0 +1,65 @@
+/**
+ * The Qwen Code hooks verdict wires into settings.json. Qwen takes Claude Code's event names and
+ * JSON shape (the shared edits, src/install/hook_json.ts), with timeouts in milliseconds; each
+ * command passes `--agent qwen`, so the hook entries read and answer in Qwen's dialect
+ * (hook_dialect.ts). All three of Claude Code's: Qwen 0.24 fires PreCompact before a
+ * compaction (its context goes to the summarizer) and SessionStart with source "compact" after.
+ */
+import type { EditResult } from "../../install/errors.ts";
+import {
+  type HookSpec,
+  type HookStatus,
+  installJsonHooks,
+  jsonHookStatus,
+  uninstallJsonHooks,
+} from "../../install/hook_json.ts";
+
+/** Qwen waits at most this long for the prompt hook (ms); the hint gives up on its own after 400 ms. */
+const HINT_TIMEOUT_MS = 5000;
+/** Judging a session runs git: as Claude Code's 30 s. */
+const PRE_COMPACT_TIMEOUT_MS = 30_000;
+const SESSION_START_TIMEOUT_MS = 10_000;
+
+export const QWEN_HOOKS: readonly HookSpec[] = [
+  {
+    event: "UserPromptSubmit",
+    sub: "user-prompt",
+    matcher: null,
+    timeout: HINT_TIMEOUT_MS,
+    statusMessage: null,
+    agent: "qwen",
+  },
+  {
+    event: "PreCompact",
+    sub: "pre-compact",
+    matcher: null,
+    timeout: PRE_COMPACT_TIMEOUT_MS,
+    statusMessage: "verdict: checking for unlanded work",
+    agent: "qwen",
+  },
+  {
+    event: "SessionStart",
+    sub: "session-start",
+    matcher: "compact",
+    timeout: SESSION_START_TIMEOUT_MS,
+    statusMessage: null,
+    agent: "qwen",
+  },
+];
+
+export function installQwenHooks(
+  text: string,
+  path: string,
+  bin: string,
+  env: Readonly<Record<string, string>>,
+): EditResult {
+  return installJsonHooks(QWEN_HOOKS, text, path, bin, env);
+}
+
+export function uninstallQwenHooks(text: string, path: string): EditResult {
+  return uninstallJsonHooks(QWEN_HOOKS, text, path);
+}
+
+export function qwenHookStatus(text: string, path: string): HookStatus[] {
+  return jsonHookStatus(QWEN_HOOKS, text, path);
+}
