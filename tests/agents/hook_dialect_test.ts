@@ -121,3 +121,24 @@ Deno.test("qwen dialect: Claude's shapes, but a pre-compaction reply gives the s
     "user-prompt",
   );
 });
+
+Deno.test("gemini and opencode dialects: BeforeAgent nested output after Gemini's hook_context prefix; OpenCode's flat one", async () => {
+  const { dialect: gemini } = await import("../../src/agents/gemini/hook_dialect.ts");
+  const { dialect: opencode } = await import("../../src/agents/opencode/hook_dialect.ts");
+  const g = gemini.read({
+    hook_event_name: "BeforeAgent",
+    session_id: "g",
+    prompt: "<hook_context>x</hook_context>\n\nuse pnpm",
+  });
+  assert.deepEqual([g.event, g.prompt, g.session], ["user-prompt", "use pnpm", "g"]);
+  assert.equal(
+    JSON.stringify(gemini.render("user-prompt", { notice: "N", context: "C" })),
+    '{"systemMessage":"N","hookSpecificOutput":{"hookEventName":"BeforeAgent","additionalContext":"C"}}',
+  );
+  assert.equal(gemini.render("pre-compact", { notice: "N", context: "C" }), null);
+  assert.equal(
+    JSON.stringify(opencode.render("user-prompt", { notice: "N", context: "C" })),
+    '{"systemMessage":"N","additionalContext":"C"}',
+  );
+  assert.equal(opencode.read({ session_id: "o", prompt: "p" }).prompt, "p");
+});
