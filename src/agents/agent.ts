@@ -124,6 +124,11 @@ export interface AgentKit {
    * they are (Claude Code) or it has no compaction hook.
    */
   readonly judgeTranscript: ((text: string) => string) | null;
+  /**
+   * Files its doctor checks read that install never edits (Copilot CLI's folder-trust list), by
+   * role: they reach the checks in DoctorAgent.files, and the doctor Worker may read them.
+   */
+  readonly doctorFiles?: readonly { readonly role: string; path(at: AgentEnv): string }[];
   /** Checks of this agent's own wiring (its hooks), run by doctor after the shared checks. */
   doctor(ctx: DoctorContext): Promise<Check[]>;
 }
@@ -281,6 +286,6 @@ export interface DoctorAgent {
   readonly id: string;
   /** Does any of its presence paths exist? */
   readonly present: boolean;
-  /** Its host files by role. */
+  /** Its host files by role, and its doctorFiles. */
   readonly files: readonly { readonly role: string; readonly path: string }[];
 }

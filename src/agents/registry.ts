@@ -66,6 +66,17 @@ export const AGENTS: readonly AgentEntry[] = [
     load: () => import("./qwen/mod.ts"),
     hookDialect: () => import("./qwen/hook_dialect.ts"),
   },
+  {
+    id: "copilot",
+    label: "Copilot CLI",
+    wires: "hook and MCP server",
+    readsHelp: "typed prompts and memory-file writes from GitHub Copilot CLI sessions " +
+      "(~/.copilot/session-state/*/events.jsonl)",
+    installHelp: "the userPromptSubmitted hook in settings.json and mcpServers.verdict in mcp-config.json " +
+      "($COPILOT_HOME, else ~/.copilot).",
+    load: () => import("./copilot/mod.ts"),
+    hookDialect: () => import("./copilot/hook_dialect.ts"),
+  },
 ];
 
 /** Every agent id: the `origin` values of agent records. */

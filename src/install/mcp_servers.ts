@@ -31,17 +31,23 @@ export interface McpServersSpec {
   readonly personalKeys: readonly string[];
   /** The hint of the refusal to replace someone else's entry. */
   readonly foreignHint: string;
+  /** `type` values an entry of verdict's may carry (default: "stdio"; Copilot CLI also writes "local"). */
+  readonly types?: readonly string[];
 }
 
-/** Keys a stdio entry of verdict's may hold (`type` only as "stdio"). */
+/** Keys a stdio entry of verdict's may hold (`type` only as one of the spec's types). */
 const ENTRY_KEYS = ["type", "command", "args", "env"];
 
 /** Is `value` a verdict stdio MCP server entry (ours to update or remove)? */
-export function isVerdictMcpEntry(value: unknown, personalKeys: readonly string[] = []): boolean {
+export function isVerdictMcpEntry(
+  value: unknown,
+  personalKeys: readonly string[] = [],
+  types: readonly string[] = ["stdio"],
+): boolean {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const v = value as Record<string, unknown>;
   if (Object.keys(v).some((k) => !ENTRY_KEYS.includes(k) && !personalKeys.includes(k))) return false;
-  if (v.type !== undefined && v.type !== "stdio") return false;
+  if (v.type !== undefined && !types.includes(String(v.type))) return false;
   if (typeof v.command !== "string") return false;
   const name = basename(v.command.replaceAll("\\", "/")).replace(/\.exe$/i, "");
   return name === "verdict" && isDeepStrictEqual(v.args, ["mcp"]);
@@ -79,7 +85,7 @@ export function installMcpServer(
     };
   }
   const current = nodeValue(existing.value);
-  if (!isVerdictMcpEntry(current, spec.personalKeys)) {
+  if (!isVerdictMcpEntry(current, spec.personalKeys, spec.types)) {
     throw new HostFileError(
       `refusing to replace mcpServers.verdict in "${path}": it was not written by "verdict install"`,
       spec.foreignHint,
@@ -104,7 +110,7 @@ export function uninstallMcpServer(spec: McpServersSpec, text: string, path: str
   const servers = serversObject(root, path);
   const existing = servers ? member(servers, MCP_NAME) : undefined;
   if (!servers || !existing) return { text, changes: [], notes: [] };
-  if (!isVerdictMcpEntry(nodeValue(existing.value), spec.personalKeys)) {
+  if (!isVerdictMcpEntry(nodeValue(existing.value), spec.personalKeys, spec.types)) {
     return {
       text,
       changes: [],
@@ -123,5 +129,5 @@ export function mcpServerState(spec: McpServersSpec, text: string, path: string)
   const servers = serversObject(rootObject(text, path), path);
   const existing = servers ? member(servers, MCP_NAME) : undefined;
   if (!existing) return null;
-  return isVerdictMcpEntry(nodeValue(existing.value), spec.personalKeys) ? "ours" : "other";
+  return isVerdictMcpEntry(nodeValue(existing.value), spec.personalKeys, spec.types) ? "ours" : "other";
 }

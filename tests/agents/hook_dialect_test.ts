@@ -142,3 +142,29 @@ Deno.test("gemini and opencode dialects: BeforeAgent nested output after Gemini'
   );
   assert.equal(opencode.read({ session_id: "o", prompt: "p" }).prompt, "p");
 });
+
+Deno.test("copilot dialect: camelCase input, flat additionalContext only (the nested shape is ignored by Copilot)", async () => {
+  const { dialect: copilot } = await import("../../src/agents/copilot/hook_dialect.ts");
+  // The stdin Copilot 1.0.102 sent (../shared/clients/copilot/samples/hook-stdin-log.jsonl).
+  const input = copilot.read({
+    sessionId: "a6bed0cc",
+    timestamp: 1796111274164,
+    cwd: "/home/dev/project",
+    prompt: "From now on use pnpm, never npm, in this repo.",
+  });
+  assert.deepEqual(input, {
+    event: null,
+    prompt: "From now on use pnpm, never npm, in this repo.",
+    session: "a6bed0cc",
+    cwd: "/home/dev/project",
+    transcript: null,
+    trigger: null,
+    source: null,
+  });
+  assert.equal(
+    JSON.stringify(copilot.render("user-prompt", { notice: "N", context: "C" })),
+    '{"additionalContext":"C"}',
+  );
+  assert.equal(copilot.render("pre-compact", { notice: "N", context: "C" }), null);
+  assert.equal(copilot.canBlockCompaction, false);
+});

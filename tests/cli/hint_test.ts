@@ -255,3 +255,22 @@ Deno.test("hint --agent claude is the default's shape; an unknown agent is an in
   });
   assert.deepEqual([hook.code, hook.stdout, hook.stderr], [0, "", ""]);
 });
+
+Deno.test("hook user-prompt --agent copilot reads Copilot's camelCase stdin and answers with the flat additionalContext", async () => {
+  const env = { ...(await world()), VERDICT_SEEN: "" };
+  const stdin = JSON.stringify({
+    sessionId: "c-live",
+    timestamp: 1796111274164,
+    cwd: "/home/dev/shop",
+    prompt: CONTRADICTION,
+  });
+  const r = await runCli(["hint", "--agent", "copilot"], { env, stdin });
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.deepEqual(Object.keys(out), ["additionalContext"]);
+  const claude = JSON.parse((await runCli(["hint"], { env, stdin: hookJson(CONTRADICTION) })).stdout);
+  assert.equal(out.additionalContext, claude.hookSpecificOutput.additionalContext);
+  // Qwen's stdin is Claude's: the same answer, byte for byte.
+  const qwen = await runCli(["hint", "--agent", "qwen"], { env, stdin: hookJson(CONTRADICTION) });
+  assert.equal(qwen.stdout, JSON.stringify(claude) + "\n");
+});

@@ -59,7 +59,10 @@ export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number>
     agents.push({
       id: agent.id,
       present: await isPresent(agent, at),
-      files: agent.hostFiles.map((f) => ({ role: f.role, path: f.path(at) })),
+      files: [...agent.hostFiles, ...(agent.doctorFiles ?? [])].map((f) => ({
+        role: f.role,
+        path: f.path(at),
+      })),
     });
   }
   const docRoots = config?.doc_roots ?? [];

@@ -1,0 +1,24 @@
+/**
+ * Copilot CLI's two files install edits: the hook in `<folder>/settings.json` (hooks.ts) and
+ * the MCP server in `<folder>/mcp-config.json` (mcp.ts, the shared JSON edits).
+ */
+import type { EditResult } from "../../install/errors.ts";
+import { installMcpServer, mcpServerState, uninstallMcpServer } from "../../install/mcp_servers.ts";
+import { COPILOT_MCP } from "./mcp.ts";
+
+export function installCopilotMcp(
+  text: string,
+  path: string,
+  bin: string,
+  env: Readonly<Record<string, string>>,
+): EditResult {
+  return installMcpServer(COPILOT_MCP, text, path, bin, env);
+}
+
+export function uninstallCopilotMcp(text: string, path: string): EditResult {
+  return uninstallMcpServer(COPILOT_MCP, text, path);
+}
+
+export function copilotMcpState(text: string, path: string): "ours" | "other" | null {
+  return mcpServerState(COPILOT_MCP, text, path);
+}
