@@ -1,0 +1,211 @@
+/**
+ * Driving the real Claude Code CLI offline: the pinned (or `--latest`) native binary from the
+ * npm registry, a temp HOME pre-seeded so no first-run dialog eats a prompt, the Anthropic
+ * Messages model on 127.0.0.1, and sessions either headless (`claude -p`) or interactive in
+ * tmux. What it takes (seen with 2.1.328, ../shared/clients/claude-code/NOTES.md):
+ *
+ * - `~/.claude.json`: onboarding done, the project's trust dialog accepted, and the API key's
+ *   last 20 characters approved, or the first prompt answers a dialog instead;
+ * - an explicit permission mode and allow rules: the default "auto" mode asks a server-side
+ *   classifier the scripted model cannot answer;
+ * - telemetry, non-essential traffic and the auto-updater off (nothing but the model is asked).
+ */
+import type { AnthropicReply } from "../harness/anthropic_messages.ts";
+import { installCli, isExecutable } from "../harness/install_cli.ts";
+import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
+import { delay, TmuxSession } from "../harness/tmux.ts";
+import { CLIENTS, versionOf } from "../harness/versions.ts";
+import type { Workspace } from "../harness/workspace.ts";
+
+/** Visibly fake; Claude Code only checks that its suffix was approved. */
+export const API_KEY = "sk-ant-api03-test-key-not-real-0000000000";
+/** Claude Code remembers approved keys by their last 20 characters. */
+const KEY_SUFFIX_CHARS = 20;
+
+/** Tools the scripted model calls, allowed up front (no permission prompt in the TUI). */
+export const ALLOWED_TOOLS = ["Write", "Bash(git status:*)", "mcp__verdict__verdict_recall"];
+
+/** The platform package that holds the native binary, e.g. claude-code-linux-x64. */
+function nativePackage(): string {
+  const os = Deno.build.os === "darwin" ? "darwin" : Deno.build.os === "windows" ? "win32" : "linux";
+  const arch = Deno.build.arch === "aarch64" ? "arm64" : "x64";
+  return `@anthropic-ai/claude-code-${os}-${arch}`;
+}
+
+/** The Claude Code binary of the version under test, installed into the cache when missing. */
+export async function claudeBinary(): Promise<string> {
+  const version = versionOf("claude-code");
+  const prefix = await installCli(CLIENTS["claude-code"].pkg, version);
+  const bin = `${prefix}/node_modules/${nativePackage()}/claude`;
+  if (!(await isExecutable(bin))) {
+    throw new Error(
+      `Cannot run Claude Code ${version}: ${bin} is not an executable (the package layout changed?)`,
+    );
+  }
+  return bin;
+}
+
+/** Pre-seeds `~/.claude.json` and `~/.claude/settings.json` as a person who set it up would have. */
+export async function seedClaudeHome(ws: Workspace, settings: Record<string, unknown> = {}): Promise<void> {
+  await Deno.mkdir(`${ws.home}/.claude`, { recursive: true });
+  const config = {
+    hasCompletedOnboarding: true,
+    theme: "dark",
+    customApiKeyResponses: { approved: [API_KEY.slice(-KEY_SUFFIX_CHARS)], rejected: [] },
+    projects: { [ws.project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+  };
+  await Deno.writeTextFile(`${ws.home}/.claude.json`, JSON.stringify(config, null, 2) + "\n");
+  // disableAutoMode: its "make auto mode your default?" offer would eat the first prompt.
+  const base = {
+    permissions: { defaultMode: "acceptEdits", disableAutoMode: "disable", allow: ALLOWED_TOOLS },
+  };
+  await Deno.writeTextFile(
+    `${ws.home}/.claude/settings.json`,
+    JSON.stringify({ ...base, ...settings }, null, 2) + "\n",
+  );
+}
+
+/** The environment Claude Code runs in: the workspace's, pointed at the scripted model. */
+export function claudeEnv(ws: Workspace, server: ModelServer<AnthropicReply>): Record<string, string> {
+  return ws.env({
+    ANTHROPIC_BASE_URL: server.origin,
+    ANTHROPIC_API_KEY: API_KEY,
+    DISABLE_TELEMETRY: "1",
+    DISABLE_AUTOUPDATER: "1",
+    DISABLE_ERROR_REPORTING: "1",
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+  });
+}
+
+export interface HeadlessResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `claude -p PROMPT` in the project, stdin closed. */
+export async function claudePrint(
+  ws: Workspace,
+  server: ModelServer<AnthropicReply>,
+  prompt: string,
+  extraArgs: readonly string[] = [],
+): Promise<HeadlessResult> {
+  await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
+  const out = await new Deno.Command(await claudeBinary(), {
+    args: ["-p", prompt, ...extraArgs],
+    cwd: ws.project,
+    env: claudeEnv(ws, server),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(120_000),
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** The empty prompt box of an idle TUI: the "❯" line between two rules. */
+const PROMPT_BOX = /─{20,}\n❯\s*\n─{20,}/;
+/** Shown while a turn runs. */
+const BUSY = /esc to interrupt/i;
+
+/** An interactive Claude Code in tmux. */
+export class ClaudeTui {
+  readonly tmux: TmuxSession;
+  readonly #server: ModelServer<AnthropicReply>;
+
+  private constructor(tmux: TmuxSession, server: ModelServer<AnthropicReply>) {
+    this.tmux = tmux;
+    this.#server = server;
+  }
+
+  static async start(ws: Workspace, server: ModelServer<AnthropicReply>): Promise<ClaudeTui> {
+    await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
+    const tmux = await TmuxSession.start({
+      argv: [await claudeBinary()],
+      cwd: ws.project,
+      env: claudeEnv(ws, server),
+      dir: ws.root,
+    });
+    const tui = new ClaudeTui(tmux, server);
+    await tui.idle(60_000);
+    return tui;
+  }
+
+  /** Waits until no turn runs and the prompt box is empty and still. */
+  async idle(timeoutMs = 60_000): Promise<string> {
+    const deadline = performance.now() + timeoutMs;
+    while (true) {
+      const left = deadline - performance.now();
+      const screen = await this.tmux.waitQuiet(500, Math.max(left, 1000));
+      if (PROMPT_BOX.test(screen) && !BUSY.test(screen)) return screen;
+      if (performance.now() > deadline) {
+        throw new Error(`Claude Code did not come back to an empty prompt; the screen shows:\n${screen}`);
+      }
+      await delay(200);
+    }
+  }
+
+  /**
+   * Types `text` and presses Enter, then waits for the model request whose latest input holds
+   * `expect` (when given) and for the TUI to be idle again. Returns the requests of this turn.
+   */
+  async submit(text: string, expect?: string): Promise<RecordedRequest[]> {
+    const from = this.#server.requests.length;
+    await this.tmux.type(text);
+    // The TUI treats keys that arrive with the text as a paste; let it settle first.
+    await this.tmux.waitForScreen(
+      new RegExp(escapeRegExp(text.replace(/^[!#]/, "").slice(-16))),
+      "the typed text",
+    );
+    await this.tmux.press("Enter");
+    if (expect !== undefined) {
+      const folded = expect.toLowerCase();
+      await this.#server.waitFor(
+        `a turn holding "${expect}"`,
+        (r) => r.turn && (r.input?.text.toLowerCase().includes(folded) ?? false),
+        { from, timeoutMs: 60_000 },
+      );
+    }
+    await this.idle();
+    return this.#server.requests.slice(from).filter((r) => r.turn);
+  }
+
+  /** Ends the session the way a person does (Ctrl-D twice) and waits for the exit. */
+  async quit(): Promise<number> {
+    await this.tmux.press("C-d");
+    await delay(300);
+    await this.tmux.press("C-d");
+    try {
+      return await this.tmux.waitExit(20_000);
+    } finally {
+      await this.tmux.close();
+    }
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.tmux.close();
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Every Claude Code transcript in the workspace's HOME. */
+export async function transcripts(ws: Workspace): Promise<string[]> {
+  const root = `${ws.home}/.claude/projects`;
+  const out: string[] = [];
+  try {
+    for await (const dir of Deno.readDir(root)) {
+      if (!dir.isDirectory) continue;
+      for await (const f of Deno.readDir(`${root}/${dir.name}`)) {
+        if (f.isFile && f.name.endsWith(".jsonl")) out.push(`${root}/${dir.name}/${f.name}`);
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  return out.sort();
+}

@@ -1,0 +1,179 @@
+/**
+ * A private world for one client scenario: a temp folder holding a HOME, a git project (the
+ * agent's cwd), a bin folder with a `verdict` that runs this checkout, and the environment
+ * that confines everything to them. Set VERDICT_TEST_KEEP=1 to keep the folder after a run
+ * (its path is printed) and look at what the agent wrote.
+ */
+import { type CliResult, denoDir } from "../../cli_helper.ts";
+import { verdictWrapper } from "../../install/_world.ts";
+
+/** Commit identity and time of the project's first commit (fixed: the tree is the same every run). */
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: "Dev",
+  GIT_AUTHOR_EMAIL: "dev@example.com",
+  GIT_COMMITTER_NAME: "Dev",
+  GIT_COMMITTER_EMAIL: "dev@example.com",
+  GIT_AUTHOR_DATE: "2026-01-05T10:00:00Z",
+  GIT_COMMITTER_DATE: "2026-01-05T10:00:00Z",
+};
+
+export class Workspace {
+  /** The temp folder holding everything below. */
+  readonly root: string;
+  /** $HOME of every program run here. */
+  readonly home: string;
+  /** A git repository with one commit: the agent's working directory. */
+  readonly project: string;
+  /** Holds `verdict` (this checkout's CLI); first on PATH. */
+  readonly bin: string;
+  /** `verdict` in `bin`: what install wires into the agent (VERDICT_BIN). */
+  readonly verdictBin: string;
+
+  private constructor(root: string, verdictBin: string) {
+    this.root = root;
+    this.home = `${root}/home`;
+    this.project = `${root}/project`;
+    this.bin = `${root}/bin`;
+    this.verdictBin = verdictBin;
+  }
+
+  static async create(name: string): Promise<Workspace> {
+    const root = await Deno.realPath(await Deno.makeTempDir({ prefix: `verdict-client-${name}-` }));
+    await Deno.mkdir(`${root}/home`, { recursive: true });
+    await Deno.mkdir(`${root}/project`, { recursive: true });
+    const verdictBin = await verdictWrapper(`${root}/bin`);
+    const ws = new Workspace(root, verdictBin);
+    await Deno.writeTextFile(`${ws.project}/README.md`, "# demo app\n");
+    await Deno.writeTextFile(`${ws.project}/package.json`, '{ "name": "demo", "version": "1.0.0" }\n');
+    await ws.git(["init", "-q", "-b", "main"]);
+    await ws.git(["add", "."]);
+    await ws.git(["commit", "-q", "-m", "init"]);
+    return ws;
+  }
+
+  /**
+   * The environment of every program run here: HOME and the XDG folders inside the workspace,
+   * a fixed locale and time zone, this checkout's `verdict` first on PATH, plus `extra`.
+   */
+  env(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+    return {
+      HOME: this.home,
+      PATH: `${this.bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      USER: "dev",
+      SHELL: "/bin/bash",
+      LANG: "C.UTF-8",
+      TZ: "UTC",
+      TERM: "xterm-256color",
+      TMPDIR: `${this.root}/tmp`,
+      XDG_CONFIG_HOME: `${this.home}/.config`,
+      XDG_DATA_HOME: `${this.home}/.local/share`,
+      XDG_STATE_HOME: `${this.home}/.local/state`,
+      XDG_CACHE_HOME: `${this.home}/.cache`,
+      DENO_DIR: denoDir(),
+      VERDICT_BIN: this.verdictBin,
+      ...extra,
+    };
+  }
+
+  /** Runs git in the project with a fixed identity. */
+  async git(args: readonly string[]): Promise<string> {
+    const out = await new Deno.Command("git", {
+      args: ["-c", "init.defaultBranch=main", "-c", "commit.gpgsign=false", ...args],
+      cwd: this.project,
+      env: { ...this.env(), ...GIT_IDENTITY },
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const dec = new TextDecoder();
+    if (!out.success) throw new Error(`Cannot run "git ${args.join(" ")}": ${dec.decode(out.stderr)}`);
+    return dec.decode(out.stdout);
+  }
+
+  /** Runs this checkout's `verdict` as the person would, in the project, in this workspace's env. */
+  async verdict(
+    args: readonly string[],
+    opts: { env?: Record<string, string>; stdin?: string } = {},
+  ): Promise<CliResult> {
+    await Deno.mkdir(`${this.root}/tmp`, { recursive: true });
+    const child = new Deno.Command(this.verdictBin, {
+      args: [...args],
+      cwd: this.project,
+      env: this.env({ NO_COLOR: "1", ...opts.env }),
+      clearEnv: true,
+      stdin: opts.stdin === undefined ? "null" : "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    if (opts.stdin !== undefined) {
+      const w = child.stdin.getWriter();
+      await w.write(new TextEncoder().encode(opts.stdin));
+      await w.close();
+    }
+    const out = await child.output();
+    const dec = new TextDecoder();
+    return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  }
+
+  /** Like `verdict` but throws (with both streams) unless it exits 0. */
+  async verdictOk(args: readonly string[], opts: { env?: Record<string, string> } = {}): Promise<CliResult> {
+    const r = await this.verdict(args, opts);
+    if (r.code !== 0) {
+      throw new Error(
+        `"verdict ${args.join(" ")}" exited ${r.code}\nstdout:\n${r.stdout}\nstderr:\n${r.stderr}`,
+      );
+    }
+    return r;
+  }
+
+  /** The records file a default collect writes. */
+  get records(): string {
+    return `${this.home}/.local/share/verdict/records.jsonl`;
+  }
+
+  /** The records the last collect wrote (parsed), [] when there is no file. */
+  async readRecords(): Promise<Record<string, unknown>[]> {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(this.records);
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return [];
+      throw err;
+    }
+    return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
+  }
+
+  /** Removes the folder, unless VERDICT_TEST_KEEP is set (then says where it is). */
+  async dispose(): Promise<void> {
+    if (Deno.env.get("VERDICT_TEST_KEEP")) {
+      console.error(`client tests: kept ${this.root}`);
+      return;
+    }
+    await Deno.remove(this.root, { recursive: true }).catch(() => {});
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.dispose();
+  }
+}
+
+/** Every file under `dir` (relative paths, sorted), for "left no trace" comparisons. */
+export async function listFiles(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(d: string, rel: string) {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = [...(await Array.fromAsync(Deno.readDir(d)))];
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const r = rel === "" ? e.name : `${rel}/${e.name}`;
+      if (e.isDirectory) await walk(`${d}/${e.name}`, r);
+      else out.push(r);
+    }
+  }
+  await walk(dir, "");
+  return out.sort();
+}
