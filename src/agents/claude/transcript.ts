@@ -12,10 +12,11 @@
  * - Queued prompts count once, from their `type:"user"` entry; `queue-operation` and
  *   `attachment`/`queued_command` copies are not `type:"user"` and are ignored.
  * - Notes: a main-chain (not sidechain) Write / Edit / MultiEdit / NotebookEdit whose target's
- *   base name is in MEMORY_FILE_NAMES or whose path has a `memory` directory segment. The note is
- *   emitted only when its tool_result arrives and is not an error (`is_error: true`, or a string
- *   `toolUseResult` starting "Error"). Until then it waits in the carry, so a later collect that
- *   resumes the grown file still emits it; if the result never comes, there is no note. Text:
+ *   base name is in MEMORY_FILE_NAMES (src/collect/memory_files.ts) or whose path has a
+ *   `memory` directory segment. The note is emitted only when its tool_result arrives and is not
+ *   an error (`is_error: true`, or a string `toolUseResult` starting "Error"). Until then it
+ *   waits in the carry, so a later collect that resumes the grown file still emits it; if the
+ *   result never comes, there is no note. Text:
  *   Write → content, Edit → new_string, MultiEdit → each new_string joined with "\n\n",
  *   NotebookEdit → new_source. Time, project and line are the tool_use entry's.
  * - Robustness: malformed or non-object lines are counted in `malformed`; unknown types and
@@ -26,16 +27,8 @@
  */
 import type { LineParser, ParserOptions } from "../../collect/line_parser.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
+import { isMemoryPath } from "../../collect/memory_files.ts";
 import { typedPromptText } from "./prompt.ts";
-
-/** Base names of memory and instruction files whose writes become notes. */
-export const MEMORY_FILE_NAMES: readonly string[] = [
-  "CLAUDE.md",
-  "CLAUDE.local.md",
-  "AGENTS.md",
-  "AGENTS.override.md",
-  "MEMORY.md",
-];
 
 /** Tools that write a file, and the input field holding its path. */
 const WRITE_TOOLS: Readonly<Record<string, string>> = {
@@ -285,14 +278,6 @@ export function memoryWriteText(block: Readonly<Record<string, unknown>>): strin
   }
   const trimmed = text?.trim() ?? "";
   return trimmed === "" ? null : trimmed;
-}
-
-/** Base name in MEMORY_FILE_NAMES, or a `memory` directory segment (either slash). */
-export function isMemoryPath(path: string): boolean {
-  const segments = path.replaceAll("\\", "/").split("/");
-  const base = segments[segments.length - 1] ?? "";
-  if (MEMORY_FILE_NAMES.includes(base)) return true;
-  return segments.slice(0, -1).includes("memory");
 }
 
 /** Subagent transcripts: `agent-*.jsonl` files and anything under a `subagents` directory. */

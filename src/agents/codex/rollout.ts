@@ -1,12 +1,20 @@
 /**
  * Codex rollout parser (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): a pure, line-fed,
- * resumable LineParser that yields the prompts a person typed into the terminal UI.
+ * resumable LineParser that yields the prompts a person typed into the terminal UI, and the
+ * memory-file writes (AGENTS.md…) that landed in those sessions.
  *
  * Policies (the README lists them):
- * - Envelope generation (`{timestamp, type, payload}`, first line `session_meta`): only
- *   `event_msg` lines with `payload.type === "user_message"` are prompts. `response_item` user
- *   messages (which also carry injected context) and `compacted.replacement_history` (copies of
- *   earlier messages) never are.
+ * - Envelope generation (`{timestamp, type, payload}`, first line `session_meta`). A prompt is
+ *   an `event_msg` whose payload is either `user_message` (up to 0.16x) or `item_completed` with
+ *   an `item` of type `UserMessage` (0.169 writes only these: FORMATS.md §3, the client notes);
+ *   its text is the item's `text` parts. Both exist only for real user input. `response_item`
+ *   user messages (which also carry injected context, skills and `!` shell output) and
+ *   `compacted.replacement_history` (copies of earlier messages) never are. Should a version
+ *   write both forms of one prompt, the second with the same text in the same turn (between two
+ *   `task_started` events) is not counted again.
+ * - Notes: an `item_completed` `FileChange` item with `status: "completed"` (the patch landed),
+ *   for each changed path that is a memory file (src/collect/memory_files.ts): an added file's
+ *   content, or an update's added lines. Deletions yield nothing.
  * - The file's session is its first `session_meta`; later ones (copied histories, catalogs) are
  *   ignored. It counts only when it is a terminal (TUI) session: `source === "cli"`, or `source`
  *   absent and `originator` in TUI_ORIGINATORS. `codex exec` (`source:"exec"`, or no source and
@@ -18,7 +26,7 @@
  *   INJECTED_PREFIXES entry, or text holding VERDICT_HINT_MARKER is not a prompt.
  * - Time = the envelope's `timestamp` (a line without a valid one is skipped). Project = the
  *   session_meta `cwd`, else the latest `turn_context` cwd. Session = session_meta `id`.
- *   Id = "codex:" + session id + ":" + line.
+ *   Id = "codex:" + session id + ":" + line (a note: + ":" + its index among the item's notes).
  * - Older generations ("direct": first line a bare `{id, timestamp, …}` meta; "legacy": with
  *   `record_type` lines) are recognised and yield nothing: no real sample exists to learn how
  *   they mark TUI sessions or injected input, and a wrong guess would index machine text.
@@ -26,9 +34,11 @@
  *   throws.
  *
  * Speed: tool outputs dominate a rollout, so `line()` parses only lines that can matter (the
- * meta, turn contexts while the cwd is unknown, and lines naming "user_message").
+ * meta, turn contexts while the cwd is unknown, turn starts while a prompt of the turn is
+ * remembered, and lines naming "user_message", "UserMessage" or "FileChange").
  */
 import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
+import { isMemoryPath } from "../../collect/memory_files.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
 
 /** Originators of the terminal UI, used only when `source` is absent (older files). */
@@ -59,6 +69,8 @@ export interface CodexCarry {
   readonly metaCwd: string;
   /** Latest turn_context cwd, the project when the meta has none. */
   readonly turnCwd: string;
+  /** Prompt texts counted since the turn began (a second form of one of them is not counted). */
+  readonly turnPrompts: readonly string[];
 }
 
 /** Test seam: `prefilter: false` parses every line (the reference path the fast path must match). */
@@ -95,23 +107,59 @@ export function createCodexParser(
       }
     } else if (entry.type === "turn_context") {
       if (typeof payload.cwd === "string") state = { ...state, turnCwd: payload.cwd };
-    } else if (entry.type === "event_msg" && payload.type === "user_message" && state.counts === true) {
-      const text = userMessageText(payload);
-      const time = toRfc3339(entry.timestamp);
-      if (text === null || time === null || state.session === null) return;
+    } else if (entry.type === "event_msg" && state.counts === true) {
+      if (payload.type === "task_started") {
+        if (state.turnPrompts.length > 0) state = { ...state, turnPrompts: [] };
+      } else if (payload.type === "user_message") {
+        prompt(userMessageText(payload), entry.timestamp, lineNo);
+      } else if (payload.type === "item_completed" && isObject(payload.item)) {
+        const item = payload.item;
+        if (item.type === "UserMessage") prompt(userMessageItemText(item), entry.timestamp, lineNo);
+        else if (item.type === "FileChange") notes(item, entry.timestamp, lineNo);
+      }
+    }
+  }
+
+  function project(): string {
+    return state.metaCwd !== "" ? state.metaCwd : state.turnCwd;
+  }
+
+  function prompt(text: string | null, timestamp: unknown, lineNo: number): void {
+    const time = toRfc3339(timestamp);
+    if (text === null || time === null || state.session === null) return;
+    if (state.turnPrompts.includes(text)) return;
+    state = { ...state, turnPrompts: [...state.turnPrompts, text] };
+    out.push({
+      id: recordId("prompt", `codex:${state.session}:${lineNo}`),
+      kind: "prompt",
+      origin: "codex",
+      text,
+      time,
+      project: project(),
+      session: state.session,
+      source_file: opts.file,
+      source_line: lineNo,
+      commit: null,
+    });
+  }
+
+  function notes(item: Readonly<Record<string, unknown>>, timestamp: unknown, lineNo: number): void {
+    const time = toRfc3339(timestamp);
+    if (time === null || state.session === null) return;
+    memoryChanges(item).forEach((text, i) => {
       out.push({
-        id: recordId("prompt", `codex:${state.session}:${lineNo}`),
-        kind: "prompt",
+        id: recordId("note", `codex:${state.session}:${lineNo}:${i}`),
+        kind: "note",
         origin: "codex",
         text,
         time,
-        project: state.metaCwd !== "" ? state.metaCwd : state.turnCwd,
+        project: project(),
         session: state.session,
         source_file: opts.file,
         source_line: lineNo,
         commit: null,
       });
-    }
+    });
   }
 
   /** Cheap check: can this raw line change the state or yield a record? */
@@ -120,6 +168,12 @@ export function createCodexParser(
     if (state.generation === "direct") return line.includes('"record_type"');
     if (state.generation !== "envelope" || state.counts === false) return false;
     if (line.includes('"user_message"')) return true;
+    if (
+      line.includes('"item_completed"') && (line.includes('"UserMessage"') || line.includes('"FileChange"'))
+    ) {
+      return true;
+    }
+    if (state.turnPrompts.length > 0 && line.includes('"task_started"')) return true;
     return state.metaCwd === "" && line.includes('"turn_context"');
   }
 
@@ -169,6 +223,7 @@ function restoreCarry(carry: unknown): CodexCarry {
     counts: typeof c.counts === "boolean" ? c.counts : null,
     metaCwd: typeof c.metaCwd === "string" ? c.metaCwd : "",
     turnCwd: typeof c.turnCwd === "string" ? c.turnCwd : "",
+    turnPrompts: Array.isArray(c.turnPrompts) ? c.turnPrompts.filter((t) => typeof t === "string") : [],
   };
 }
 
@@ -195,10 +250,47 @@ export function sessionCounts(meta: Readonly<Record<string, unknown>>, includeHe
 export function userMessageText(payload: Readonly<Record<string, unknown>>): string | null {
   if (payload.kind !== undefined && payload.kind !== null && payload.kind !== "plain") return null;
   if (typeof payload.message !== "string") return null;
-  const text = payload.message.trim();
+  return typedText(payload.message);
+}
+
+/** The typed text of a `UserMessage` item (its `text` parts, trimmed), or null. */
+export function userMessageItemText(item: Readonly<Record<string, unknown>>): string | null {
+  if (!Array.isArray(item.content)) return null;
+  const parts = item.content
+    .filter(isObject)
+    .filter((p) => p.type === "text" && typeof p.text === "string")
+    .map((p) => p.text as string);
+  return typedText(parts.join("\n"));
+}
+
+/** `text` trimmed, or null when it is empty, injected by Codex, or verdict's own hint. */
+function typedText(raw: string): string | null {
+  const text = raw.trim();
   if (text === "" || text.includes(VERDICT_HINT_MARKER)) return null;
   if (INJECTED_PREFIXES.some((p) => text.startsWith(p))) return null;
   return text;
+}
+
+/**
+ * The note texts of a landed FileChange item: for each memory-file path (in the item's order),
+ * an added file's content or an update's added lines. Empty for a change that did not complete.
+ */
+export function memoryChanges(item: Readonly<Record<string, unknown>>): string[] {
+  if (item.status !== "completed" || !isObject(item.changes)) return [];
+  const out: string[] = [];
+  for (const [path, change] of Object.entries(item.changes)) {
+    if (!isMemoryPath(path) || !isObject(change)) continue;
+    let text = "";
+    if (change.type === "add" && typeof change.content === "string") text = change.content;
+    else if (change.type === "update" && typeof change.unified_diff === "string") {
+      text = change.unified_diff.split("\n")
+        .filter((l) => l.startsWith("+") && !l.startsWith("+++"))
+        .map((l) => l.slice(1))
+        .join("\n");
+    }
+    if (text.trim() !== "") out.push(text.trim());
+  }
+  return out;
 }
 
 function looksLikeObject(line: string): boolean {

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import {
   type ClaudeCarry,
   createClaudeParser,
-  isMemoryPath,
   isSubagentFile,
   mayMatter,
   memoryWriteText,
 } from "../../../src/agents/claude/transcript.ts";
+import { isMemoryPath } from "../../../src/collect/memory_files.ts";
 import { recordId, type VerdictRecord } from "../../../src/collect/record.ts";
 import { allFixtureFiles, feed, fixtureLines, fixturePath, spaced } from "../../collect/_feed.ts";
 

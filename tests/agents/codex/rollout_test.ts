@@ -2,13 +2,16 @@ import assert from "node:assert/strict";
 import {
   type CodexCarry,
   createCodexParser,
+  memoryChanges,
   sessionCounts,
   sniffGeneration,
+  userMessageItemText,
   userMessageText,
 } from "../../../src/agents/codex/rollout.ts";
 import { VERDICT_HINT_MARKER } from "../../../src/collect/line_parser.ts";
 import { recordId, type VerdictRecord } from "../../../src/collect/record.ts";
-import { allFixtureFiles, feed, fixtureLines, fixturePath, spaced } from "../../collect/_feed.ts";
+import { fileURLToPath } from "node:url";
+import { allFixtureFiles, feed, fixtureLines, fixturePath, spaced, splitLines } from "../../collect/_feed.ts";
 
 function parse(rel: string, includeHeadless = false, prefilter = true) {
   const file = fixturePath(rel);
@@ -45,6 +48,52 @@ Deno.test("codex parser fills every record field", () => {
     source_line: 7,
     commit: null,
   });
+});
+
+Deno.test("codex parser reads 0.169 UserMessage items and the memory-file patches that landed", () => {
+  const { records, parser } = parse("codex/tui-0.169.jsonl");
+  assert.deepEqual(records.map((r) => [r.source_line, r.kind, r.text]), [
+    [6, "prompt", "Use yarn workspaces for the monorepo from now on."],
+    // line 7, the same prompt as a user_message in the same turn, is not counted twice
+    [9, "note", "# Rules\n\n- Yarn workspaces, never npm."],
+    [12, "prompt", "Use yarn workspaces for the monorepo from now on."], // typed again, a new turn
+    [13, "note", "- Run the linter before committing."],
+    // 14 failed, 15 a deletion, 17-18 a ! shell command, 21 an injected skill, 22 image only, 23 a compaction
+    [20, "prompt", "$release version 2"],
+  ]);
+  assert.ok(records.every((r) => r.project === "/home/dev/shop" && r.origin === "codex"));
+  assert.equal(records[1]!.id, recordId("note", "codex:019d0000-aaaa-7bbb-8ccc-000000000169:9:0"));
+  assert.equal(parser.malformed, 0);
+});
+
+Deno.test("userMessageItemText() joins the text parts and applies the typed-text rules", () => {
+  const item = (content: unknown) => ({ type: "UserMessage", content });
+  assert.equal(
+    userMessageItemText(
+      item([{ type: "text", text: " a " }, { type: "image" }, { type: "text", text: "b" }]),
+    ),
+    "a \nb",
+  );
+  assert.equal(userMessageItemText(item([{ type: "image" }])), null);
+  assert.equal(userMessageItemText(item("text")), null);
+  assert.equal(userMessageItemText(item([{ type: "text", text: "<environment_context>x" }])), null);
+  assert.equal(userMessageItemText(item([{ type: "text", text: `see ${VERDICT_HINT_MARKER} here` }])), null);
+});
+
+Deno.test("memoryChanges() keeps landed adds and updates of memory files only", () => {
+  const fc = (status: string, changes: unknown) => ({ type: "FileChange", status, changes });
+  assert.deepEqual(memoryChanges(fc("completed", { "/p/AGENTS.md": { type: "add", content: "x\n" } })), [
+    "x",
+  ]);
+  assert.deepEqual(memoryChanges(fc("failed", { "/p/AGENTS.md": { type: "add", content: "x" } })), []);
+  assert.deepEqual(memoryChanges(fc("completed", { "/p/README.md": { type: "add", content: "x" } })), []);
+  assert.deepEqual(
+    memoryChanges(
+      fc("completed", { "/p/CLAUDE.md": { type: "update", unified_diff: "--- a\n+++ b\n@@\n-old\n+new\n" } }),
+    ),
+    ["new"],
+  );
+  assert.deepEqual(memoryChanges(fc("completed", { "/p/AGENTS.md": { type: "delete" } })), []);
 });
 
 Deno.test("codex parser accepts a TUI originator when source is absent and takes the cwd from turn_context", () => {
@@ -108,7 +157,7 @@ Deno.test("codex parser yields nothing before a session_meta has been seen", () 
 });
 
 Deno.test("codex parser resumed from its carry at any line yields what one pass yields", () => {
-  for (const rel of ["codex/tui-cli.jsonl", "codex/tui-originator.jsonl"]) {
+  for (const rel of ["codex/tui-cli.jsonl", "codex/tui-originator.jsonl", "codex/tui-0.169.jsonl"]) {
     const lines = fixtureLines(rel);
     const file = fixturePath(rel);
     const whole = feed(createCodexParser({ file, includeHeadless: false }, null), lines);
@@ -150,11 +199,15 @@ Deno.test("codex parser never throws on odd lines or a damaged carry", () => {
     '{"type":"event_msg","payload":{"type":"user_message"}}',
     '{"type":"event_msg","payload":{"type":"user_message","message":{"text":"x"}}}',
     '{"type":"turn_context","payload":{"cwd":5}}',
+    '{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"UserMessage","content":"x"}}}',
+    '{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"UserMessage","content":[7,{"type":"text"}]}}}',
+    '{"type":"event_msg","payload":{"type":"item_completed","item":{"type":"FileChange","status":"completed","changes":[1]}}}',
+    '{"type":"event_msg","payload":{"type":"item_completed","item":"FileChange"}}',
     '{"timestamp":"2026-01-01T00:00:01Z","type":"event_msg","payload":{"type":"user_message","message":"ok"}}',
   ];
   for (const prefilter of [true, false]) {
     const parser = createCodexParser({ file: "/c/r.jsonl", includeHeadless: false }, null, { prefilter });
-    assert.deepEqual(summary(feed(parser, odd)), [[8, "ok", ""]]);
+    assert.deepEqual(summary(feed(parser, odd)), [[12, "ok", ""]]);
     assert.equal(parser.malformed, 2);
   }
   for (const carry of [{ generation: "weird", counts: "yes" }, "old", 5, []]) {
@@ -168,6 +221,7 @@ Deno.test("codex parser never throws on odd lines or a damaged carry", () => {
       counts: null,
       metaCwd: "",
       turnCwd: "",
+      turnPrompts: [],
     });
   }
 });
@@ -217,4 +271,53 @@ Deno.test("sniffGeneration() tells envelope, direct and legacy first lines apart
   assert.equal(sniffGeneration({ id: "x", timestamp: "t", instructions: null }), "direct");
   assert.equal(sniffGeneration({ record_type: "state" }), "legacy");
   assert.equal(sniffGeneration({ something: "else" }), "envelope");
+});
+
+/** Rollouts the real Codex 0.169.0 wrote (../shared/clients/codex/samples), read from there. */
+const SAMPLES = fileURLToPath(new URL("../../../../shared/clients/codex/samples/", import.meta.url));
+const samplesPresent = (() => {
+  try {
+    return Deno.statSync(SAMPLES).isDirectory;
+  } catch {
+    return false;
+  }
+})();
+if (!samplesPresent) {
+  console.log(`rollout_test: the real 0.169 samples are skipped, ${SAMPLES} is not present`);
+}
+
+function parseSample(prefix: string, includeHeadless: boolean): VerdictRecord[] {
+  const name = [...Deno.readDirSync(SAMPLES)].map((e) => e.name).find((n) => n.startsWith(prefix))!;
+  const parser = createCodexParser({ file: `${SAMPLES}${name}`, includeHeadless }, null);
+  const records = feed(parser, splitLines(Deno.readTextFileSync(`${SAMPLES}${name}`)));
+  assert.equal(parser.malformed, 0);
+  return records;
+}
+
+Deno.test({
+  name: "codex parser on a real 0.169 TUI rollout yields the four typed prompts and the AGENTS.md patch",
+  ignore: !samplesPresent,
+  fn() {
+    const got = parseSample("tui.rollout-", false).map((r) => [r.source_line, r.kind, r.text]);
+    assert.deepEqual(got, [
+      [10, "prompt", "From now on use pnpm, never npm, in this repo."],
+      [21, "prompt", "Check with the recall tool what we decided about package managers."],
+      [41, "prompt", "Please record that rule in AGENTS.md."],
+      [45, "note", "# Agent rules\n\n- Use pnpm, never npm."],
+      [57, "prompt", "Which command installs lodash here?"],
+      // not the `!git status --short` at 65-66, the hook context, nor the compaction at 73
+    ]);
+  },
+});
+
+Deno.test({
+  name: "codex parser on a real 0.169 exec-then-resume rollout yields its prompts only with includeHeadless",
+  ignore: !samplesPresent,
+  fn() {
+    assert.deepEqual(parseSample("exec-then-resume.rollout-", false), []);
+    assert.deepEqual(parseSample("exec-then-resume.rollout-", true).map((r) => [r.source_line, r.text]), [
+      [10, "From now on use pnpm, never npm, in this repo."],
+      [22, "Which command installs lodash here?"],
+    ]);
+  },
 });

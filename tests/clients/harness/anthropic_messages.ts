@@ -68,6 +68,8 @@ export const anthropicMessages: WireApi<AnthropicReply> = {
   defaultReply(input) {
     return { text: input.toolResult ? DEFAULT_AFTER_TOOL_TEXT : DEFAULT_TEXT };
   },
+  // Claude Code's own requests (compaction summaries) are conversation-shaped: the script sees them.
+  sideReply: () => null,
   respond(reply, body, n) {
     const model = isObject(body) && typeof body.model === "string" ? body.model : "claude-test";
     const blocks: Record<string, unknown>[] = [];

@@ -27,6 +27,11 @@ export interface RecordedRequest {
   readonly text: string;
   /** Whether the wire API counted it as a model turn (the script answered it). */
   readonly turn: boolean;
+  /**
+   * A turn the agent makes for itself (a title, a classification), answered by the wire API
+   * without the script, so it never consumes a rule meant for the conversation.
+   */
+  readonly side: boolean;
   /** The latest input the script matched against (turns only). */
   readonly input: LatestInput | null;
   /** Milliseconds since the server started. */
@@ -60,6 +65,8 @@ export interface WireApi<R> {
   latestInput(body: unknown): LatestInput;
   /** The reply used when no rule matched. */
   defaultReply(input: LatestInput): R;
+  /** The reply to a side request (one the script must not answer), or null for a conversation turn. */
+  sideReply(body: unknown): R | null;
   /** Frames `reply` as the HTTP answer to a turn (`n` numbers ids). */
   respond(reply: R, body: unknown, n: number): Response;
   /** The answer to any other request (model lists, token counts, probes). */
@@ -101,9 +108,9 @@ export class ModelServer<R> {
     return this.#requests;
   }
 
-  /** The model turns so far (requests the script answered). */
+  /** The conversation turns so far (model requests that were not side requests). */
   get turns(): readonly RecordedRequest[] {
-    return this.#requests.filter((r) => r.turn);
+    return this.#requests.filter((r) => r.turn && !r.side);
   }
 
   /** Adds rules to the end of the script (e.g. between two sessions). */
@@ -166,6 +173,7 @@ export class ModelServer<R> {
     }
     const turn = this.#wire.isTurn(req.method, url.pathname, body);
     const input = turn ? this.#wire.latestInput(body) : null;
+    const side = turn ? this.#wire.sideReply(body) : null;
     const recorded: RecordedRequest = {
       n: this.#requests.length + 1,
       method: req.method,
@@ -174,13 +182,14 @@ export class ModelServer<R> {
       body,
       text,
       turn,
+      side: side !== null,
       input,
       at: Math.round(performance.now() - this.#started),
     };
     this.#requests.push(recorded);
     for (const wake of [...this.#waiters]) wake();
     if (!turn || input === null) return this.#wire.other(req.method, url.pathname, body);
-    return this.#wire.respond(this.#pick(input), body, recorded.n);
+    return this.#wire.respond(side ?? this.#pick(input), body, recorded.n);
   }
 
   #pick(input: LatestInput): R {

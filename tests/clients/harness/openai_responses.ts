@@ -104,6 +104,30 @@ function outputItem(reply: ResponsesReply, n: number): Record<string, unknown> {
   };
 }
 
+/** A small value that satisfies a JSON schema's required shape (strings say "test"). */
+export function instanceOf(schema: unknown): unknown {
+  if (!isObject(schema)) return null;
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return schema.enum[0];
+  switch (schema.type) {
+    case "object": {
+      const props = isObject(schema.properties) ? schema.properties : {};
+      const required = Array.isArray(schema.required) ? schema.required.map(String) : Object.keys(props);
+      return Object.fromEntries(required.map((k) => [k, instanceOf(props[k])]));
+    }
+    case "array":
+      return [];
+    case "string":
+      return "test";
+    case "integer":
+    case "number":
+      return 0;
+    case "boolean":
+      return false;
+    default:
+      return null;
+  }
+}
+
 export const openaiResponses: WireApi<ResponsesReply> = {
   name: "OpenAI Responses",
   isTurn(method, path) {
@@ -112,6 +136,14 @@ export const openaiResponses: WireApi<ResponsesReply> = {
   latestInput,
   defaultReply(input) {
     return { text: input.toolResult ? DEFAULT_AFTER_TOOL_TEXT : DEFAULT_TEXT };
+  },
+  sideReply(body) {
+    // A request for structured output (Codex's session title) gets JSON of its schema's shape.
+    const format = isObject(body) && isObject(body.text) && isObject(body.text.format)
+      ? body.text.format
+      : null;
+    if (format?.type !== "json_schema") return null;
+    return { text: JSON.stringify(instanceOf(format.schema)) };
   },
   respond(reply, body, n) {
     const item = outputItem(reply, n);

@@ -1,0 +1,207 @@
+/**
+ * Driving the real Codex CLI offline: the pinned (or `--latest`) npm package, a temp HOME whose
+ * config.toml points a custom provider at the OpenAI Responses model on 127.0.0.1, and sessions
+ * either headless (`codex exec`, stdin closed or it waits for more input) or interactive in tmux
+ * (`--no-alt-screen`). What it takes (seen with 0.169.0, ../shared/clients/codex/NOTES.md):
+ *
+ * - a model slug Codex knows ("gpt-5.5": the real tool set, apply_patch and tool_search);
+ * - `approval_policy = "never"` and a full-access sandbox (no bubblewrap here), the project
+ *   trusted, analytics off;
+ * - the TUI's first-run screens pre-seeded ([notice.model_migrations], the screen-reader probe),
+ *   or the first prompt answers a dialog instead.
+ */
+import { installCli, isExecutable } from "../harness/install_cli.ts";
+import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
+import type { ResponsesReply } from "../harness/openai_responses.ts";
+import { delay, TmuxSession } from "../harness/tmux.ts";
+import { CLIENTS, versionOf } from "../harness/versions.ts";
+import type { Workspace } from "../harness/workspace.ts";
+
+/** Visibly fake; Codex sends it as a bearer token to the provider. */
+export const API_KEY = "test-key-not-real";
+
+/** The Codex launcher of the version under test, installed into the cache when missing. */
+export async function codexBinary(): Promise<string> {
+  const version = versionOf("codex");
+  const prefix = await installCli(CLIENTS.codex.pkg, version);
+  const bin = `${prefix}/node_modules/.bin/codex`;
+  if (!(await isExecutable(bin))) {
+    throw new Error(`Cannot run Codex ${version}: ${bin} is not an executable (the package layout changed?)`);
+  }
+  return bin;
+}
+
+function tomlString(s: string): string {
+  return JSON.stringify(s);
+}
+
+/** The config.toml a person who pointed Codex at a local provider would have. */
+export function codexConfig(ws: Workspace, server: ModelServer<ResponsesReply>): string {
+  return [
+    'model = "gpt-5.5"',
+    'model_provider = "local"',
+    'approval_policy = "never"',
+    'sandbox_mode = "danger-full-access"',
+    "check_for_update_on_startup = false",
+    "",
+    "[model_providers.local]",
+    'name = "Local test model"',
+    `base_url = ${tomlString(`${server.origin}/v1`)}`,
+    'wire_api = "responses"',
+    'env_key = "LOCAL_MODEL_API_KEY"',
+    "request_max_retries = 0",
+    "stream_max_retries = 0",
+    "",
+    `[projects.${tomlString(ws.project)}]`,
+    'trust_level = "trusted"',
+    "",
+    "[analytics]",
+    "enabled = false",
+    "",
+    "[tui]",
+    "screen_reader_detection_done = true",
+    "",
+    "[tui.model_availability_nux]",
+    '"gpt-6.1-sol" = 1',
+    "",
+    "# Without this the TUI opens on a model-migration dialog that eats the first prompt.",
+    "[notice.model_migrations]",
+    '"gpt-5.5" = "gpt-6-sol"',
+    "",
+  ].join("\n");
+}
+
+export async function seedCodexHome(ws: Workspace, server: ModelServer<ResponsesReply>): Promise<void> {
+  await Deno.mkdir(`${ws.home}/.codex`, { recursive: true });
+  await Deno.writeTextFile(`${ws.home}/.codex/config.toml`, codexConfig(ws, server));
+}
+
+export function codexEnv(ws: Workspace): Record<string, string> {
+  return ws.env({ LOCAL_MODEL_API_KEY: API_KEY });
+}
+
+export interface HeadlessResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `codex exec [args] PROMPT` in the project, stdin closed. */
+export async function codexExec(ws: Workspace, args: readonly string[]): Promise<HeadlessResult> {
+  await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
+  const out = await new Deno.Command(await codexBinary(), {
+    args: ["exec", ...args],
+    cwd: ws.project,
+    env: codexEnv(ws),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(120_000),
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** The composer's placeholder or hint line, shown when the TUI waits for input. */
+const READY = /›\s|context left|\? for shortcuts/;
+/** Shown while a turn runs. */
+const BUSY = /esc to interrupt|Working \(/i;
+
+/** An interactive Codex in tmux. */
+export class CodexTui {
+  readonly tmux: TmuxSession;
+  readonly #server: ModelServer<ResponsesReply>;
+
+  private constructor(tmux: TmuxSession, server: ModelServer<ResponsesReply>) {
+    this.tmux = tmux;
+    this.#server = server;
+  }
+
+  static async start(
+    ws: Workspace,
+    server: ModelServer<ResponsesReply>,
+    args: readonly string[] = [],
+  ): Promise<CodexTui> {
+    await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
+    const tmux = await TmuxSession.start({
+      argv: [await codexBinary(), "--no-alt-screen", ...args],
+      cwd: ws.project,
+      env: codexEnv(ws),
+      dir: ws.root,
+    });
+    const tui = new CodexTui(tmux, server);
+    await tui.idle(60_000);
+    return tui;
+  }
+
+  /** Waits until no turn runs and the composer is ready and still. */
+  async idle(timeoutMs = 60_000): Promise<string> {
+    const deadline = performance.now() + timeoutMs;
+    while (true) {
+      const screen = await this.tmux.waitQuiet(600, Math.max(deadline - performance.now(), 1000));
+      if (READY.test(screen) && !BUSY.test(screen)) return screen;
+      if (performance.now() > deadline) {
+        throw new Error(`Codex did not come back to its composer; the screen shows:\n${screen}`);
+      }
+      await delay(200);
+    }
+  }
+
+  /**
+   * Types `text` and presses Enter, then waits for the model request whose latest input holds
+   * `expect` (when given) and for the TUI to be idle again. Returns the turns of this prompt.
+   */
+  async submit(text: string, expect?: string): Promise<RecordedRequest[]> {
+    const from = this.#server.requests.length;
+    await this.tmux.type(text);
+    const tail = text.replace(/^[!/]/, "").slice(-16).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    await this.tmux.waitForScreen(new RegExp(tail), "the typed text");
+    await this.tmux.press("Enter");
+    if (expect !== undefined) {
+      const folded = expect.toLowerCase();
+      await this.#server.waitFor(
+        `a turn holding "${expect}"`,
+        (r) => r.turn && (r.input?.text.toLowerCase().includes(folded) ?? false),
+        { from, timeoutMs: 60_000 },
+      );
+    }
+    await this.idle();
+    return this.#server.requests.slice(from).filter((r) => r.turn);
+  }
+
+  /** Ends the session with /quit and waits for the exit. */
+  async quit(): Promise<number> {
+    await this.tmux.type("/quit");
+    await delay(200);
+    await this.tmux.press("Enter");
+    try {
+      return await this.tmux.waitExit(20_000);
+    } finally {
+      await this.tmux.close();
+    }
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.tmux.close();
+  }
+}
+
+/** Every rollout file under the workspace's ~/.codex/sessions, sorted. */
+export async function rollouts(ws: Workspace): Promise<string[]> {
+  const out: string[] = [];
+  async function walk(dir: string) {
+    let entries: Deno.DirEntry[];
+    try {
+      entries = await Array.fromAsync(Deno.readDir(dir));
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (e.isDirectory) await walk(`${dir}/${e.name}`);
+      else if (e.name.endsWith(".jsonl")) out.push(`${dir}/${e.name}`);
+    }
+  }
+  await walk(`${ws.home}/.codex/sessions`);
+  return out.sort();
+}
