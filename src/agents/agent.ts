@@ -261,13 +261,39 @@ export interface HostFile {
   /** What the file holds, for messages ("Claude Code hooks"). */
   readonly label: string;
   path(at: AgentEnv): string;
-  /** Adds or updates verdict's entries; `text` is "" for a missing file. */
-  install(text: string, path: string, bin: string, env: Readonly<Record<string, string>>): EditResult;
+  /**
+   * The path the agent itself names this file by, when that can differ from `path`: Codex keys
+   * its hook trust by hooks.json under the canonical CODEX_HOME. Given the real path of the
+   * file's folder (the launcher resolves it). Without it, `path`.
+   */
+  agentPath?(at: AgentEnv, realFolder: string): string;
+  /**
+   * Adds or updates verdict's entries; `text` is "" for a missing file. `planned` holds the files
+   * planned before this one in the same job, as they will be written (Codex's config.toml records
+   * trust for the hooks its hooks.json, planned first, now holds).
+   */
+  install(
+    text: string,
+    path: string,
+    bin: string,
+    env: Readonly<Record<string, string>>,
+    planned: PlannedFiles,
+  ): EditResult;
   /** Removes exactly what install added. */
   uninstall(text: string, path: string): EditResult;
   /** For the file that registers the MCP server: is verdict's server there, and whose is it? */
   mcpState?(text: string, path: string): McpState;
 }
+
+/** A file planned earlier in the same install job: its paths and the text it will have. */
+export interface PlannedFile {
+  readonly path: string;
+  readonly agentPath: string;
+  readonly text: string;
+}
+
+/** Planned files by role. */
+export type PlannedFiles = ReadonlyMap<string, PlannedFile>;
 
 /** "ours": written by install (or the agent's own `mcp add`); "other": someone else's; null: none. */
 export type McpState = "ours" | "other" | null;
@@ -286,6 +312,6 @@ export interface DoctorAgent {
   readonly id: string;
   /** Does any of its presence paths exist? */
   readonly present: boolean;
-  /** Its host files by role, and its doctorFiles. */
-  readonly files: readonly { readonly role: string; readonly path: string }[];
+  /** Its host files by role, and its doctorFiles (`agentPath`: see HostFile.agentPath). */
+  readonly files: readonly { readonly role: string; readonly path: string; readonly agentPath: string }[];
 }

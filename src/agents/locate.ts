@@ -5,7 +5,8 @@
  */
 import type { SessionRoot } from "../config/roots.ts";
 import { realRoots } from "../sandbox/contain.ts";
-import type { Agent, AgentEnv } from "./agent.ts";
+import { basename, dirname, joinPath } from "../config/paths.ts";
+import type { Agent, AgentEnv, HostFile } from "./agent.ts";
 
 /**
  * Each agent's session roots that exist, real, in registry then reader order (a reader's own
@@ -50,4 +51,23 @@ export async function isPresent(agent: Agent, at: AgentEnv): Promise<boolean> {
 /** Where the agent writes its sessions: its first reader's first root (doctor and hints name it). */
 export function mainSessionRoot(agent: Agent, at: AgentEnv): string {
   return agent.sessions[0]!.roots(at)[0]!;
+}
+
+/** The real path of `path`, or of its folder when the file does not exist yet (else `path`). */
+export async function realPathOf(path: string): Promise<string> {
+  try {
+    return await Deno.realPath(path);
+  } catch {
+    try {
+      return joinPath(await Deno.realPath(dirname(path)), basename(path));
+    } catch {
+      return path;
+    }
+  }
+}
+
+/** The path the agent names a host file by (HostFile.agentPath, given its folder's real path). */
+export async function hostFileAgentPath(hostFile: HostFile, at: AgentEnv): Promise<string> {
+  const path = hostFile.path(at);
+  return hostFile.agentPath ? hostFile.agentPath(at, await realPathOf(dirname(path))) : path;
 }

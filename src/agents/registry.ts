@@ -25,12 +25,13 @@ export const AGENTS: readonly AgentEntry[] = [
   {
     id: "codex",
     label: "Codex",
-    wires: "MCP server",
-    readsHelp: "typed input from Codex TUI sessions (~/.codex/sessions)",
-    installHelp: "a delimited [mcp_servers.verdict] block in config.toml ($CODEX_HOME, else ~/.codex).",
+    wires: "hook and MCP server",
+    readsHelp: "typed input and AGENTS.md writes from Codex TUI sessions (~/.codex/sessions)",
+    installHelp: "the UserPromptSubmit hook in hooks.json, and a delimited block in config.toml holding " +
+      "[mcp_servers.verdict] and the [hooks.state] entry by which Codex trusts that hook " +
+      "(both in $CODEX_HOME, else ~/.codex). Codex runs no hook it has not been told to trust.",
     load: () => import("./codex/mod.ts"),
-    // No hook is wired into Codex yet (its hooks take Claude Code's shapes when one is).
-    hookDialect: null,
+    hookDialect: () => import("./codex/hook_dialect.ts"),
   },
   {
     id: "gemini",

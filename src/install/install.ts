@@ -4,7 +4,7 @@
  * atomically. Every file is planned before any is written, so a malformed or refused file
  * leaves all of them untouched.
  */
-import type { Agent, HostFile } from "../agents/agent.ts";
+import type { Agent, HostFile, PlannedFile } from "../agents/agent.ts";
 import { LOADED_AGENTS } from "../agents/loaded.ts";
 import { JsoncSyntaxError } from "../config/jsonc.ts";
 import { writeTextFileAtomic } from "../fsutil/atomic.ts";
@@ -44,16 +44,22 @@ export function hostFileByRole(
   throw new Error(`Unknown host file role "${role}"`);
 }
 
-function edit(job: InstallJob, file: InstallFile, text: string): EditResult {
+function edit(
+  job: InstallJob,
+  file: InstallFile,
+  text: string,
+  planned: ReadonlyMap<string, PlannedFile>,
+): EditResult {
   const host = hostFileByRole(file.role).file;
   return job.action === "install"
-    ? host.install(text, file.path, job.bin, job.env)
+    ? host.install(text, file.path, job.bin, job.env, planned)
     : host.uninstall(text, file.path);
 }
 
 /** Reads every file and plans its edit; throws HostFileError (nothing written) on the first problem. */
 export async function planJob(job: InstallJob): Promise<FileReport[]> {
   const reports: FileReport[] = [];
+  const planned = new Map<string, PlannedFile>();
   for (const file of job.files) {
     const before = await readOrNull(file.real);
     if (before === null && job.action === "uninstall") {
@@ -62,7 +68,7 @@ export async function planJob(job: InstallJob): Promise<FileReport[]> {
     }
     let result: EditResult;
     try {
-      result = edit(job, file, before ?? "");
+      result = edit(job, file, before ?? "", planned);
     } catch (err) {
       if (err instanceof JsoncSyntaxError) {
         throw new HostFileError(
@@ -80,6 +86,7 @@ export async function planJob(job: InstallJob): Promise<FileReport[]> {
       ? "created"
       : "updated";
     reports.push({ file, status, changes: result.changes, notes: result.notes, before, after: result.text });
+    planned.set(file.role, { path: file.path, agentPath: file.agentPath, text: result.text });
   }
   return reports;
 }

@@ -35,6 +35,8 @@ export interface InstallFile {
   readonly path: string;
   /** The real path (symlinks resolved): what is read and replaced, so a linked file stays linked. */
   readonly real: string;
+  /** The path the agent itself names the file by (HostFile.agentPath; usually `path`). */
+  readonly agentPath: string;
   /** Where the current contents are copied before a change. */
   readonly backup: string;
 }

@@ -205,10 +205,10 @@ Deno.test("hook user-prompt --agent gemini answers BeforeAgent in Gemini CLI's s
 
 Deno.test("hint --agent names an agent with a prompt hook, else exit 3; the hook entry stays silent", async () => {
   const env = await world();
-  const bad = await runCli(["hint", "--agent", "codex"], { env, stdin: hookJson(CONTRADICTION) });
+  const bad = await runCli(["hint", "--agent", "nobody"], { env, stdin: hookJson(CONTRADICTION) });
   assert.equal(bad.code, 3);
-  assert.match(bad.stderr, /Cannot print a hint for agent "codex": it has no prompt hook/);
-  assert.match(bad.stderr, /--agent takes claude, gemini/);
+  assert.match(bad.stderr, /Cannot print a hint for agent "nobody": it has no prompt hook/);
+  assert.match(bad.stderr, /--agent takes claude, codex, gemini/);
   const hook = await runCli(["hook", "user-prompt", "--agent", "nobody"], {
     env,
     stdin: hookJson(CONTRADICTION),

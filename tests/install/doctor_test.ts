@@ -71,6 +71,7 @@ Deno.test({
       ["records", "ok"],
       ["index", "ok"],
       ["hooks", "ok"],
+      ["codex hooks", "ok"],
       ["mcp", "ok"],
       ["schedule", "ok"],
       ["sandbox", "ok"],
@@ -90,9 +91,9 @@ Deno.test({
     const text = await runCli(["doctor"], { env });
     assert.equal(text.code, 0);
     const lines = text.stdout.trimEnd().split("\n").filter((l) => !l.startsWith("skip"));
-    assert.equal(lines.length, 10);
+    assert.equal(lines.length, 11);
     assert.match(lines[0]!, /^ok {4}config {7}.*config\.json parses$/);
-    assert.equal(lines[9], "doctor: all ok");
+    assert.equal(lines[10], "doctor: all ok");
   },
 });
 
@@ -220,4 +221,47 @@ Deno.test("doctor: a settings file that does not parse is a finding with its lin
     /^Cannot parse ".*settings\.json": Property name expected at line 1, column 12$/,
   );
   assert.match(d.one("hooks").fix!, /settings\.json:1:12$/);
+});
+
+Deno.test("doctor: a Codex hook that Codex will not run (untrusted, edited, turned off) fails, with the way to trust it", async () => {
+  const home = await tempHome();
+  await Deno.mkdir(`${home}/.codex`);
+  const env = { HOME: home, VERDICT_BIN: BIN };
+  assert.equal((await runCli(["install", "--codex"], { env })).code, 0);
+  const ok = await doctor(env);
+  assert.equal(ok.one("codex hooks").status, "ok");
+  assert.equal(ok.one("codex hooks").message, `UserPromptSubmit in ${home}/.codex/hooks.json, trusted`);
+  const config = `${home}/.codex/config.toml`;
+  const installed = await Deno.readTextFile(config);
+  const key = `${home}/.codex/hooks.json:user_prompt_submit:0:0`;
+  // The trust entry gone (a config restored from before, or never recorded): Codex skips the hook.
+  await Deno.writeTextFile(config, installed.replace(/\n\[hooks\.state\.[^\n]*\n[^\n]*\n/, "\n"));
+  const untrusted = await doctor(env);
+  assert.equal(untrusted.code, 1);
+  assert.deepEqual(untrusted.one("codex hooks"), {
+    id: "codex hooks",
+    status: "fail",
+    message:
+      `Codex will not run verdict's UserPromptSubmit hook: it is not trusted (no [hooks.state] entry for ${key})`,
+    fix: "run verdict install --codex (it records trust for the hook it writes), or in Codex type /hooks, " +
+      'select the verdict hook and press "t"',
+  });
+  // The hook edited after it was trusted: its hash no longer matches.
+  await Deno.writeTextFile(config, installed);
+  const hooks = `${home}/.codex/hooks.json`;
+  await Deno.writeTextFile(hooks, (await Deno.readTextFile(hooks)).replace('"timeout": 5', '"timeout": 9'));
+  const edited = await doctor(env);
+  assert.equal(edited.one("codex hooks").status, "fail");
+  assert.match(edited.one("codex hooks").message, /trusts another version of it$/);
+  // install brings both back in line.
+  assert.equal((await runCli(["install", "--codex"], { env })).code, 0);
+  assert.equal((await doctor(env)).one("codex hooks").status, "ok");
+  // Turned off in Codex.
+  await Deno.writeTextFile(
+    config,
+    (await Deno.readTextFile(config)).replace("trusted_hash", "enabled = false\ntrusted_hash"),
+  );
+  const off = await doctor(env);
+  assert.match(off.one("codex hooks").message, /it is turned off/);
+  assert.equal(off.one("codex hooks").fix, "in Codex, type /hooks and turn it on");
 });

@@ -24,7 +24,12 @@ Deno.test("install wires both hosts, keeps every other entry, backs up first; un
   // The files are the golden results: only our entries were added.
   assert.equal(await Deno.readTextFile(f.settings), fixture("claude/settings.after.json"));
   assert.equal(await Deno.readTextFile(f.claudeJson), fixture("claude/claude.after.json"));
-  assert.equal(await Deno.readTextFile(f.codex), fixture("codex/config.after.toml"));
+  // (The hook trust key names hooks.json by its path: the golden file has HOME = /home/dev.)
+  assert.equal(
+    (await Deno.readTextFile(f.codex)).replaceAll(home, "/home/dev"),
+    fixture("codex/config.after.toml"),
+  );
+  assert.equal(await Deno.readTextFile(`${home}/.codex/hooks.json`), fixture("codex/hooks.after.json"));
   // Other tools' entries are deep-equal to what they were.
   const before = JSON.parse(fixture("claude/settings.before.json"));
   const after = JSON.parse(await Deno.readTextFile(f.settings));
@@ -193,7 +198,7 @@ Deno.test("install with no flag skips a host that is not there; with neither the
   const r3 = await runCli(["install", "--codex"], { env: env(empty) });
   assert.equal(r3.code, 0, r3.stderr);
   assert.equal(
-    await Deno.readTextFile(`${empty}/.codex/config.toml`),
+    (await Deno.readTextFile(`${empty}/.codex/config.toml`)).replaceAll(empty, "/home/dev"),
     fixture("codex/config.after.toml").slice(fixture("codex/config.before.toml").length + 1),
   );
 });

@@ -6,14 +6,16 @@
  * - Sessions: rollouts under `<folder>/sessions/YYYY/MM/DD/` and `<folder>/archived_sessions/`,
  *   read by rollout.ts (which tells the file generations apart from their first lines; a new
  *   generation is a new branch there, a wholly new file format a second reader here).
- * - Wiring: a delimited `[mcp_servers.verdict]` block in `<folder>/config.toml` (mcp.ts). A
- *   further file install edits (such as `<folder>/hooks.json`) is one more entry in `hostFiles`,
- *   with its edits in a module of its own beside mcp.ts.
- * - Doctor: nothing of its own beyond the shared MCP check.
+ * - Wiring: the UserPromptSubmit hook in `<folder>/hooks.json` (hooks.ts), planned first, then
+ *   a delimited block in `<folder>/config.toml` (mcp.ts) holding the MCP server and the trust
+ *   Codex requires before it runs that hook (trust.ts).
+ * - Doctor: the hook, and whether Codex will run it (doctor.ts).
  */
 import { joinPath, resolvePath } from "../../config/paths.ts";
 import type { AgentEnv, AgentKit } from "../agent.ts";
-import { codexMcpState, installCodex, uninstallCodex } from "./mcp.ts";
+import { codexHooksCheck, CONFIG_ROLE } from "./doctor.ts";
+import { installCodexHooks, uninstallCodexHooks } from "./hooks.ts";
+import { codexMcpState, HOOKS_ROLE, installCodex, uninstallCodex } from "./mcp.ts";
 import { createCodexParser } from "./rollout.ts";
 
 /** $CODEX_HOME (relative to the cwd, "~/" expanded), else ~/.codex. */
@@ -49,8 +51,19 @@ export const kit: AgentKit = {
   },
   hostFiles: [
     {
-      role: "codex-config",
-      label: "Codex MCP server",
+      role: HOOKS_ROLE,
+      label: "Codex hooks",
+      path: (at) => joinPath(codexFolder(at), "hooks.json"),
+      // Codex names the file by CODEX_HOME made canonical when that is set, else by $HOME/.codex
+      // as written; its hook trust keys hold that path.
+      agentPath: (at, realFolder) =>
+        at.env.CODEX_HOME ? joinPath(realFolder, "hooks.json") : joinPath(codexFolder(at), "hooks.json"),
+      install: installCodexHooks,
+      uninstall: uninstallCodexHooks,
+    },
+    {
+      role: CONFIG_ROLE,
+      label: "Codex MCP server and hook trust",
       path: (at) => joinPath(codexFolder(at), "config.toml"),
       install: installCodex,
       uninstall: uninstallCodex,
@@ -58,5 +71,5 @@ export const kit: AgentKit = {
     },
   ],
   judgeTranscript: null,
-  doctor: () => Promise.resolve([]),
+  doctor: async (ctx) => [await codexHooksCheck(ctx)],
 };

@@ -28,7 +28,7 @@
  */
 import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
-import { isMemoryPath } from "../claude/transcript.ts";
+import { isMemoryPath } from "../../collect/memory_files.ts";
 
 /** Words of the system prompt of `copilot -p` (1.0.102) that the interactive one lacks. */
 export const NON_INTERACTIVE_MARK = "You are running in non-interactive mode";

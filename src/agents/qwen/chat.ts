@@ -32,7 +32,7 @@
  */
 import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
-import { isMemoryPath } from "../claude/transcript.ts";
+import { isMemoryPath } from "../../collect/memory_files.ts";
 
 /** Starts of text parts Qwen adds to a user message beside what was typed. */
 export const MACHINE_PART_PREFIXES: readonly string[] = [

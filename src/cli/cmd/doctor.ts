@@ -15,7 +15,7 @@ import { derivedPaths, dirname, isWithin, joinPath } from "../../config/paths.ts
 import { selfCommand, verdictBinary } from "../../install/binary.ts";
 import type { AgentEnv, DoctorAgent } from "../../agents/agent.ts";
 import { LOADED_AGENTS } from "../../agents/loaded.ts";
-import { isPresent, mainSessionRoot } from "../../agents/locate.ts";
+import { hostFileAgentPath, isPresent, mainSessionRoot } from "../../agents/locate.ts";
 import { type Check, runDoctor } from "../../install/doctor.ts";
 import { decodeJob, type DoctorJob, encodeJob, JOB_OPTION } from "../../install/jobs.ts";
 import { defaultScheduler, schedulePaths } from "../../install/schedule.ts";
@@ -59,10 +59,16 @@ export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number>
     agents.push({
       id: agent.id,
       present: await isPresent(agent, at),
-      files: [...agent.hostFiles, ...(agent.doctorFiles ?? [])].map((f) => ({
-        role: f.role,
-        path: f.path(at),
-      })),
+      files: [
+        ...await Promise.all(
+          agent.hostFiles.map(async (f) => ({
+            role: f.role,
+            path: f.path(at),
+            agentPath: await hostFileAgentPath(f, at),
+          })),
+        ),
+        ...(agent.doctorFiles ?? []).map((f) => ({ role: f.role, path: f.path(at), agentPath: f.path(at) })),
+      ],
     });
   }
   const docRoots = config?.doc_roots ?? [];

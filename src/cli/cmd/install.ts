@@ -11,10 +11,10 @@ import { booleanOption } from "../args.ts";
 import { nowMs } from "../clock.ts";
 import { EXIT, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
-import { basename, dirname, joinPath } from "../../config/paths.ts";
+import { dirname } from "../../config/paths.ts";
 import type { Agent, AgentEnv } from "../../agents/agent.ts";
 import { LOADED_AGENTS } from "../../agents/loaded.ts";
-import { isPresent } from "../../agents/locate.ts";
+import { hostFileAgentPath, isPresent, realPathOf } from "../../agents/locate.ts";
 import { andList, noneOfList, orList } from "../../agents/registry.ts";
 import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../install/binary.ts";
 import { unifiedDiff } from "../../install/diff.ts";
@@ -28,19 +28,6 @@ async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
-  }
-}
-
-/** The real path of `path`, or of its folder when the file does not exist yet. */
-async function realPathOf(path: string): Promise<string> {
-  try {
-    return await Deno.realPath(path);
-  } catch {
-    try {
-      return joinPath(await Deno.realPath(dirname(path)), basename(path));
-    } catch {
-      return path;
-    }
   }
 }
 
@@ -98,7 +85,8 @@ export async function launchInstall(plan: CommandPlan, action: InstallJob["actio
     for (const hostFile of host.hostFiles) {
       const path = hostFile.path(at);
       const real = await realPathOf(path);
-      files.push({ role: hostFile.role, path, real, backup: await freeBackup(real, stamp) });
+      const agentPath = await hostFileAgentPath(hostFile, at);
+      files.push({ role: hostFile.role, path, real, agentPath, backup: await freeBackup(real, stamp) });
     }
   }
   if (!dryRun && action === "install") {
@@ -142,7 +130,7 @@ function describe(r: FileReport, action: InstallJob["action"], dryRun: boolean):
     what = action === "install" ? "already installed" : "nothing of verdict's here";
   } else what = r.changes.join(", ");
   const lines = [`${label}: ${r.file.path} ${verb}: ${what}`];
-  if (!dryRun && r.status === "updated") lines.push(`  backup: ${r.file.backup}`);
+  if (!dryRun && (r.status === "updated" || r.status === "removed")) lines.push(`  backup: ${r.file.backup}`);
   for (const note of r.notes) lines.push(`  note: ${note}`);
   return lines;
 }
