@@ -16,8 +16,9 @@
  *   for each changed path that is a memory file (src/collect/memory_files.ts): an added file's
  *   content, or an update's added lines. Deletions yield nothing.
  * - The file's session is its first `session_meta`; later ones (copied histories, catalogs) are
- *   ignored. It counts only when it is a terminal (TUI) session: `source === "cli"`, or `source`
- *   absent and `originator` in TUI_ORIGINATORS. `codex exec` (`source:"exec"`, or no source and
+ *   ignored. It counts only when it is a terminal (TUI) session: `source === "cli"`, or
+ *   `source === "vscode"` with originator "codex-tui" (the 0.169 TUI through its app-server
+ *   daemon, DAEMON_TUI_ORIGINATOR), or `source` absent and `originator` in TUI_ORIGINATORS. `codex exec` (`source:"exec"`, or no source and
  *   originator "codex_exec") counts only with `includeHeadless`. VS Code / desktop ("vscode", or
  *   no source and "codex_vscode"), subagent threads (object `source`), "mcp" and anything unknown
  *   yield nothing. Lines before the first `session_meta` yield nothing.
@@ -43,6 +44,15 @@ import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts
 
 /** Originators of the terminal UI, used only when `source` is absent (older files). */
 export const TUI_ORIGINATORS: readonly string[] = ["codex_cli_rs", "codex-tui"];
+/**
+ * Codex 0.169's terminal UI usually talks to an app-server daemon it starts in the background,
+ * and the daemon records the TUI's sessions as `source: "vscode"` with this originator (seen
+ * with the real binary: only a run with --dangerously-bypass-hook-trust, which stays in-process,
+ * wrote "cli"). The VS Code extension's originator is "codex_vscode", the desktop app's "Codex
+ * Desktop", so this pair means the terminal.
+ */
+const DAEMON_TUI_ORIGINATOR = "codex-tui";
+
 /** Originator of `codex exec` when `source` is absent. */
 const EXEC_ORIGINATOR = "codex_exec";
 
@@ -240,9 +250,13 @@ export function sniffGeneration(first: Readonly<Record<string, unknown>>): Codex
 /** Whether a session_meta payload marks a session whose user messages were typed. */
 export function sessionCounts(meta: Readonly<Record<string, unknown>>, includeHeadless: boolean): boolean {
   const source = meta.source;
-  if (typeof source === "string") return source === "cli" || (includeHeadless && source === "exec");
-  if (source !== undefined && source !== null) return false; // subagent threads: an object
   const originator = typeof meta.originator === "string" ? meta.originator : "";
+  if (typeof source === "string") {
+    if (source === "cli") return true;
+    if (source === "exec") return includeHeadless;
+    return source === "vscode" && originator === DAEMON_TUI_ORIGINATOR;
+  }
+  if (source !== undefined && source !== null) return false; // subagent threads: an object
   return TUI_ORIGINATORS.includes(originator) || (includeHeadless && originator === EXEC_ORIGINATOR);
 }
 

@@ -231,6 +231,11 @@ Deno.test("sessionCounts() trusts source first and falls back to the originator 
     [{ source: "cli", originator: "Codex Desktop" }, true, true],
     [{ source: "exec", originator: "codex_exec" }, false, true],
     [{ source: "vscode", originator: "codex_cli_rs" }, false, false],
+    // Codex 0.169's TUI through its app-server daemon (seen); the extension and the app are not it.
+    [{ source: "vscode", originator: "codex-tui" }, true, true],
+    [{ source: "vscode", originator: "codex_vscode" }, false, false],
+    [{ source: "vscode", originator: "Codex Desktop" }, false, false],
+    [{ source: "exec", originator: "codex-tui" }, false, true],
     [{ source: "mcp" }, false, false],
     [{ source: { subagent: "review" }, originator: "codex_cli_rs" }, false, false],
     [{ originator: "codex_cli_rs" }, true, true],

@@ -205,3 +205,53 @@ export async function rollouts(ws: Workspace): Promise<string[]> {
   await walk(`${ws.home}/.codex/sessions`);
   return out.sort();
 }
+
+/**
+ * Codex's TUI starts an app-server daemon from a copy of itself under `~/.codex/packages/`,
+ * which outlives the TUI. This stops the ones started from the workspace's HOME (matched by
+ * the program's path, ended by pid; nothing else is touched), when disposed.
+ */
+export function codexDaemons(ws: Workspace): AsyncDisposable {
+  return {
+    async [Symbol.asyncDispose]() {
+      await stopProcessesUnder(`${ws.home}/.codex/`);
+    },
+  };
+}
+
+async function processesUnder(prefix: string): Promise<number[]> {
+  const pids: number[] = [];
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir("/proc"));
+  } catch {
+    return pids; // no /proc (not Linux): nothing to find this way
+  }
+  for (const e of entries) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const argv0 = (await Deno.readTextFile(`/proc/${e.name}/cmdline`)).split("\0")[0] ?? "";
+      if (argv0.startsWith(prefix)) pids.push(Number(e.name));
+    } catch {
+      // gone already, or not ours to read
+    }
+  }
+  return pids;
+}
+
+async function stopProcessesUnder(prefix: string): Promise<void> {
+  for (const signal of ["SIGTERM", "SIGKILL"] as const) {
+    const pids = await processesUnder(prefix);
+    if (pids.length === 0) return;
+    for (const pid of pids) {
+      try {
+        Deno.kill(pid, signal);
+      } catch {
+        // exited meanwhile
+      }
+    }
+    for (let waited = 0; waited < 5000 && (await processesUnder(prefix)).length > 0; waited += 100) {
+      await delay(100);
+    }
+  }
+}

@@ -1,0 +1,442 @@
+/**
+ * The real Codex CLI (pinned in harness/versions.ts) against this checkout's verdict, fully
+ * offline: the scripted OpenAI Responses model on 127.0.0.1, a temp HOME, a git project. One
+ * story is driven once (the scenario below) and each test checks one claim on what it left:
+ *
+ *  1. `verdict install` (hooks.json, the MCP server and the hook's trust in config.toml), then
+ *     session A in the TUI, with no trust-bypass flag: a decision, a skill invoked with
+ *     arguments (`$release …`, Codex 0.169's custom slash commands are gone), an AGENTS.md write
+ *     (apply_patch), a `!` shell line and `/compact`;
+ *  2. `verdict collect`, then session B in the TUI: a prompt the decision bears on (the hint),
+ *     small talk (no hint), and a question the model answers through the MCP recall tool;
+ *  3. the trust gate: with verdict's trust entry removed, doctor says Codex will not run the
+ *     hook and `codex exec` indeed runs none; after `verdict install` both say it runs;
+ *  4. a headless `codex exec` decision; `verdict collect` (and once with include_headless);
+ *  5. `verdict uninstall`, then `codex exec` once more.
+ */
+import assert from "node:assert/strict";
+import type { RecordedRequest } from "../harness/model_server.ts";
+import { inputItems, inputMessages, responsesServer, toolNames } from "../harness/openai_responses.ts";
+import { assertIncludes, CLIENT_TEST, once, readJsonl } from "../harness/scenario.ts";
+import { testPrefix } from "../harness/versions.ts";
+import { Workspace } from "../harness/workspace.ts";
+import { codexDaemons, codexExec, CodexTui, rollouts, seedCodexHome } from "./codex.ts";
+
+const NAME = testPrefix("codex");
+
+/** The marker verdict's hint block starts with (src/gate/render.ts). */
+const HINT_MARK = "[verdict recall]";
+
+const DECISION = "From now on use pnpm, never npm, to install packages in this repo.";
+const SKILL = "$release version 2 with the pnpm switch";
+const MEMORY = "Please record that rule in AGENTS.md.";
+const SHELL = "!git status --short";
+const BEARS_ON_DECISION = "Should I install lodash with npm or pnpm?";
+const SMALL_TALK = "thanks, that is all for now";
+const ASK_RECALL = "Check with the recall tool what we decided about package managers.";
+const UNTRUSTED = "Untrusted: should I install lodash with npm or pnpm?";
+const RETRUSTED = "Trusted again: should I install lodash with npm or pnpm?";
+const HEADLESS = "From now on always run the linter before committing.";
+const AFTER_UNINSTALL = "Say hello after the uninstall.";
+const NOTE_TEXT = "# Rules\n\n- Use pnpm, never npm.\n";
+const PATCH = `*** Begin Patch\n*** Add File: AGENTS.md\n${
+  NOTE_TEXT.split("\n").slice(0, -1).map((l) => `+${l}`).join("\n")
+}\n*** End Patch\n`;
+
+interface Exec {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+interface Story {
+  readonly requests: readonly RecordedRequest[];
+  readonly marks: Readonly<Record<string, number>>;
+  readonly install: Exec;
+  readonly uninstall: Exec;
+  readonly before: { config: string };
+  /** config.toml just before uninstall (Codex keeps writing its own counters to it meanwhile). */
+  readonly beforeUninstall: string;
+  readonly after: { config: string; hooksJson: boolean };
+  /** The TUI's first screen in session A (no hook-review dialog when trust was recorded). */
+  readonly startScreen: string;
+  readonly doctor: Record<string, { status: string; message: string }>;
+  readonly untrusted: { doctor: { status: string; message: string; fix: string | null }; exec: Exec };
+  readonly retrusted: { doctor: { status: string; message: string }; exec: Exec };
+  readonly records: Record<string, unknown>[];
+  readonly headlessRecords: Record<string, unknown>[];
+  /** Every line of every rollout, by file. */
+  readonly rollouts: Readonly<Record<string, Record<string, unknown>[]>>;
+  readonly headless: Exec;
+  readonly afterUninstall: Exec;
+}
+
+type DoctorLine = { id: string; status: string; message: string; fix: string | null };
+
+async function doctorChecks(ws: Workspace): Promise<Record<string, DoctorLine>> {
+  const r = await ws.verdict(["doctor", "--json"]);
+  const checks = JSON.parse(r.stdout).checks as DoctorLine[];
+  return Object.fromEntries(checks.map((c) => [c.id, c]));
+}
+
+const story = once(async (): Promise<Story> => {
+  await using ws = await Workspace.create("codex");
+  // Disposed before the workspace: ends the app-server daemons Codex starts from its HOME.
+  await using _daemons = codexDaemons(ws);
+  await using server = responsesServer([
+    { when: "from now on use pnpm", reply: { text: "Understood: pnpm only, never npm." } },
+    { when: "record that rule in AGENTS.md", reply: { custom: "apply_patch", input: PATCH } },
+    { afterTool: true, when: "AGENTS.md", reply: { text: "Wrote AGENTS.md." } },
+    { when: "lodash", once: false, reply: { text: "Run `pnpm add lodash`." } },
+    // MCP tools are deferred: the model searches for them first (Codex runs the search itself).
+    {
+      when: "recall tool",
+      reply: {
+        item: {
+          type: "tool_search_call",
+          execution: "client",
+          arguments: { query: "verdict recall", limit: 8 },
+        },
+      },
+    },
+    {
+      afterTool: true,
+      when: "mcp__verdict",
+      reply: {
+        tool: "verdict_recall",
+        namespace: "mcp__verdict",
+        args: { query: "package manager pnpm npm" },
+      },
+    },
+    { afterTool: true, when: "earlier record", reply: { text: "The recall tool says: pnpm, never npm." } },
+  ]);
+  await seedCodexHome(ws, server);
+  await Deno.mkdir(`${ws.home}/.codex/skills/release`, { recursive: true });
+  await Deno.writeTextFile(
+    `${ws.home}/.codex/skills/release/SKILL.md`,
+    "---\nname: release\ndescription: Prepare release notes for a version\n---\n\nPrepare the release notes.\n",
+  );
+  const configPath = `${ws.home}/.codex/config.toml`;
+  const before = { config: await Deno.readTextFile(configPath) };
+  const marks: Record<string, number> = {};
+  const mark = (name: string) => (marks[name] = server.requests.length);
+
+  const install = await ws.verdict(["install", "--codex"]);
+  const doctor = await doctorChecks(ws);
+
+  // Session A: no --dangerously-bypass-hook-trust; the hook runs only because it is trusted.
+  let startScreen = "";
+  {
+    await using tui = await CodexTui.start(ws, server);
+    startScreen = await tui.tmux.screen();
+    mark("decision");
+    await tui.submit(DECISION, "from now on use pnpm");
+    mark("skill");
+    await tui.submit(SKILL, "<skill>");
+    mark("memory");
+    await tui.submit(MEMORY, "AGENTS.md");
+    mark("shell");
+    await tui.submit(SHELL);
+    mark("compact");
+    await tui.submit("/compact", "CONTEXT CHECKPOINT COMPACTION");
+    mark("session-a-end");
+    await tui.quit();
+  }
+  await ws.verdictOk(["collect"]);
+
+  // Session B: a new session, so the decision is an earlier one.
+  {
+    await using tui = await CodexTui.start(ws, server);
+    mark("hint");
+    await tui.submit(BEARS_ON_DECISION, "lodash");
+    mark("small-talk");
+    await tui.submit(SMALL_TALK, "thanks");
+    mark("recall");
+    await tui.submit(ASK_RECALL, "recall tool");
+    mark("session-b-end");
+    await tui.quit();
+  }
+
+  // The trust gate, both ways, against the real binary.
+  const installed = await Deno.readTextFile(configPath);
+  await Deno.writeTextFile(configPath, installed.replace(/\n\[hooks\.state\.[^\n]*\n[^\n]*\n/, "\n"));
+  const untrustedDoctor = (await doctorChecks(ws))["codex hooks"]!;
+  mark("untrusted");
+  const untrustedExec = await codexExec(ws, [UNTRUSTED]);
+  const reinstall = await ws.verdict(["install", "--codex"]);
+  if (reinstall.code !== 0) throw new Error(`reinstall failed: ${reinstall.stderr}`);
+  const retrustedDoctor = (await doctorChecks(ws))["codex hooks"]!;
+  mark("retrusted");
+  const retrustedExec = await codexExec(ws, [RETRUSTED]);
+
+  mark("headless");
+  const headless = await codexExec(ws, [HEADLESS]);
+  await ws.verdictOk(["collect"]);
+  const records = await ws.readRecords();
+  const config = `${ws.root}/headless.json`;
+  await Deno.writeTextFile(config, '{ "include_headless": true }\n');
+  const headlessOut = `${ws.root}/headless-records.jsonl`;
+  await ws.verdictOk(["collect", "--full", "--out", headlessOut], { env: { VERDICT_CONFIG: config } });
+  const headlessRecords = await readJsonl(headlessOut);
+
+  const beforeUninstall = await Deno.readTextFile(configPath);
+  const uninstall = await ws.verdict(["uninstall", "--codex"]);
+  mark("after-uninstall");
+  const afterUninstall = await codexExec(ws, [AFTER_UNINSTALL]);
+
+  const all: Record<string, Record<string, unknown>[]> = {};
+  for (const f of await rollouts(ws)) all[f] = await readJsonl(f);
+  let hooksJson = true;
+  try {
+    await Deno.stat(`${ws.home}/.codex/hooks.json`);
+  } catch {
+    hooksJson = false;
+  }
+  return {
+    requests: [...server.requests],
+    marks,
+    install,
+    uninstall,
+    before,
+    beforeUninstall,
+    after: { config: await Deno.readTextFile(configPath), hooksJson },
+    startScreen,
+    doctor,
+    untrusted: { doctor: untrustedDoctor, exec: untrustedExec },
+    retrusted: { doctor: retrustedDoctor, exec: retrustedExec },
+    records,
+    headlessRecords,
+    rollouts: all,
+    headless,
+    afterUninstall,
+  };
+});
+
+// ---- reading what was recorded
+
+/** The conversation turns of the step starting at mark `from` (up to the next mark). */
+function turnsOf(s: Story, from: string): RecordedRequest[] {
+  const start = s.marks[from]!;
+  const ends = Object.values(s.marks).filter((m) => m > start);
+  const end = ends.length ? Math.min(...ends) : s.requests.length;
+  return s.requests.slice(start, end).filter((r) => r.turn && !r.side);
+}
+
+/** The developer messages after the last user message of a request (Codex puts hook context there). */
+function afterLastUser(r: RecordedRequest): string {
+  const messages = inputMessages(r.body);
+  let last = -1;
+  messages.forEach((m, i) => {
+    if (m.role === "user") last = i;
+  });
+  return messages.slice(last + 1).map((m) => m.text).join("\n");
+}
+
+/** The first conversation turn whose latest user input holds `typed`. */
+function turnFor(s: Story, typed: string): RecordedRequest {
+  const hit = s.requests.find((r) => r.turn && !r.side && (r.input?.text.includes(typed) ?? false));
+  if (!hit) throw new Error(`no model request carried the prompt "${typed}"`);
+  return hit;
+}
+
+function prompts(records: readonly Record<string, unknown>[]): string[] {
+  return records.filter((r) => r.kind === "prompt").map((r) => String(r.text));
+}
+
+function allLines(s: Story): Record<string, unknown>[] {
+  return Object.values(s.rollouts).flat();
+}
+
+const payload = (l: Record<string, unknown>) => (l.payload ?? {}) as Record<string, unknown>;
+
+// ---- the claims
+
+Deno.test({
+  name: `${NAME}: verdict install wires the hook and MCP in a form Codex loads, trusts and runs`,
+  ...CLIENT_TEST,
+  async fn() {
+    const s = await story();
+    assert.equal(s.install.code, 0, s.install.stderr);
+    assertIncludes(s.install.stdout, "UserPromptSubmit hook added");
+    assertIncludes(s.install.stdout, "[mcp_servers.verdict] added, UserPromptSubmit hook trusted");
+    assert.equal(s.doctor["codex hooks"]?.status, "ok", s.doctor["codex hooks"]?.message);
+    // Codex did not ask to review the hook: it found it trusted.
+    assert.ok(!/hooks? need review/i.test(s.startScreen), s.startScreen);
+    // It ran it: its context (the hint) reached the model (see the hint test), and exec says so.
+    assertIncludes(s.retrusted.exec.stdout + s.retrusted.exec.stderr, "UserPromptSubmit");
+    // And it started the MCP server: its namespace came back from the tool search.
+    const recall = turnsOf(s, "recall");
+    assert.ok(recall.length >= 2, `the recall question made ${recall.length} turns`);
+    assertIncludes(JSON.stringify(inputItems(recall[1]!.body).at(-1)), "mcp__verdict");
+  },
+});
+
+Deno.test({
+  name: `${NAME}: collect yields exactly the typed prompts and the AGENTS.md write that landed`,
+  ...CLIENT_TEST,
+  async fn() {
+    const s = await story();
+    assert.deepEqual(prompts(s.records), [
+      DECISION,
+      SKILL,
+      MEMORY,
+      BEARS_ON_DECISION,
+      SMALL_TALK,
+      ASK_RECALL,
+    ]);
+    const notes = s.records.filter((r) => r.kind === "note").map((r) => r.text);
+    assert.deepEqual(notes, [NOTE_TEXT.trim()]);
+    // 0.169 writes the prompt as an item_completed UserMessage (no user_message events at all).
+    const lines = allLines(s);
+    assert.ok(lines.some((l) => l.type === "event_msg" && payload(l).type === "item_completed"));
+    assert.ok(!lines.some((l) => l.type === "event_msg" && payload(l).type === "user_message"));
+  },
+});
+
+Deno.test({
+  name:
+    `${NAME}: collect keeps out what the machine made (hook context, skill body, environment, ! lines, compaction)`,
+  ...CLIENT_TEST,
+  async fn() {
+    const s = await story();
+    const lines = allLines(s);
+    const userText = (l: Record<string, unknown>) =>
+      l.type === "response_item" && (payload(l).role === "user" || payload(l).role === "developer")
+        ? JSON.stringify(payload(l).content)
+        : "";
+    const machine = {
+      "hook context": lines.find((l) => userText(l).includes(HINT_MARK)),
+      "injected skill body": lines.find((l) => userText(l).includes("<skill>")),
+      "environment block": lines.find((l) => userText(l).includes("<environment_context>")),
+      "! shell command": lines.find((l) => userText(l).includes("<user_shell_command>")),
+      "compaction": lines.find((l) => l.type === "compacted"),
+    };
+    for (const [what, line] of Object.entries(machine)) assert.ok(line, `the rollouts hold no ${what}`);
+    const texts = s.records.map((r) => String(r.text));
+    for (
+      const bad of [
+        HINT_MARK,
+        "<skill>",
+        "Prepare the release notes",
+        "<environment_context>",
+        "git status",
+        "<user_shell_command>",
+        "summary",
+        "CONTEXT CHECKPOINT",
+      ]
+    ) {
+      assert.deepEqual(texts.filter((t) => t.includes(bad)), [], `a record holds "${bad}"`);
+    }
+  },
+});
+
+Deno.test({
+  name: `${NAME}: the headless policy holds for codex exec (left out unless include_headless)`,
+  ...CLIENT_TEST,
+  async fn() {
+    const s = await story();
+    assert.equal(s.headless.code, 0, s.headless.stderr);
+    const file = Object.values(s.rollouts).find((ls) => JSON.stringify(ls).includes(HEADLESS));
+    if (!file) throw new Error("the exec session wrote no rollout");
+    assert.equal(payload(file[0]!).source, "exec");
+    for (const p of [HEADLESS, UNTRUSTED, RETRUSTED]) {
+      assert.ok(
+        !prompts(s.records).includes(p),
+        `an exec prompt was collected without include_headless: ${p}`,
+      );
+      assert.ok(prompts(s.headlessRecords).includes(p), `include_headless did not collect "${p}"`);
+    }
+  },
+});
+
+Deno.test({
+  name: `${NAME}: a hint reaches the model's request when an earlier decision bears on the prompt`,
+  ...CLIENT_TEST,
+  async fn() {
+    const s = await story();
+    const turn = turnsOf(s, "hint")[0]!;
+    assertIncludes(turn.input!.text, BEARS_ON_DECISION);
+    const context = afterLastUser(turn);
+    assertIncludes(context, HINT_MARK);
+    assertIncludes(context, DECISION);
+  },
+});
+
+Deno.test({
+  name: `${NAME}: nothing reaches the model's request on small talk`,
+  ...CLIENT_TEST,
+  async fn() {
+    const s = await story();
+    const turns = turnsOf(s, "small-talk");
+    assert.ok(turns.length >= 1, "small talk reached no model request");
+    for (const t of turns) {
+      assert.ok(!afterLastUser(t).includes(HINT_MARK), `a hint came with "${SMALL_TALK}"`);
+    }
+    for (const t of turnsOf(s, "decision")) assert.ok(!afterLastUser(t).includes(HINT_MARK));
+  },
+});
+
+Deno.test({
+  name: `${NAME}: the MCP recall tool is listed, called, and its quote reaches the model`,
+  ...CLIENT_TEST,
+  async fn() {
+    const s = await story();
+    const turns = turnsOf(s, "recall");
+    assert.ok(turns.length >= 3, `expected the search, the call and the answer; got ${turns.length} turns`);
+    // Listed: deferred behind tool_search, whose output (run by Codex) names verdict_recall.
+    assert.ok(toolNames(turns[0]!.body).includes("tool_search"), toolNames(turns[0]!.body).join(", "));
+    const search = inputItems(turns[1]!.body).at(-1)!;
+    assert.equal(search.type, "tool_search_output");
+    assertIncludes(JSON.stringify(search), "verdict_recall");
+    // Called, and its result (the quote) is in the request after the call.
+    const result = inputItems(turns[2]!.body).at(-1)!;
+    assert.equal(result.type, "function_call_output");
+    assertIncludes(JSON.stringify(result), DECISION.replaceAll('"', '\\"'));
+    const calls = allLines(s).filter((l) =>
+      payload(l).type === "item_completed" &&
+      (payload(l).item as Record<string, unknown>)?.type === "McpToolCall"
+    );
+    assert.equal(calls.length, 1);
+  },
+});
+
+Deno.test({
+  name: `${NAME}: Codex runs no untrusted hook, doctor says so, and after verdict install the hook runs`,
+  ...CLIENT_TEST,
+  async fn() {
+    const s = await story();
+    assert.equal(s.untrusted.doctor.status, "fail");
+    assert.match(
+      s.untrusted.doctor.message,
+      /^Codex will not run verdict's UserPromptSubmit hook: it is not trusted/,
+    );
+    assert.equal(s.untrusted.exec.code, 0, s.untrusted.exec.stderr);
+    const untrusted = turnFor(s, UNTRUSTED);
+    assert.ok(!afterLastUser(untrusted).includes(HINT_MARK), "Codex ran an untrusted hook");
+    assert.equal(s.retrusted.doctor.status, "ok", s.retrusted.doctor.message);
+    const retrusted = turnFor(s, RETRUSTED);
+    assertIncludes(afterLastUser(retrusted), HINT_MARK);
+  },
+});
+
+Deno.test({
+  name: `${NAME}: verdict uninstall leaves no trace and Codex still works`,
+  ...CLIENT_TEST,
+  async fn() {
+    const s = await story();
+    assert.equal(s.uninstall.code, 0, s.uninstall.stderr);
+    // Only our block went: every other byte is what Codex and the person left there.
+    const block = /\n# >>> verdict:[^\n]*\n[\s\S]*?# <<< verdict <<<\n/;
+    assert.match(s.beforeUninstall, block);
+    assert.equal(s.after.config, s.beforeUninstall.replace(block, ""));
+    assert.ok(!/mcp_servers\.verdict|verdict install|\[hooks\.state/.test(s.after.config), s.after.config);
+    // And it is the file from before install, but for the counters Codex itself bumps.
+    const counters = (t: string) => t.replace(/^("gpt-[^"]*") = \d+$/gm, "$1 = N");
+    assert.equal(counters(s.after.config), counters(s.before.config));
+    assert.equal(s.after.hooksJson, false, "hooks.json (created by install) is still there");
+    assert.equal(s.afterUninstall.code, 0, s.afterUninstall.stderr);
+    const turn = turnFor(s, AFTER_UNINSTALL);
+    assert.ok(!turn.text.includes("mcp__verdict"), "the uninstalled MCP server was still offered");
+    assert.ok(!turn.text.includes("[verdict"), "verdict text reached the model after uninstall");
+  },
+});
