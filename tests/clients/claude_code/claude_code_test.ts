@@ -185,7 +185,7 @@ function turnsOf(s: Story, from: string, to?: string): RecordedRequest[] {
   const start = s.marks[from]!;
   const ends = Object.values(s.marks).filter((m) => m > start);
   const end = to ? s.marks[to]! : ends.length ? Math.min(...ends) : s.requests.length;
-  return s.requests.slice(start, end).filter((r) => r.turn);
+  return s.requests.slice(start, end).filter((r) => r.turn && !r.side);
 }
 
 function textOfMessage(m: AnthropicMessage): string {
@@ -246,9 +246,13 @@ Deno.test({
       )
     );
     assert.deepEqual(failures, [], "a hook failed");
-    // and it started the MCP server and listed its tools to the model.
-    const first = turnFor(s, DECISION);
-    assertIncludes(first.text, "mcp__verdict__verdict_recall");
+    // and it started the MCP server and listed its tool to the model in session A. (Not always in the
+    // very first request: 2.1.332 sends it before the MCP server has connected.)
+    const sessionA = turnsOf(s, "decision", "hint");
+    assert.ok(
+      sessionA.some((t) => t.text.includes("mcp__verdict__verdict_recall")),
+      "no request of session A listed mcp__verdict__verdict_recall",
+    );
   },
 });
 

@@ -20,7 +20,14 @@ const INSTALL_TIMEOUT_MS = 10 * 60_000;
 /** Versions are passed to npm as `<pkg>@<version>`: refuse anything that is not a version. */
 const VERSION_SHAPE = /^[0-9]+\.[0-9]+\.[0-9]+(-[0-9A-Za-z.-]+)?$/;
 
-export function cacheRoot(): string {
+/** Test seams: where the cache is, and npm's environment (e.g. a registry on loopback). */
+export interface InstallOptions {
+  readonly cacheRoot?: string;
+  readonly npmEnv?: Readonly<Record<string, string>>;
+}
+
+export function cacheRoot(opts: InstallOptions = {}): string {
+  if (opts.cacheRoot) return opts.cacheRoot;
   const explicit = Deno.env.get(CACHE_ENV);
   if (explicit) return explicit;
   const xdg = Deno.env.get("XDG_CACHE_HOME") || `${Deno.env.get("HOME") ?? "/tmp"}/.cache`;
@@ -28,8 +35,8 @@ export function cacheRoot(): string {
 }
 
 /** Where `pkg@version` lives once installed. */
-export function installDir(pkg: string, version: string): string {
-  return `${cacheRoot()}/${pkg}@${version}`;
+export function installDir(pkg: string, version: string, opts: InstallOptions = {}): string {
+  return `${cacheRoot(opts)}/${pkg}@${version}`;
 }
 
 async function installedVersion(dir: string, pkg: string): Promise<string | null> {
@@ -46,11 +53,11 @@ async function installedVersion(dir: string, pkg: string): Promise<string | null
  * first when the cache does not have it. Throws, naming the package and npm's own words, when
  * the registry cannot be reached: the client tests never pass without their clients.
  */
-export async function installCli(pkg: string, version: string): Promise<string> {
+export async function installCli(pkg: string, version: string, opts: InstallOptions = {}): Promise<string> {
   if (!VERSION_SHAPE.test(version)) {
     throw new TypeError(`Cannot install "${pkg}@${version}": "${version}" is not a version number`);
   }
-  const dir = installDir(pkg, version);
+  const dir = installDir(pkg, version, opts);
   if (await installedVersion(dir, pkg) === version) return dir;
 
   const parent = dir.slice(0, dir.lastIndexOf("/"));
@@ -73,7 +80,7 @@ export async function installCli(pkg: string, version: string): Promise<string> 
         "--loglevel=error",
         `${pkg}@${version}`,
       ],
-      env: { npm_config_update_notifier: "false" },
+      env: { npm_config_update_notifier: "false", ...opts.npmEnv },
       stdin: "null",
       stdout: "piped",
       stderr: "piped",
@@ -93,7 +100,7 @@ export async function installCli(pkg: string, version: string): Promise<string> 
       throw new Error(
         `Cannot install "${pkg}@${version}": npm exited ${out.code}\n${said}\n` +
           "hint: the client tests need the npm registry once per version (later runs use the cache in " +
-          `${cacheRoot()}); check that npm can reach its registry ("npm view ${pkg} version")`,
+          `${cacheRoot(opts)}); check that npm can reach its registry ("npm view ${pkg} version")`,
       );
     }
     const got = await installedVersion(partial, pkg);
@@ -127,10 +134,10 @@ export async function isExecutable(path: string): Promise<boolean> {
 }
 
 /** The newest version the registry has of `pkg` (`npm view`); throws when it cannot be asked. */
-export async function latestVersion(pkg: string): Promise<string> {
+export async function latestVersion(pkg: string, opts: InstallOptions = {}): Promise<string> {
   const out = await new Deno.Command("npm", {
     args: ["view", pkg, "version"],
-    env: { npm_config_update_notifier: "false" },
+    env: { npm_config_update_notifier: "false", ...opts.npmEnv },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
