@@ -14,7 +14,16 @@ export const EXIT = {
   usage: 3,
   /** The environment failed us: a file could not be read or written, a permission was refused. */
   runtime: 4,
+  /** Stopped by SIGINT before it finished (128 + 2, the shell's convention). */
+  sigint: 130,
+  /** Stopped by SIGTERM before it finished (128 + 15). */
+  sigterm: 143,
 } as const;
+
+/** The exit code of a run a signal stopped. */
+export function signalExit(signal: Deno.Signal): ExitCode {
+  return signal === "SIGINT" ? EXIT.sigint : EXIT.sigterm;
+}
 
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
@@ -51,6 +60,17 @@ export class InputError extends VerdictError {
   constructor(message: string, hint?: string) {
     super(message, EXIT.usage, hint);
     this.name = "InputError";
+  }
+}
+
+/**
+ * A run stopped by SIGINT or SIGTERM (the reason stopSignal aborts with). Whatever it had not
+ * written yet is not written: every file verdict keeps is replaced by rename, never in place.
+ */
+export class InterruptedError extends VerdictError {
+  constructor(signal: Deno.Signal) {
+    super(`stopped by ${signal} before finishing; nothing was half-written`, signalExit(signal));
+    this.name = "InterruptedError";
   }
 }
 

@@ -43,6 +43,11 @@ export interface CommandSpec {
   readonly stdinInPlan?: boolean;
   /** Runs in the launcher before the Worker starts (what the narrowed Worker cannot do). */
   readonly prepare?: (plan: CommandPlan) => Promise<void>;
+  /**
+   * A hook entry: it exits 0 whatever happens, a signal's stop included, because its host reads
+   * any other code as a verdict (exit 2 blocks).
+   */
+  readonly exitsZero?: true;
 }
 
 /** For commands that read and write nothing beyond what they opened before revoking. */
@@ -576,6 +581,7 @@ past its deadline. install writes the --agent of each agent it wires.`,
     sandbox: "revoke",
     load: () => import("./cmd/hook_user_prompt.ts"),
     permissions: NOTHING,
+    exitsZero: true,
     listed: true,
   },
   {
@@ -592,6 +598,7 @@ request within 120 s passes. Always exits 0; silent on any error. See docs/compa
     load: () => import("./cmd/hook_pre_compact.ts"),
     permissions: compactionHookGrants,
     stdinInPlan: true,
+    exitsZero: true,
     listed: true,
   },
   {
@@ -607,6 +614,7 @@ silent on any error or when there is no handoff. See docs/compaction.md.`,
     load: () => import("./cmd/hook_session_start.ts"),
     permissions: compactionHookGrants,
     stdinInPlan: true,
+    exitsZero: true,
     listed: true,
   },
   {

@@ -98,7 +98,8 @@ async function dispatch(argv: readonly string[], env: Env, cwd: string): Promise
     return await mod.run(plan, io);
   }
   const { runConfined } = await import("./run_confined.ts");
-  return await runConfined(plan, as);
+  const code = await runConfined(plan, as);
+  return spec.exitsZero ? EXIT.ok : code;
 }
 
 /** Builds the plan: paths with overrides, config, real roots, the clock, hook paths. */

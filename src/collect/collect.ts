@@ -59,6 +59,8 @@ export interface CollectInput {
   readonly buildIndex?: (records: readonly VerdictRecord[], recordsPath: string) => Promise<void>;
   /** The agents whose sessions to read (default: every registered one). */
   readonly agents?: readonly Agent[];
+  /** Aborted (SIGINT/SIGTERM): the run stops, writing nothing, with the signal's reason. */
+  readonly signal?: AbortSignal;
 }
 
 export interface CollectSummary {
@@ -96,21 +98,29 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
       readers: new Map(agents.flatMap((a) => a.sessions.map((r) => [r.kind, r] as const))),
       includeHeadless: input.config.include_headless,
       previous: previous?.transcripts ?? null,
+      since: input.since,
       report: input.report,
       ...(input.onProgress ? { onBytes: input.onProgress } : {}),
+      ...(input.signal ? { signal: input.signal } : {}),
     });
     const docs = await collectDocs({
       docRoots: input.roots.docs,
       credentialRules: rules,
       memory: memoryRoots(agents, input.roots),
       previous: previous?.docs ?? null,
+      since: input.since,
       report: input.report,
+      ...(input.signal ? { signal: input.signal } : {}),
     });
     const git = await collectGit({
       repos: input.roots.gitRepos,
       previous: previous?.git ?? null,
+      since: input.since,
       report: input.report,
+      ...(input.signal ? { signal: input.signal } : {}),
     });
+    // Stopped while reading (SIGINT/SIGTERM): nothing is written; the reason names the signal.
+    if (input.signal?.aborted) throw input.signal.reason;
     const results: SourceResult<unknown>[] = [transcripts, docs, git];
     const filesRead = results.reduce((n, r) => n + r.stats.filesRead, 0);
     const filesUnreadable = results.reduce((n, r) => n + r.stats.filesUnreadable, 0);

@@ -19,6 +19,7 @@
  * looked at.
  */
 import type { DirLister, MemoryFile } from "../agents/agent.ts";
+import { createHash } from "node:crypto";
 import { isWithin } from "../config/paths.ts";
 import { walkFiles } from "../fsutil/walk.ts";
 import { containedRealPath } from "../sandbox/contain.ts";
@@ -26,19 +27,28 @@ import { execGit, GitError, gitRepoInfo, runGit } from "./git_run.ts";
 import { MAX_DOC_BYTES, screenedChunks } from "./markdown.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "./record.ts";
 import type { CredentialRule } from "./secrets.ts";
-import { emptyStats, type ProblemReporter, type SourceResult, type SourceStats } from "./source.ts";
+import {
+  emptyStats,
+  type ProblemReporter,
+  sinceCovers,
+  type SourceResult,
+  type SourceStats,
+} from "./source.ts";
+import { type FileIdentity, identityOf, sameIdentity } from "../fsutil/identity.ts";
 
 export { MAX_DOC_BYTES } from "./markdown.ts";
 
 export const DOCS_STATE_VERSION = 1;
 
-export interface DocFileState {
-  readonly size: number;
-  readonly mtimeMs: number;
+export interface DocFileState extends FileIdentity {
   /** The time given to the file's records (RFC 3339). */
   readonly time: string;
   /** True when `time` is the file's last commit time, false when it is its mtime. */
   readonly fromGit: boolean;
+  /** The --since cutoff its records were collected under (null: none). */
+  readonly since: string | null;
+  /** SHA-256 of the bytes its records were made from. */
+  readonly digest: string;
 }
 
 export interface DocsState {
@@ -60,8 +70,12 @@ export interface DocsInput {
    */
   readonly credentialRules: readonly CredentialRule[];
   readonly previous: DocsState | null;
+  /** The run's --since cutoff: a file read under a later one is read again. */
+  readonly since: string | null;
   readonly report: ProblemReporter;
   readonly signal?: AbortSignal;
+  /** The wall clock (ms), read right after each stat (src/fsutil/identity.ts); default Date.now. */
+  readonly now?: () => number;
 }
 
 /** An agent's memory files under one of its roots (src/agents/agent.ts, MemoryFiles). */
@@ -83,11 +97,28 @@ export function parseDocsState(value: unknown): DocsState | null {
   for (const [path, f] of Object.entries(v.files as Record<string, unknown>)) {
     if (typeof f !== "object" || f === null) return null;
     const s = f as Record<string, unknown>;
+    const numOrNull = (x: unknown): x is number | null => x === null || typeof x === "number";
     if (
       typeof s.size !== "number" || typeof s.mtimeMs !== "number" || typeof s.time !== "string" ||
       typeof s.fromGit !== "boolean"
     ) return null;
-    files[path] = { size: s.size, mtimeMs: s.mtimeMs, time: s.time, fromGit: s.fromGit };
+    // An entry without identity or cutoff (an older state) is forgotten: that file is read again.
+    if (!numOrNull(s.ctimeMs) || !numOrNull(s.dev) || !numOrNull(s.ino) || typeof s.racy !== "boolean") {
+      continue;
+    }
+    if (!(s.since === null || typeof s.since === "string") || typeof s.digest !== "string") continue;
+    files[path] = {
+      size: s.size,
+      mtimeMs: s.mtimeMs,
+      ctimeMs: s.ctimeMs,
+      dev: s.dev,
+      ino: s.ino,
+      racy: s.racy,
+      time: s.time,
+      fromGit: s.fromGit,
+      since: s.since,
+      digest: s.digest,
+    };
   }
   const repos: Record<string, string | null> = {};
   for (const [top, head] of Object.entries(v.repos as Record<string, unknown>)) {
@@ -117,11 +148,9 @@ interface Candidate {
   readonly project: string;
 }
 
-interface DocFile {
+interface DocFile extends FileIdentity {
   readonly real: string;
   readonly project: string;
-  readonly size: number;
-  readonly mtimeMs: number;
 }
 
 interface Found {
@@ -136,7 +165,13 @@ export async function collectDocs(input: DocsInput): Promise<SourceResult<DocsSt
   const containRoots = [...docRoots, ...input.memory.map((m) => m.root)];
   const found = await findCandidates(docRoots, input.memory, input.report);
 
-  const files = await resolveFiles(found.candidates, containRoots, input.report, stats);
+  const files = await resolveFiles(
+    found.candidates,
+    containRoots,
+    input.report,
+    stats,
+    input.now ?? Date.now,
+  );
   const probeDirs = new Set([...found.gitDirs, ...docRoots]);
   for (const { root } of input.memory) {
     if (files.some((f) => isWithin(f.real, root))) probeDirs.add(root);
@@ -161,22 +196,30 @@ export async function collectDocs(input: DocsInput): Promise<SourceResult<DocsSt
       }
     }
     for (const file of group) {
-      const gitMs = times.get(file.real);
-      const time = toRfc3339(gitMs ?? file.mtimeMs) ?? new Date(0).toISOString();
-      const fromGit = gitMs !== undefined;
+      // A commit time git reports that is no usable time falls back to the file's own.
+      const gitTime = toRfc3339(times.get(file.real));
+      const time = gitTime ?? toRfc3339(file.mtimeMs) ?? new Date(0).toISOString();
+      const fromGit = gitTime !== null;
       const prev = previous?.files[file.real];
-      const facts: DocFileState = { size: file.size, mtimeMs: file.mtimeMs, time, fromGit };
-      if (prev && prev.size === facts.size && prev.mtimeMs === facts.mtimeMs && prev.time === time) {
+      const { real: _real, project: _project, ...identity } = file;
+      const facts = { ...identity, time, fromGit, since: input.since };
+      if (prev && sameIdentity(prev, file) && prev.time === time && sinceCovers(prev.since, input.since)) {
         nextFiles[file.real] = prev;
         continue;
       }
-      const text = await readDoc(file, input.report, stats);
-      if (text === null) continue;
+      const doc = await readDoc(file, input.report, stats);
+      if (doc === null) continue;
+      // The bytes, times and cutoff it was collected under, unchanged (a touch, a racy look):
+      // its records stand as they are.
+      if (prev && prev.digest === doc.digest && prev.time === time && sinceCovers(prev.since, input.since)) {
+        nextFiles[file.real] = { ...facts, digest: doc.digest };
+        continue;
+      }
       const project = top ?? file.project;
-      const records = docRecords(file.real, text, time, project, input.credentialRules);
+      const records = docRecords(file.real, doc.text, time, project, input.credentialRules);
       stats.secretsDropped += records.dropped;
       replaced.set(file.real, records.records);
-      nextFiles[file.real] = facts;
+      nextFiles[file.real] = { ...facts, digest: doc.digest };
     }
   }
   const nextRepos: Record<string, string | null> = {};
@@ -269,6 +312,7 @@ async function resolveFiles(
   roots: readonly string[],
   report: ProblemReporter,
   stats: SourceStats,
+  now: () => number,
 ): Promise<DocFile[]> {
   const files = new Map<string, DocFile>();
   for (const c of candidates) {
@@ -287,8 +331,13 @@ async function resolveFiles(
       report(real, `Cannot read: ${(err as Error).message}`);
       continue;
     }
-    if (!info.isFile) continue;
-    files.set(real, { real, project: c.project, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 });
+    if (!info.isFile) {
+      // Opening a FIFO blocks until a writer comes; a device may never end.
+      stats.filesUnreadable++;
+      report(real, "Skipping: not a regular file");
+      continue;
+    }
+    files.set(real, { real, project: c.project, ...identityOf(info, now()) });
   }
   return [...files.values()].sort((a, b) => (a.real < b.real ? -1 : a.real > b.real ? 1 : 0));
 }
@@ -351,7 +400,7 @@ async function repoTimes(
   const prevHead = previous?.repos[top];
   const unchanged = prevHead === head && group.every((f) => {
     const p = previous?.files[f.real];
-    return p !== undefined && p.size === f.size && p.mtimeMs === f.mtimeMs;
+    return p !== undefined && sameIdentity(p, f);
   });
   if (unchanged) {
     for (const f of group) {
@@ -516,7 +565,11 @@ export async function gitBlobHash(
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
 /** The file's text, or null (counted and reported) when it cannot be used. */
-async function readDoc(file: DocFile, report: ProblemReporter, stats: SourceStats): Promise<string | null> {
+async function readDoc(
+  file: DocFile,
+  report: ProblemReporter,
+  stats: SourceStats,
+): Promise<{ text: string; digest: string } | null> {
   const tooLarge = (size: number) => {
     stats.filesUnreadable++;
     report(file.real, `Skipping: ${size} bytes is more than ${MAX_DOC_BYTES} for a document`);
@@ -547,7 +600,7 @@ async function readDoc(file: DocFile, report: ProblemReporter, stats: SourceStat
     return null;
   }
   stats.filesRead++;
-  return text;
+  return { text, digest: createHash("sha256").update(bytes).digest("hex") };
 }
 
 function sortedRecord<T>(obj: Record<string, T>): Record<string, T> {

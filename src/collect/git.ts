@@ -9,8 +9,14 @@
  * read and the repository is left out of `replaced`.
  */
 import { execGit, GitError, gitRepoInfo, runGit, runGitText } from "./git_run.ts";
-import { compareRecords, fnv1a64, recordId, toRfc3339, type VerdictRecord } from "./record.ts";
-import { emptyStats, type ProblemReporter, type SourceResult, type SourceStats } from "./source.ts";
+import { compareRecords, fnv1a64, overCap, recordId, toRfc3339, type VerdictRecord } from "./record.ts";
+import {
+  emptyStats,
+  type ProblemReporter,
+  sinceCovers,
+  type SourceResult,
+  type SourceStats,
+} from "./source.ts";
 
 export const GIT_STATE_VERSION = 1;
 
@@ -19,6 +25,8 @@ export interface GitRepoState {
   readonly head: string | null;
   /** Digest of every branch and tag ref (name and target). */
   readonly refs: string;
+  /** The --since cutoff its records were collected under (null: none). */
+  readonly since: string | null;
 }
 
 export interface GitState {
@@ -31,6 +39,8 @@ export interface GitInput {
   /** Git work trees, real paths (a subdirectory stands for its whole repository). */
   readonly repos: readonly string[];
   readonly previous: GitState | null;
+  /** The run's --since cutoff: a repository read under a later one is read again. */
+  readonly since: string | null;
   readonly report: ProblemReporter;
   readonly signal?: AbortSignal;
 }
@@ -45,7 +55,9 @@ export function parseGitState(value: unknown): GitState | null {
     if (typeof r !== "object" || r === null) return null;
     const s = r as Record<string, unknown>;
     if (!(s.head === null || typeof s.head === "string") || typeof s.refs !== "string") return null;
-    repos[top] = { head: s.head, refs: s.refs };
+    // A state from before cutoffs were kept names none: `since` undefined is not trusted.
+    if (!(s.since === null || typeof s.since === "string")) continue;
+    repos[top] = { head: s.head, refs: s.refs, since: s.since };
   }
   return { version: GIT_STATE_VERSION, repos };
 }
@@ -105,15 +117,17 @@ export async function collectGit(input: GitInput): Promise<SourceResult<GitState
         ["for-each-ref", "--format=%(refname)%00%(objectname)", "refs/heads", "refs/tags"],
         options,
       );
-      const state: GitRepoState = { head, refs: fnv1a64(refsText) };
+      const state: GitRepoState = { head, refs: fnv1a64(refsText), since: input.since };
       const prev = previous?.repos[top];
-      if (prev && prev.head === state.head && prev.refs === state.refs) {
+      if (
+        prev && prev.head === state.head && prev.refs === state.refs && sinceCovers(prev.since, input.since)
+      ) {
         next[top] = prev;
         continue;
       }
       const hasBranches = refsText.split("\n").some((l) => l.startsWith("refs/heads/"));
       const records = [
-        ...(head !== null || hasBranches ? await commitRecords(top, head, options) : []),
+        ...(head !== null || hasBranches ? await commitRecords(top, head, stats, options) : []),
         ...await tagRecords(top, stats, input.report, options),
       ].sort(compareRecords);
       stats.filesRead++;
@@ -141,11 +155,13 @@ const COMMIT_FORMAT = "--format=%H%x00%at%x00%s%x00%b%x00";
 async function commitRecords(
   top: string,
   head: string | null,
+  stats: SourceStats,
   options: { signal?: AbortSignal },
 ): Promise<VerdictRecord[]> {
   const args = ["log", "--no-color", COMMIT_FORMAT, "--branches", "--tags", ...(head ? [head] : []), "--"];
   const out = new TextDecoder().decode(await runGit(top, args, options));
-  return parseCommitLog(out).map((c) => ({
+  const skipped = { count: 0 };
+  const records = parseCommitLog(out, skipped).map((c): VerdictRecord => ({
     id: recordId("commit", `${top}:${c.hash}`),
     kind: "commit",
     origin: "git",
@@ -157,6 +173,9 @@ async function commitRecords(
     source_line: 0,
     commit: c.hash,
   }));
+  const kept = records.filter((r) => !overCap(r));
+  stats.linesSkipped += skipped.count + records.length - kept.length;
+  return kept;
 }
 
 export interface ParsedCommit {
@@ -170,15 +189,21 @@ export interface ParsedCommit {
 /**
  * Parses `git log --format=%H%x00%at%x00%s%x00%b%x00`: each commit is four NUL-terminated fields
  * and a newline. Commit messages cannot hold NUL, so "\0\n" only ever ends a commit. Pure.
+ * A commit whose author time is no usable time (a corrupt `99999999999999`) is left out and
+ * counted in `skipped.count`.
  */
-export function parseCommitLog(output: string): ParsedCommit[] {
+export function parseCommitLog(output: string, skipped: { count: number } = { count: 0 }): ParsedCommit[] {
   const commits: ParsedCommit[] = [];
   for (const entry of output.split("\0\n")) {
     const [hash, seconds, subject, body] = entry.split("\0");
     if (!hash || !/^[0-9a-f]{40,64}$/.test(hash)) continue;
-    const time = toRfc3339(Number(seconds) * 1000);
     const text = `${subject ?? ""}\n\n${body ?? ""}`.trim();
-    if (time === null || text === "") continue;
+    if (text === "") continue;
+    const time = seconds !== undefined && /^\d+$/.test(seconds) ? toRfc3339(Number(seconds) * 1000) : null;
+    if (time === null) {
+      skipped.count++;
+      continue;
+    }
     commits.push({ hash, time, text });
   }
   return commits;

@@ -28,7 +28,7 @@ export interface LineParser<Carry> {
   drain(): VerdictRecord[];
   /** State that resumes this file after the last line fed (pending tool calls, session facts). */
   carry(): Carry;
-  /** Lines fed so far that were not valid JSON (counted as skipped). */
+  /** Lines fed so far that were not valid JSON, or would be a record but have no usable time (counted as skipped). */
   readonly malformed: number;
 }
 

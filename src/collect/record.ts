@@ -52,14 +52,34 @@ export function fnv1a64(text: string): string {
   return (h1 >>> 0).toString(16).padStart(8, "0") + (h2 >>> 0).toString(16).padStart(8, "0");
 }
 
-/** Normalises any parseable time to RFC 3339 UTC with milliseconds, or null. */
+/**
+ * Earliest and latest times a record may have (ms): years 0000 to 9999, the years RFC 3339
+ * writes with four digits. Anything outside (a corrupt `1e20`) is no time at all.
+ */
+const MIN_TIME_MS = Date.parse("0000-01-01T00:00:00.000Z");
+const MAX_TIME_MS = Date.parse("9999-12-31T23:59:59.999Z");
+
+/** Normalises any parseable time to RFC 3339 UTC with milliseconds, or null (never throws). */
 export function toRfc3339(value: unknown): string | null {
   let ms: number;
-  if (typeof value === "number" && Number.isFinite(value)) ms = value;
+  if (typeof value === "number") ms = value;
   else if (typeof value === "string" && value !== "") ms = Date.parse(value);
   else return null;
-  if (!Number.isFinite(ms)) return null;
+  if (!Number.isFinite(ms) || ms < MIN_TIME_MS || ms > MAX_TIME_MS) return null;
   return new Date(ms).toISOString();
+}
+
+/**
+ * Longest record text kept, in UTF-8 bytes. A typed decision, a note or a commit message is far
+ * shorter; a megabyte is a pasted log or file, which would only swamp the index and the quote.
+ * Longer records are skipped and counted, like damaged lines.
+ */
+export const MAX_RECORD_BYTES = 1024 * 1024;
+
+/** Is the record's text longer than MAX_RECORD_BYTES? (UTF-8 is at most 3 bytes per UTF-16 unit.) */
+export function overCap(r: VerdictRecord): boolean {
+  if (r.text.length * 3 <= MAX_RECORD_BYTES) return false;
+  return r.text.length > MAX_RECORD_BYTES || new TextEncoder().encode(r.text).length > MAX_RECORD_BYTES;
 }
 
 /** Checks a parsed JSON value is a record; returns it, or null when it is not one of ours. */

@@ -34,5 +34,15 @@ export function emptyStats(): SourceStats {
   return { filesRead: 0, filesUnreadable: 0, linesSkipped: 0, secretsDropped: 0 };
 }
 
+/**
+ * Does a file (or repository) read under the cutoff `readWith` hold every record a run with
+ * cutoff `wanted` would keep? Yes when it was read with no cutoff, or with one no later than
+ * the run's. A state written before cutoffs were recorded (undefined) is not trusted.
+ */
+export function sinceCovers(readWith: string | null | undefined, wanted: string | null): boolean {
+  if (readWith === undefined) return false;
+  return readWith === null || (wanted !== null && readWith <= wanted);
+}
+
 /** Called for non-fatal problems (unreadable file, refused path); the collect goes on. */
 export type ProblemReporter = (path: string, message: string) => void;

@@ -1,29 +1,47 @@
 /**
  * The transcript source: finds every agent's session files under their roots (each reader says
  * which files, src/agents/agent.ts), and feeds each file's new lines to its reader's parser.
- * Per-file state (size, mtime, offset, line number, a fingerprint of the file's head, the
- * parser's carry) makes a re-collect read only what a file gained; a file that shrank or whose
- * head changed is re-read whole. A store (one database, StoreReader) is handed its reader's own
- * carry and reads only what is new by itself; its state keeps the store's size and mtime.
+ *
+ * Incremental must equal full. Per-file state makes a re-collect read only what a file gained,
+ * and is trusted only as far as it can be checked:
+ * - a file whose identity (device, inode, size, modification and change time) is unchanged is
+ *   not read at all; `cp -p` or `rsync -t` keep size and mtime but not the change time;
+ * - a file that changed is resumed only when everything read last time is still its start,
+ *   byte for byte (a SHA-256 digest of that prefix): a rewritten middle, a replaced file with
+ *   the same first bytes, a truncation, are all re-read whole;
+ * - a last line consumed without its newline is resumed by taking that newline (not a new
+ *   line number); when anything else follows, the file is re-read whole;
+ * - a file read under `--since D` is read whole again by a run that wants older records.
+ * Only regular files are read (a FIFO or device at a transcript path is reported, never
+ * opened), and no further than their size when the read began.
+ *
+ * A store (one database, StoreReader) is handed its reader's own carry and reads only what is
+ * new by itself; its state keeps the store's identity, and its cutoff (a store read under a
+ * later --since is read whole again).
  */
+import { createHash, type Hash } from "node:crypto";
 import type { SessionReader, SideFileReader, StoreReader } from "../agents/agent.ts";
 import type { SessionRoot } from "../config/roots.ts";
+import { type FileIdentity, identityOf, sameIdentity } from "../fsutil/identity.ts";
 import { walkFiles } from "../fsutil/walk.ts";
 import { containedRealPath } from "../sandbox/contain.ts";
 import { readLines } from "./lines.ts";
-import { fnv1a64, type VerdictRecord } from "./record.ts";
-import { emptyStats, type ProblemReporter, type SourceResult } from "./source.ts";
+import { overCap, type VerdictRecord } from "./record.ts";
+import { emptyStats, type ProblemReporter, sinceCovers, type SourceResult } from "./source.ts";
 
-export interface TranscriptFileState {
+export interface TranscriptFileState extends FileIdentity {
   /** The reader's kind: a carry is resumed only by the reader that wrote it. */
   readonly kind: string;
-  readonly size: number;
-  readonly mtimeMs: number;
+  /** Byte offset just past the last line consumed. */
   readonly offset: number;
   readonly lineNo: number;
-  /** Fingerprint of the first `headLength` bytes: a replaced file is noticed even if it grew. */
-  readonly head: string;
-  readonly headLength: number;
+  /** The last consumed line had no newline yet (a live writer's complete JSON line). */
+  readonly openLine: boolean;
+  /** Bytes of the file read last time (from 0), and their SHA-256: what must still be its start. */
+  readonly readBytes: number;
+  readonly digest: string;
+  /** The --since cutoff the file was read under (null: none). */
+  readonly since: string | null;
   readonly carry: unknown;
 }
 
@@ -36,12 +54,16 @@ export interface TranscriptInput {
   readonly readers: ReadonlyMap<string, SessionReader | StoreReader>;
   readonly includeHeadless: boolean;
   readonly previous: TranscriptState | null;
+  /** The run's --since cutoff (RFC 3339), or null. */
+  readonly since: string | null;
   readonly report: ProblemReporter;
   /** Progress callback: bytes read so far. */
   readonly onBytes?: (bytes: number) => void;
+  /** Aborted (a signal): the run stops between chunks, with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** The wall clock (ms), read right after each stat (src/fsutil/identity.ts); default Date.now. */
+  readonly now?: () => number;
 }
-
-const HEAD_BYTES = 1024;
 
 /**
  * Largest side file a reader's context may read (Gemini CLI's logs.json holds every line typed
@@ -108,23 +130,37 @@ export async function findTranscripts(input: TranscriptInput): Promise<Candidate
   return out;
 }
 
-async function headFingerprint(path: string, length: number): Promise<string> {
-  if (length === 0) return "";
+/** A stored per-file state, checked field by field; null when it is not one this version wrote. */
+function validState(v: unknown): TranscriptFileState | null {
+  if (typeof v !== "object" || v === null) return null;
+  const s = v as Record<string, unknown>;
+  const num = (x: unknown) => typeof x === "number" && Number.isFinite(x);
+  const numOrNull = (x: unknown) => x === null || num(x);
+  return typeof s.kind === "string" && num(s.size) && num(s.mtimeMs) && numOrNull(s.ctimeMs) &&
+      typeof s.racy === "boolean" &&
+      numOrNull(s.dev) && numOrNull(s.ino) && num(s.offset) && num(s.lineNo) &&
+      typeof s.openLine === "boolean" && num(s.readBytes) && typeof s.digest === "string" &&
+      (s.since === null || typeof s.since === "string")
+    ? v as TranscriptFileState
+    : null;
+}
+
+/** Feeds the first `length` bytes of `path` to `hash`; returns how many there were. */
+async function digestPrefix(path: string, length: number, hash: Hash): Promise<number> {
   const file = await Deno.open(path, { read: true });
+  let fed = 0;
   try {
-    const buf = new Uint8Array(length);
-    let off = 0;
-    while (off < buf.length) {
-      const n = await file.read(buf.subarray(off));
+    const buf = new Uint8Array(4 * 1024 * 1024);
+    while (fed < length) {
+      const n = await file.read(buf.subarray(0, Math.min(buf.length, length - fed)));
       if (n === null) break;
-      off += n;
+      hash.update(buf.subarray(0, n));
+      fed += n;
     }
-    let s = "";
-    for (let i = 0; i < off; i++) s += String.fromCharCode(buf[i]!);
-    return fnv1a64(s);
   } finally {
     file.close();
   }
+  return fed;
 }
 
 /** Reads new transcript lines and returns the records they yield. */
@@ -153,7 +189,8 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
   for (const root of input.roots) {
     const reader = input.readers.get(root.kind);
     if (reader === undefined || reader.layout !== "store") continue;
-    const done = await readStore(root.path, reader, previous[root.path] ?? null, input);
+    if (input.signal?.aborted) throw input.signal.reason;
+    const done = await readStore(root.path, reader, validState(previous[root.path]), input);
     if (done.read) {
       stats.filesRead++;
       stats.linesSkipped += done.read.skipped;
@@ -166,6 +203,7 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
   }
 
   for (const cand of await findTranscripts(input)) {
+    if (input.signal?.aborted) throw input.signal.reason;
     const real = await containedRealPath(cand.path, cand.roots);
     if (real === null) {
       input.report(cand.path, "skipped: resolves outside the transcript roots");
@@ -180,54 +218,83 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
       stats.filesUnreadable++;
       continue;
     }
-    const mtimeMs = info.mtime?.getTime() ?? 0;
-    const prev = previous[real];
+    if (!info.isFile) {
+      // Opening a FIFO blocks until a writer comes; a device may never end.
+      input.report(real, "skipped: not a regular file");
+      stats.filesUnreadable++;
+      continue;
+    }
+    const identity = identityOf(info, (input.now ?? Date.now)());
     const kind = cand.reader.kind;
-    if (prev && prev.kind === kind && prev.size === info.size && prev.mtimeMs === mtimeMs) {
+    const prev = validState(previous[real]);
+    const usable = prev !== null && prev.kind === kind && sinceCovers(prev.since, input.since);
+    if (usable && sameIdentity(prev, identity)) {
       state[real] = prev;
       continue;
     }
     try {
-      const headLength = Math.min(HEAD_BYTES, info.size);
-      const head = await headFingerprint(real, headLength);
-      // Resume only when the file did not shrink below what we read and still starts the same.
-      const resumable = prev !== undefined && prev.kind === kind && info.size >= prev.offset &&
-        info.size >= prev.headLength &&
-        (prev.headLength === headLength
-          ? prev.head === head
-          : prev.head === await headFingerprint(real, prev.headLength));
-      const startOffset = resumable ? prev.offset : 0;
-      const startLine = resumable ? prev.lineNo : 0;
-      // The carry was written by the same reader (the state records its kind).
-      const context = await contextFor(cand, real);
-      const parser = cand.reader.open(
-        { file: real, includeHeadless: input.includeHeadless, ...(context === undefined ? {} : { context }) },
-        resumable ? prev.carry : null,
-      );
-      const result = await readLines(
-        real,
-        startOffset,
-        startLine,
-        (text, lineNo) => parser.line(text, lineNo),
-      );
+      // The digest of everything read from 0, kept as the file is read; the bytes it covers are
+      // the file's current bytes, so it serves a resumed read and a full re-read alike.
+      const hash = createHash("sha256");
+      let hashed = 0;
+      // Resume only when all that was read last time is still, byte for byte, the file's start.
+      let resumable = false;
+      if (usable && identity.size >= prev.readBytes) {
+        hashed = await digestPrefix(real, prev.readBytes, hash);
+        resumable = hashed === prev.readBytes && hash.copy().digest("hex") === prev.digest;
+      }
+      const read = async (from: TranscriptFileState | null) => {
+        const parser = cand.reader.open(
+          { file: real, includeHeadless: input.includeHeadless },
+          from?.carry ?? null,
+        );
+        const result = await readLines(
+          real,
+          from?.offset ?? 0,
+          from?.lineNo ?? 0,
+          (t, n) => parser.line(t, n),
+          {
+            limit: identity.size,
+            afterOpenLine: from?.openLine ?? false,
+            onRead: (bytes, position) => {
+              if (position + bytes.length <= hashed) return;
+              hash.update(bytes.subarray(Math.max(0, hashed - position)));
+              hashed = position + bytes.length;
+            },
+            ...(input.signal ? { signal: input.signal } : {}),
+          },
+        );
+        return { parser, result };
+      };
+      let run = await read(resumable ? prev : null);
+      if (run.result.continued) {
+        // The line consumed without its newline went on: it was not finished after all.
+        resumable = false;
+        run = await read(null);
+      }
+      const { parser, result } = run;
       totalBytes += result.bytes;
       input.onBytes?.(totalBytes);
       stats.filesRead++;
-      stats.linesSkipped += parser.malformed + result.oversized;
-      const records = parser.drain();
+      const drained = parser.drain();
+      const records = drained.filter((r) => !overCap(r));
+      stats.linesSkipped += parser.malformed + result.oversized + result.invalidUtf8 +
+        (drained.length - records.length);
       if (resumable) appended.push(...records);
       else replaced.set(real, records);
       state[real] = {
         kind,
-        size: info.size,
-        mtimeMs,
+        ...identity,
         offset: result.offset,
         lineNo: result.lineNo,
-        head,
-        headLength,
+        openLine: result.openLine,
+        readBytes: hashed,
+        digest: hash.digest("hex"),
+        since: input.since,
         carry: parser.carry(),
       };
     } catch (err) {
+      if (input.signal?.aborted) throw input.signal.reason;
       input.report(real, `cannot read: ${(err as Error).message}`);
       stats.filesUnreadable++;
       if (prev) state[real] = prev;
@@ -271,7 +338,10 @@ async function readStore(
       // Absent companions (no write-ahead log) are normal.
     }
   }
-  const carry = prev !== null && prev.kind === reader.kind ? prev.carry : null;
+  // A store read under a later --since than this run's is read whole (no carry).
+  const carry = prev !== null && prev.kind === reader.kind && sinceCovers(prev.since, input.since)
+    ? prev.carry
+    : null;
   try {
     const read = await reader.read({
       file: path,
@@ -281,12 +351,13 @@ async function readStore(
     });
     const state: TranscriptFileState = {
       kind: reader.kind,
-      size: info.size,
-      mtimeMs: info.mtime?.getTime() ?? 0,
+      ...identityOf(info, (input.now ?? Date.now)()),
       offset: 0,
       lineNo: 0,
-      head: "",
-      headLength: 0,
+      openLine: false,
+      readBytes: 0,
+      digest: "",
+      since: input.since,
       carry: read.carry,
     };
     return { read, state, unreadable: false };

@@ -6,6 +6,7 @@
  */
 import { type CredentialRule, withoutCredential } from "../collect/secrets.ts";
 import { InputError } from "../errors.ts";
+import { readToEnd } from "../fsutil/bytes.ts";
 import type { JudgeConfig } from "../config/config.ts";
 import { dirname, isWithin, normalizePath } from "../config/paths.ts";
 import { containedRealPath } from "../sandbox/contain.ts";
@@ -61,15 +62,7 @@ export async function buildSnapshot(input: BuildInput, options: BuildOptions): P
   }
   assertNoForbiddenKeys(input, "build input");
   const path = await resolveTranscript(input.transcript_path, options.transcriptRoots ?? null);
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) {
-      throw new InputError(`Cannot read transcript "${path}": no such file`);
-    }
-    throw err;
-  }
+  const text = await readTranscript(path);
   const facts = extractTranscript(
     input.reframe ? input.reframe(text) : text,
     (t) => withoutCredential(t, options.credentialRules),
@@ -77,6 +70,48 @@ export async function buildSnapshot(input: BuildInput, options: BuildOptions): P
   const session = facts.session ?? stem(path);
   const built = await summaryFromFacts(facts, session, input.cwd ?? null);
   return { snapshot: await makeSnapshot(built.summary, options.config), sources: built.sources };
+}
+
+/**
+ * Largest transcript read: the whole file is parsed in memory, in the time a hook has. A real
+ * session is a few megabytes; a quarter gigabyte is not one a compaction hook can judge.
+ */
+export const MAX_TRANSCRIPT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A transcript's text: a regular file only (a FIFO would block, a device never end), at most
+ * MAX_TRANSCRIPT_BYTES however it grows while being read, and valid UTF-8.
+ */
+export async function readTranscript(path: string): Promise<string> {
+  const hint = "give the path of a session's .jsonl transcript";
+  let file: Deno.FsFile | null = null;
+  try {
+    const info = await Deno.stat(path);
+    if (!info.isFile) {
+      throw new InputError(`refusing to read transcript "${path}": it is not a regular file`, hint);
+    }
+    const tooBig = () =>
+      new InputError(
+        `refusing to read transcript "${path}": it is larger than ${MAX_TRANSCRIPT_BYTES / 1024 / 1024} MiB`,
+        hint,
+      );
+    if (info.size > MAX_TRANSCRIPT_BYTES) throw tooBig();
+    file = await Deno.open(path, { read: true });
+    // The file opened may not be the one stat saw.
+    if (!(await file.stat()).isFile) {
+      throw new InputError(`refusing to read transcript "${path}": it is not a regular file`, hint);
+    }
+    const bytes = await readToEnd(file, MAX_TRANSCRIPT_BYTES);
+    if (bytes === null) throw tooBig();
+    return new TextDecoder().decode(bytes);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) {
+      throw new InputError(`Cannot read transcript "${path}": no such file`);
+    }
+    throw err;
+  } finally {
+    file?.close();
+  }
 }
 
 /** The containment check for transcript paths named by a caller (MCP tools). */

@@ -6,7 +6,7 @@
  * the run starts on `go`. A stop request aborts stopSignal. Errors become the exit code
  * `onError` gives, reported inside the sandbox.
  */
-import { EXIT } from "../errors.ts";
+import { EXIT, InterruptedError } from "../errors.ts";
 import type { LauncherMessage, WorkerReply } from "./launch.ts";
 import { stopSignal } from "./stop.ts";
 
@@ -18,7 +18,7 @@ export function serveWorker<Request>(
   const goSignal = new Promise<void>((resolve) => (go = resolve));
   self.onmessage = async (e: MessageEvent<LauncherMessage<Request>>) => {
     if ("stop" in e.data) {
-      stopSignal.abort();
+      stopSignal.abort(new InterruptedError(e.data.stop));
       return;
     }
     if ("go" in e.data) {

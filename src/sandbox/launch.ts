@@ -5,14 +5,21 @@
  * entry answers through serveWorker (./in_worker.ts). Nothing here knows what a command is.
  * Requires --unstable-worker-options (baked into the compiled binary and the `verdict` task).
  */
-import { EXIT } from "../errors.ts";
+import { EXIT, signalExit } from "../errors.ts";
 import { type PermissionSet, workerPermissions } from "./permissions.ts";
 
 /** What the launcher sends: the request once, then `go` (or `stop` on a signal). */
 export type LauncherMessage<Request> =
   | { readonly request: Request }
   | { readonly go: true }
-  | { readonly stop: true };
+  | { readonly stop: Deno.Signal };
+
+/**
+ * How long a Worker told to stop may take to finish (serve closing its sessions, collect
+ * leaving between two reads). Past it the Worker is ended, whatever it waits on (a FIFO, a
+ * slow disk), and the launcher exits with the signal's code. A second signal ends it at once.
+ */
+export const STOP_GRACE_MS = 2000;
 
 /**
  * The worker first loads its code and says `ready`; only then does the launcher drop its own
@@ -49,13 +56,25 @@ export async function runInWorker<Request>(
       resolve(EXIT.runtime);
     };
   });
-  // Long-running commands (serve, mcp) stop cleanly: the worker is told, and gets a moment.
-  const stop = () => worker.postMessage({ stop: true } satisfies LauncherMessage<Request>);
+  // A signal: the worker is told (serve and mcp close cleanly, collect stops between reads)
+  // and gets STOP_GRACE_MS; then, or on a second signal, it is ended where it stands.
+  let forced: (code: number) => void = () => {};
+  const stopped = new Promise<number>((resolve) => (forced = resolve));
+  let grace: ReturnType<typeof setTimeout> | undefined;
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
-  for (const s of signals) Deno.addSignalListener(s, stop);
+  const handlers = signals.map((signal) => {
+    const handler = () => {
+      if (grace !== undefined) return forced(signalExit(signal));
+      worker.postMessage({ stop: signal } satisfies LauncherMessage<Request>);
+      grace = setTimeout(() => forced(signalExit(signal)), STOP_GRACE_MS);
+    };
+    Deno.addSignalListener(signal, handler);
+    return [signal, handler] as const;
+  });
   worker.postMessage({ request } satisfies LauncherMessage<Request>);
-  const code = await done;
-  for (const s of signals) Deno.removeSignalListener(s, stop);
+  const code = await Promise.race([done, stopped]);
+  clearTimeout(grace);
+  for (const [signal, handler] of handlers) Deno.removeSignalListener(signal, handler);
   worker.terminate();
   return code;
 }

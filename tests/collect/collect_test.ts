@@ -4,8 +4,10 @@
  * compiled binary's permissions.
  */
 import assert from "node:assert/strict";
-import { asRecord, fnv1a64, type VerdictRecord } from "../../src/collect/record.ts";
-import { copyTree, runCli, tempHome } from "../cli_helper.ts";
+import { MAX_LINE_BYTES } from "../../src/collect/lines.ts";
+import { asRecord, fnv1a64, MAX_RECORD_BYTES, type VerdictRecord } from "../../src/collect/record.ts";
+import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { copyTree, denoDir, runCli, tempHome } from "../cli_helper.ts";
 import { git } from "./git_fixture.ts";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
@@ -129,6 +131,9 @@ Deno.test("collect yields exactly the typed prompts, notes, docs, commits and da
 
 Deno.test("a re-collect with nothing new writes nothing; a grown transcript adds only its new lines", async () => {
   const w = await world();
+  // Files changed within the second collect looks at them are checked again by content the next
+  // time (their change time has whole seconds: src/fsutil/identity.ts); these are older.
+  await new Promise((resolve) => setTimeout(resolve, 1100));
   assert.equal((await runCli(["collect"], { env: w.env })).code, 0);
   const first = await Deno.readTextFile(w.records);
   const again = await runCli(["collect"], { env: w.env });
@@ -307,4 +312,176 @@ Deno.test("an archive written before a built-in rule existed is screened again b
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stderr, /1 dropped as credentials/);
   assert.ok(!(await Deno.readTextFile(w.records)).includes("xoxc-"));
+});
+
+/** A commit written by hand, so its author time can be anything (git's own commands refuse some). */
+async function rawCommit(repo: string, seconds: string, message: string): Promise<void> {
+  const run = async (args: string[], stdin?: string) => {
+    const child = new Deno.Command("git", {
+      args: ["-C", repo, ...args],
+      clearEnv: true,
+      env: {
+        PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+        GIT_CONFIG_NOSYSTEM: "1",
+        GIT_CONFIG_GLOBAL: "/dev/null",
+      },
+      stdin: stdin === undefined ? "null" : "piped",
+      stdout: "piped",
+    }).spawn();
+    if (stdin !== undefined) await ReadableStream.from([new TextEncoder().encode(stdin)]).pipeTo(child.stdin);
+    const out = await child.output();
+    assert.equal(out.code, 0, `git ${args.join(" ")}`);
+    return new TextDecoder().decode(out.stdout).trim();
+  };
+  await run(["add", "."]);
+  const tree = await run(["write-tree"]);
+  const parent = await run(["rev-parse", "-q", "--verify", "HEAD"]).catch(() => "");
+  const who = `A <a@example.invalid> ${seconds} +0000`;
+  const body = `tree ${tree}\n${
+    parent ? `parent ${parent}\n` : ""
+  }author ${who}\ncommitter ${who}\n\n${message}\n`;
+  const hash = await run(["hash-object", "-t", "commit", "-w", "--stdin"], body);
+  await run(["update-ref", "refs/heads/main", hash]);
+}
+
+Deno.test("a line or commit with an impossible time is skipped and counted; the rest of every source is collected", async () => {
+  const w = await world();
+  const history = `${w.home}/.claude/history.jsonl`;
+  await Deno.writeTextFile(
+    history,
+    JSON.stringify({
+      display: "we decided far future",
+      pastedContents: {},
+      timestamp: 1e20,
+      sessionId: "h9",
+    }) +
+      "\n" +
+      JSON.stringify({
+        display: "history after it",
+        timestamp: Date.parse("2026-03-03T00:00:00Z"),
+        sessionId: "h9",
+      }) +
+      "\n",
+    { append: true },
+  );
+  const codexDir = `${w.home}/.codex/sessions/2026/03/04`;
+  await Deno.mkdir(codexDir, { recursive: true });
+  await Deno.writeTextFile(
+    `${codexDir}/rollout-2026-03-04T00-00-00-bad.jsonl`,
+    [
+      {
+        timestamp: "2026-03-04T00:00:00.000Z",
+        type: "session_meta",
+        payload: { id: "c-bad", source: "cli", cwd: "/x" },
+      },
+      {
+        timestamp: 1e20,
+        type: "event_msg",
+        payload: { type: "user_message", message: "rollout far future" },
+      },
+      {
+        timestamp: "2026-03-04T00:01:00.000Z",
+        type: "event_msg",
+        payload: { type: "user_message", message: "rollout after it" },
+      },
+    ].map((l) => JSON.stringify(l)).join("\n") + "\n",
+  );
+  // A repository (also a doc root) whose last commit claims the year 3,170,843.
+  await Deno.writeTextFile(`${w.repo}/notes.md`, "# Notes\n\nWe decided the notes stay.\n");
+  await rawCommit(w.repo, "99999999999999", "From the far future");
+  const cfg = `${w.home}/.config/verdict/config.json`;
+  await Deno.writeTextFile(cfg, JSON.stringify({ doc_roots: [w.docs, w.repo], git_repos: [w.repo] }));
+  for (const args of [["collect"], ["collect"], ["collect", "--full"]]) {
+    const r = await runCli(args, { env: w.env });
+    assert.equal(r.code, 0, r.stderr);
+    const texts = (await readRecords(w.records)).map((x) => x.text);
+    for (
+      const text of [
+        "history after it",
+        "rollout after it",
+        "Use pnpm workspaces\n\nWe decided to drop npm install.",
+      ]
+    ) {
+      assert.ok(texts.includes(text), `${args.join(" ")}: missing ${JSON.stringify(text)}`);
+    }
+    assert.ok(texts.some((t) => t.startsWith("# Notes")), "the doc falls back to its file time");
+    assert.ok(!texts.some((t) => /far future/i.test(t)), "a record with an impossible time");
+    if (!r.stderr.includes("nothing new")) assert.match(r.stderr, /\b3 line\(s\) skipped/);
+  }
+});
+
+Deno.test("a FIFO or a device at a transcript path is reported and skipped; collect never blocks on it", async () => {
+  const w = await world();
+  const history = `${w.home}/.claude/history.jsonl`;
+  await Deno.remove(history);
+  const mkfifo = await new Deno.Command("mkfifo", { args: [history] }).output();
+  assert.equal(mkfifo.code, 0);
+  const codexDir = `${w.home}/.codex/sessions/2026/03/05`;
+  await Deno.mkdir(codexDir, { recursive: true });
+  await new Deno.Command("mkfifo", { args: [`${codexDir}/rollout-fifo.jsonl`] }).output();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, "collect"],
+    env: { PATH: Deno.env.get("PATH") ?? "", DENO_DIR: denoDir(), HOME: w.home, NO_COLOR: "1" },
+    clearEnv: true,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const timer = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const out = await child.output();
+  clearTimeout(timer);
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 0, `collect blocked or failed: ${stderr}`);
+  assert.match(stderr, /history\.jsonl: skipped: not a regular file/);
+  assert.match(stderr, /1 unreadable/);
+  assert.ok((await readRecords(w.records)).length > 0, "everything else is collected");
+  // A history that is a link to a device resolves outside nothing (the root is the file itself).
+  await Deno.remove(history);
+  await Deno.symlink("/dev/zero", history);
+  const zero = await runCli(["collect"], { env: w.env });
+  assert.equal(zero.code, 0, zero.stderr);
+  assert.match(zero.stderr, /skipped: not a regular file/);
+});
+
+Deno.test("a prompt over the record cap and a line that is not UTF-8 are skipped and counted", async () => {
+  const w = await world();
+  const dir = `${w.home}/.claude/projects/-home-dev-big`;
+  await Deno.mkdir(dir);
+  const line = (uuid: string, text: string) =>
+    JSON.stringify({
+      type: "user",
+      uuid,
+      sessionId: "big",
+      cwd: "/big",
+      entrypoint: "cli",
+      timestamp: "2026-04-01T00:00:00Z",
+      message: { role: "user", content: text },
+    });
+  const enc = new TextEncoder();
+  const huge = "we decided to paste this log " + "0123456789".repeat((MAX_RECORD_BYTES / 10) + 1);
+  const notUtf8 = enc.encode(line("u-bad", "caf\u00e9 latte"));
+  const at = notUtf8.indexOf(0xc3);
+  notUtf8[at] = 0xff; // "é" broken into an invalid byte
+  await Deno.writeFile(
+    `${dir}/big.jsonl`,
+    new Uint8Array([
+      ...enc.encode(line("u-1", "a normal prompt") + "\n"),
+      ...enc.encode(line("u-huge", huge) + "\n"),
+      ...notUtf8,
+      ...enc.encode("\n" + line("u-2", "another normal prompt") + "\n"),
+    ]),
+  );
+  const r = await runCli(["collect"], { env: w.env });
+  assert.equal(r.code, 0, r.stderr);
+  const texts = (await readRecords(w.records)).filter((x) => x.project === "/big").map((x) => x.text);
+  assert.deepEqual(texts.sort(), ["a normal prompt", "another normal prompt"]);
+  assert.match(r.stderr, /\b2 line\(s\) skipped/);
+  assert.ok((await Deno.stat(w.records)).size < MAX_RECORD_BYTES, "no oversized record was stored");
+});
+
+Deno.test("README's limits for skipped lines and records are the code's", async () => {
+  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  const mib = (bytes: number) => `${bytes / 1024 / 1024} MiB`;
+  assert.match(readme, new RegExp(`lines over ${mib(MAX_LINE_BYTES)}`));
+  assert.match(readme, new RegExp(`records over ${mib(MAX_RECORD_BYTES)}`));
+  assert.doesNotMatch(readme, /50 MB lines/);
 });

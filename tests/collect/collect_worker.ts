@@ -59,10 +59,11 @@ self.onmessage = async (e: MessageEvent<WorkerJob>) => {
         docRoots: job.docRoots,
         memory: claudeMemory(job.claudeProjects),
         previous: job.previous,
+        since: null,
         report,
         credentialRules: compileCredentialRules([]),
       })
-      : await collectGit({ repos: job.repos, previous: job.previous, report });
+      : await collectGit({ repos: job.repos, previous: job.previous, since: null, report });
     self.postMessage(
       {
         error: null,

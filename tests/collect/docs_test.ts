@@ -43,8 +43,12 @@ async function run(
     docRoots,
     memory: claudeMemory(claudeProjects),
     previous,
+    since: null,
     report,
     credentialRules: RULES,
+    // Looked at well after the files were written (a look within their change second is racy:
+    // src/fsutil/identity.ts, tested on its own).
+    now: () => Date.now() + 2000,
   });
   // The state goes through JSON between runs.
   const state: DocsState = JSON.parse(JSON.stringify(result.state));
@@ -74,12 +78,20 @@ Deno.test("collectDocs() makes one record per section, dated by mtime outside gi
   ]);
   assert.deepEqual(result.appended, []);
   assert.equal(result.stats.filesRead, 1);
+  const info = await Deno.stat(file);
   assert.deepEqual(result.state.files[file], {
-    size: (await Deno.stat(file)).size,
+    size: info.size,
     mtimeMs: Date.parse("2026-02-02T03:04:05Z"),
+    ctimeMs: info.ctime!.getTime(),
+    dev: info.dev,
+    ino: info.ino,
+    racy: result.state.files[file]!.racy,
     time: "2026-02-02T03:04:05.000Z",
     fromGit: false,
+    since: null,
+    digest: result.state.files[file]!.digest,
   });
+  assert.match(result.state.files[file]!.digest, /^[0-9a-f]{64}$/);
 });
 
 Deno.test("collectDocs() reads .md and .markdown files and skips dot-directories and node_modules", async () => {
@@ -355,7 +367,7 @@ Deno.test({
     await writeFiles(repo, { "b.md": "# B\nbeta, edited\n" });
     const docs = await run([root]);
     assert.equal(docs.result.replaced.get(`${repo}/a.md`)?.[0]?.time, "2026-01-10T00:00:00.000Z");
-    await collectGit({ repos: [repo], previous: null, report: () => {} });
+    await collectGit({ repos: [repo], previous: null, since: null, report: () => {} });
     await assert.rejects(Deno.stat(marker), Deno.errors.NotFound, "a repository-configured program ran");
   },
 });

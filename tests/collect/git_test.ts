@@ -62,7 +62,7 @@ function commitRecord(repo: string, hash: string, text: string, time: string): V
 Deno.test("collectGit() turns commits of every branch and date tags into records", async () => {
   const { repo, c1, c2, c3 } = await sampleRepo();
   const { problems, report } = reporter();
-  const result = await collectGit({ repos: [repo], previous: null, report });
+  const result = await collectGit({ repos: [repo], previous: null, since: null, report });
   assert.deepEqual(problems, []);
   assert.deepEqual([...result.replaced.keys()], [repo]);
   const records = result.replaced.get(repo) ?? [];
@@ -129,9 +129,9 @@ Deno.test("dateInTagName() accepts real calendar dates in common spellings only"
 
 Deno.test("collectGit() run again with nothing changed reads nothing and keeps the state", async () => {
   const { repo } = await sampleRepo();
-  const first = await collectGit({ repos: [repo], previous: null, report: () => {} });
+  const first = await collectGit({ repos: [repo], previous: null, since: null, report: () => {} });
   const state: GitState = JSON.parse(JSON.stringify(first.state));
-  const second = await collectGit({ repos: [repo], previous: state, report: () => {} });
+  const second = await collectGit({ repos: [repo], previous: state, since: null, report: () => {} });
   assert.equal(second.replaced.size, 0);
   assert.deepEqual(second.state, first.state);
   assert.equal(second.stats.filesRead, 0);
@@ -139,16 +139,16 @@ Deno.test("collectGit() run again with nothing changed reads nothing and keeps t
 
 Deno.test("collectGit() re-reads a repository after a new commit or a new tag", async () => {
   const { repo } = await sampleRepo();
-  const first = await collectGit({ repos: [repo], previous: null, report: () => {} });
+  const first = await collectGit({ repos: [repo], previous: null, since: null, report: () => {} });
   const c4 = await commit(repo, { "new.md": "n\n" }, "Switch to hyperbolic decay", "2026-03-05T00:00:00Z");
-  const second = await collectGit({ repos: [repo], previous: first.state, report: () => {} });
+  const second = await collectGit({ repos: [repo], previous: first.state, since: null, report: () => {} });
   const records = second.replaced.get(repo) ?? [];
   assert.equal(records.length, (first.replaced.get(repo)?.length ?? 0) + 1);
   assert.ok(records.some((r) => r.commit === c4 && r.text === "Switch to hyperbolic decay"));
 
   // A tag alone moves no HEAD, but the refs digest notices it.
   await git(repo, ["tag", "shipped-2026.03.06"], "2026-03-06T00:00:00Z");
-  const third = await collectGit({ repos: [repo], previous: second.state, report: () => {} });
+  const third = await collectGit({ repos: [repo], previous: second.state, since: null, report: () => {} });
   const tag = third.replaced.get(repo)?.find((r) => r.kind === "tag" && r.text === "shipped-2026.03.06");
   assert.equal(tag?.commit, c4);
   assert.equal(tag?.time, "2026-03-05T00:00:00.000Z");
@@ -159,7 +159,7 @@ Deno.test("collectGit() reports a path that is not a git repository and goes on"
   const plain = await tempDir("plain");
   const missing = `${plain}/does-not-exist`;
   const { problems, report } = reporter();
-  const result = await collectGit({ repos: [plain, missing, repo], previous: null, report });
+  const result = await collectGit({ repos: [plain, missing, repo], previous: null, since: null, report });
   assert.deepEqual([...result.replaced.keys()], [repo]);
   assert.deepEqual(problems.map((p) => p.path).sort(), [missing, plain].sort());
   assert.ok(problems.every((p) => /not a git work tree/.test(p.message)));
@@ -170,14 +170,14 @@ Deno.test("collectGit() reports a path that is not a git repository and goes on"
 Deno.test("collectGit() gives an empty repository no records and no error", async () => {
   const repo = await initRepo(`${await tempDir("empty")}/repo`);
   const { problems, report } = reporter();
-  const first = await collectGit({ repos: [repo], previous: null, report });
+  const first = await collectGit({ repos: [repo], previous: null, since: null, report });
   assert.deepEqual(problems, []);
   assert.deepEqual(first.replaced.get(repo), []);
   assert.equal(first.state.repos[repo]?.head, null);
-  const again = await collectGit({ repos: [repo], previous: first.state, report });
+  const again = await collectGit({ repos: [repo], previous: first.state, since: null, report });
   assert.equal(again.replaced.size, 0);
   await commit(repo, {}, "First words", "2026-04-01T00:00:00Z");
-  const after = await collectGit({ repos: [repo], previous: again.state, report });
+  const after = await collectGit({ repos: [repo], previous: again.state, since: null, report });
   assert.deepEqual(after.replaced.get(repo)?.map((r) => r.text), ["First words"]);
 });
 
@@ -187,6 +187,7 @@ Deno.test("collectGit() counts a repository named twice or by a subdirectory onc
   const result = await collectGit({
     repos: [`${repo}/sub/dir`, repo, repo],
     previous: null,
+    since: null,
     report: () => {},
   });
   assert.deepEqual([...result.replaced.keys()], [repo]);
@@ -196,7 +197,7 @@ Deno.test("collectGit() counts a repository named twice or by a subdirectory onc
 Deno.test("collectGit() accepts an unrecognised previous state as a full collect", async () => {
   const { repo } = await sampleRepo();
   const bogus = { version: 99, repos: "nope" } as unknown as GitState;
-  const result = await collectGit({ repos: [repo], previous: bogus, report: () => {} });
+  const result = await collectGit({ repos: [repo], previous: bogus, since: null, report: () => {} });
   assert.equal(result.replaced.size, 1);
 });
 
@@ -209,7 +210,7 @@ Deno.test("collectGit() follows a tag of a tag to its commit", async () => {
     ["-c", "advice.nestedTag=false", "tag", "-a", "outer-2026-01-03", "-m", "Outer", "inner"],
     "2026-01-03T00:00:00Z",
   );
-  const result = await collectGit({ repos: [repo], previous: null, report: () => {} });
+  const result = await collectGit({ repos: [repo], previous: null, since: null, report: () => {} });
   const tag = result.replaced.get(repo)?.find((r) => r.kind === "tag");
   assert.equal(tag?.commit, c1);
   assert.equal(tag?.time, "2026-01-03T00:00:00.000Z");

@@ -3,7 +3,9 @@
  * (jnarowski-full-session-two: TodoWrite + AskUserQuestion) and a real git repository.
  */
 import assert from "node:assert/strict";
-import { runCli, tempHome } from "../cli_helper.ts";
+import { MAX_TRANSCRIPT_BYTES } from "../../src/judge/build.ts";
+import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { denoDir, runCli, tempHome } from "../cli_helper.ts";
 import { git, makeRepo, TranscriptBuilder } from "./_helpers.ts";
 
 const REAL =
@@ -248,4 +250,41 @@ Deno.test("the handoff and the session-start context never hold a credential fro
   const again = await sessionStart(s, "compact");
   assert.match(again.stdout, /verdict compaction handoff/);
   assert.doesNotMatch(again.stdout, /ghp_/);
+});
+
+Deno.test("pre-compact given a FIFO, /dev/zero, /dev/urandom or an oversized file as transcript_path is silent, quick and exits 0", async () => {
+  const s = await setup({}, "");
+  const fifo = `${s.home}/.claude/projects/-repo/fifo.jsonl`;
+  assert.equal((await new Deno.Command("mkfifo", { args: [fifo] }).output()).code, 0);
+  const sparse = `${s.home}/.claude/projects/-repo/huge.jsonl`;
+  const f = await Deno.open(sparse, { write: true, create: true });
+  await f.truncate(MAX_TRANSCRIPT_BYTES + 1); // a hole: no disk used, still too large
+  f.close();
+  for (const path of [fifo, "/dev/zero", "/dev/urandom", sparse]) {
+    const started = performance.now();
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, "hook", "pre-compact"],
+      env: { PATH: Deno.env.get("PATH") ?? "", DENO_DIR: denoDir(), ...s.env },
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const guard = setTimeout(() => child.kill("SIGKILL"), 20_000);
+    await ReadableStream.from([
+      new TextEncoder().encode(JSON.stringify({
+        session_id: SESSION,
+        transcript_path: path,
+        cwd: s.repo,
+        hook_event_name: "PreCompact",
+        trigger: "manual",
+      })),
+    ]).pipeTo(child.stdin);
+    const out = await child.output();
+    clearTimeout(guard);
+    const took = performance.now() - started;
+    assert.equal(out.code, 0, path);
+    assert.equal(new TextDecoder().decode(out.stdout), "", path);
+    assert.ok(took < 10_000, `${path}: ${took.toFixed(0)} ms`);
+  }
 });

@@ -35,6 +35,8 @@ export interface TranscriptExpectation {
   readonly prompts: readonly ExpectedText[];
   readonly notes: readonly ExpectedText[];
   readonly headlessPrompts: readonly ExpectedText[];
+  /** Lines that would be a record but have no valid timestamp: skipped and counted (default 0). */
+  readonly untimed?: number;
 }
 
 /** How much of a long text the expectations spell out. */
@@ -125,10 +127,11 @@ export const REAL_EXPECTATIONS: readonly TranscriptExpectation[] = [
     session: null,
     project: "",
     why:
-      "2.1.x schema catalog: l.7 and l.22 are sidechain (l.22 also a compact summary), l.30 a tool result, l.49/60/63 have a non-human origin kind, l.62/87 have no valid timestamp; nothing is kept, with or without headless.",
+      "2.1.x schema catalog: l.7 and l.22 are sidechain (l.22 also a compact summary), l.30 a tool result, l.49/60/63 have a non-human origin kind, l.62/87 have no valid timestamp (skipped and counted); nothing is kept, with or without headless.",
     prompts: [],
     notes: [],
     headlessPrompts: [],
+    untimed: 2,
   },
   {
     file: "jazzyalex-codex-small.jsonl",
@@ -136,12 +139,13 @@ export const REAL_EXPECTATIONS: readonly TranscriptExpectation[] = [
     session: "019fc8be-3658-7ca3-9e29-000000000000",
     project: "/tmp/repo",
     why:
-      'Codex 0.146 catalog, `source:"cli"`: the user_message at l.4; the later ones (l.71, 85) have no valid timestamp (l.85 also a non-plain kind); replacement_history copies (l.26…) and subagent metas (l.29, 36, 42) add nothing.',
+      'Codex 0.146 catalog, `source:"cli"`: the user_message at l.4; the later ones (l.71, 85) have no valid timestamp (l.71 is skipped and counted; l.85, a non-plain kind, is no prompt anyway); replacement_history copies (l.26…) and subagent metas (l.29, 36, 42) add nothing.',
     prompts: [
       { line: 4, time: "2026-08-03T10:48:56.000Z", length: 14, textStart: "List the files" },
     ],
     notes: [],
     headlessPrompts: [],
+    untimed: 1,
   },
   {
     file: "jnarowski-06381696-0074-49f8-863e-6ad4fac507f9.jsonl",

@@ -58,7 +58,10 @@ export function createHistoryParser(
     const text = historyPromptText(entry.display);
     if (text === null) return;
     const time = toRfc3339(entry.timestamp);
-    if (time === null) return;
+    if (time === null) {
+      malformed++; // no usable time: skipped, counted (we never invent one)
+      return;
+    }
     const session = typeof entry.sessionId === "string" && entry.sessionId !== "" ? entry.sessionId : null;
     out.push({
       id: recordId("prompt", `claude-history:${session ?? ""}:${String(entry.timestamp)}`),

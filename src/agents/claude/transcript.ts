@@ -93,7 +93,10 @@ export function createClaudeParser(
 
   function pushPrompt(entry: Record<string, unknown>, text: string, lineNo: number): void {
     const time = toRfc3339(entry.timestamp);
-    if (time === null) return;
+    if (time === null) {
+      malformed++; // a prompt with no usable time: skipped, counted (we never invent one)
+      return;
+    }
     const identity = typeof entry.uuid === "string" && entry.uuid !== ""
       ? `claude:${entry.uuid}`
       : `claude:${opts.file}:${lineNo}`;
@@ -120,7 +123,10 @@ export function createClaudeParser(
       const text = memoryWriteText(block);
       if (text === null) continue;
       const time = toRfc3339(entry.timestamp);
-      if (time === null) continue;
+      if (time === null) {
+        malformed++;
+        continue;
+      }
       pending.delete(block.id);
       pending.set(block.id, {
         toolUseId: block.id,

@@ -135,8 +135,12 @@ export function createCodexParser(
   }
 
   function prompt(text: string | null, timestamp: unknown, lineNo: number): void {
+    if (text === null || state.session === null) return;
     const time = toRfc3339(timestamp);
-    if (text === null || time === null || state.session === null) return;
+    if (time === null) {
+      malformed++; // a typed prompt with no usable time: skipped, counted (we never invent one)
+      return;
+    }
     if (state.turnPrompts.includes(text)) return;
     state = { ...state, turnPrompts: [...state.turnPrompts, text] };
     out.push({
@@ -154,8 +158,12 @@ export function createCodexParser(
   }
 
   function notes(item: Readonly<Record<string, unknown>>, timestamp: unknown, lineNo: number): void {
+    if (state.session === null) return;
     const time = toRfc3339(timestamp);
-    if (time === null || state.session === null) return;
+    if (time === null) {
+      if (memoryChanges(item).length > 0) malformed++; // no usable time: skipped, counted
+      return;
+    }
     memoryChanges(item).forEach((text, i) => {
       out.push({
         id: recordId("note", `codex:${state.session}:${lineNo}:${i}`),

@@ -5,6 +5,7 @@ import { parseTime } from "../clock.ts";
 import { EXIT, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { buildIndexFile } from "../../rank/index_write.ts";
+import { stopSignal } from "../../sandbox/stop.ts";
 import { LOADED_AGENTS } from "../../agents/loaded.ts";
 import { mainSessionRoot } from "../../agents/locate.ts";
 
@@ -57,6 +58,7 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
       }
       : {}),
     buildIndex: buildIndexFile,
+    signal: stopSignal.signal,
   });
   await Promise.all(pending);
   if (progress) await io.stderr("\r\x1b[K");

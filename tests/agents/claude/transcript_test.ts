@@ -41,7 +41,8 @@ const INTERACTIVE_EXPECTED: [string, number, string][] = [
 Deno.test("claude parser yields the typed prompts and landed memory writes of a 2.1 cli session", () => {
   const { records, parser } = parse(INTERACTIVE);
   assert.deepEqual(summary(records), INTERACTIVE_EXPECTED);
-  assert.equal(parser.malformed, 4);
+  // Four damaged lines, and one typed prompt without a usable time.
+  assert.equal(parser.malformed, 5);
 });
 
 Deno.test("claude parser fills every record field from the entry", () => {

@@ -31,7 +31,8 @@ Deno.test("codex parser reads typed input from user_message events of a TUI sess
     [7, "Fix the flaky login test", "/home/dev/api"],
     [17, "Now add a regression test for the token refresh", "/home/dev/api"],
   ]);
-  assert.equal(parser.malformed, 1);
+  // One damaged line, and one typed prompt without a usable time.
+  assert.equal(parser.malformed, 2);
 });
 
 Deno.test("codex parser fills every record field", () => {
