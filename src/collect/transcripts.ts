@@ -243,9 +243,15 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
         hashed = await digestPrefix(real, prev.readBytes, hash);
         resumable = hashed === prev.readBytes && hash.copy().digest("hex") === prev.digest;
       }
+      const context = await contextFor(cand, real);
       const read = async (from: TranscriptFileState | null) => {
+        // The carry was written by the same reader (the state records its kind).
         const parser = cand.reader.open(
-          { file: real, includeHeadless: input.includeHeadless },
+          {
+            file: real,
+            includeHeadless: input.includeHeadless,
+            ...(context === undefined ? {} : { context }),
+          },
           from?.carry ?? null,
         );
         const result = await readLines(

@@ -124,7 +124,11 @@ export function createGeminiParser(opts: ParserOptions, carry: GeminiCarry | nul
     if (continuation) return;
     state = { ...state, lastPrompt: text };
     const time = toRfc3339(entry.timestamp);
-    if (time === null || typeof entry.id !== "string") return;
+    if (typeof entry.id !== "string") return;
+    if (time === null) {
+      malformed++; // a prompt with no usable time: skipped, counted (we never invent one)
+      return;
+    }
     if (!opts.includeHeadless && !(lines.typed.get(session)?.has(text) ?? false)) return;
     out.push({
       id: recordId("prompt", `gemini:${session}:${entry.id}`),
@@ -143,7 +147,12 @@ export function createGeminiParser(opts: ParserOptions, carry: GeminiCarry | nul
   function modelMessage(entry: Record<string, unknown>, lineNo: number, session: string): void {
     if (!Array.isArray(entry.toolCalls)) return;
     const time = toRfc3339(entry.timestamp);
-    if (time === null) return;
+    if (time === null) {
+      if (entry.toolCalls.some((c) => isObject(c) && c.status === "success" && memoryWriteText(c) !== null)) {
+        malformed++;
+      }
+      return;
+    }
     for (const call of entry.toolCalls) {
       if (!isObject(call) || call.status !== "success" || typeof call.id !== "string") continue;
       const text = memoryWriteText(call);

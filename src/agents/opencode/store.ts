@@ -221,7 +221,8 @@ function readSnapshot(
     }
     const text = typedPromptText(parts.map((p) => partFacts(json(p!))), session, input.includeHeadless);
     const time = toRfc3339(created);
-    if (text === null || time === null) return;
+    if (text === null) return;
+    if (time === null) return void skipped++; // no usable time: skipped, counted
     records.push({
       id: recordId("prompt", `opencode:${id}`),
       kind: "prompt",
@@ -253,7 +254,8 @@ function readSnapshot(
       ? data.state.time.start
       : undefined;
     const time = toRfc3339(typeof started === "number" ? started : row.time_created);
-    if (session === null || session.parentId !== null || time === null) return;
+    if (session === null || session.parentId !== null) return;
+    if (time === null) return void skipped++; // no usable time: skipped, counted
     records.push({
       id: recordId("note", `opencode:${id}`),
       kind: "note",
