@@ -4,7 +4,7 @@
  * "worker" commands and by the commands that pin their plan first (install, doctor, schedule).
  */
 import { runInWorker } from "../sandbox/launch.ts";
-import { permissionsFor } from "./commands.ts";
+import { findCommand, permissionsFor } from "./commands.ts";
 import type { CommandPlan } from "./plan.ts";
 import type { CommandRequest } from "./worker.ts";
 
@@ -17,5 +17,7 @@ export async function runConfined(plan: CommandPlan, as: string = plan.command):
     `verdict ${plan.command}`,
     { plan },
     permissionsFor(as, plan),
+    // A hook stays silent, even when a signal ends it.
+    { silentStop: findCommand(plan.command)?.exitsZero === true },
   );
 }

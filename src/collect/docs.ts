@@ -215,6 +215,7 @@ export async function collectDocs(input: DocsInput): Promise<SourceResult<DocsSt
         nextFiles[file.real] = { ...facts, digest: doc.digest };
         continue;
       }
+      stats.filesRead++;
       const project = top ?? file.project;
       const records = docRecords(file.real, doc.text, time, project, input.credentialRules);
       stats.secretsDropped += records.dropped;
@@ -599,7 +600,6 @@ async function readDoc(
     report(file.real, "Skipping: binary content (NUL bytes)");
     return null;
   }
-  stats.filesRead++;
   return { text, digest: createHash("sha256").update(bytes).digest("hex") };
 }
 

@@ -281,7 +281,10 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
       const { parser, result } = run;
       totalBytes += result.bytes;
       input.onBytes?.(totalBytes);
-      stats.filesRead++;
+      // A look that only confirmed the file is as it was (a racy identity, same bytes) read nothing.
+      const confirmed = resumable && prev !== null && identity.size === prev.readBytes &&
+        result.offset === prev.offset;
+      if (!confirmed) stats.filesRead++;
       const drained = parser.drain();
       const records = drained.filter((r) => !overCap(r));
       stats.linesSkipped += parser.malformed + result.oversized + result.invalidUtf8 +

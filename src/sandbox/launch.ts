@@ -31,11 +31,17 @@ export type WorkerReply = { readonly ready: true } | { readonly exitCode: number
 /** Permission classes the launcher gives up once its Worker is running. */
 const LAUNCHER_REVOCABLE = ["read", "write", "net", "run", "env", "sys", "ffi"] as const;
 
+export interface RunOptions {
+  /** Say nothing when a signal ends the Worker (a hook must stay silent). */
+  readonly silentStop?: boolean;
+}
+
 export async function runInWorker<Request>(
   entry: URL,
   name: string,
   request: Request,
   permissions: PermissionSet,
+  options: RunOptions = {},
 ): Promise<number> {
   const worker = new Worker(entry.href, {
     type: "module",
@@ -62,11 +68,24 @@ export async function runInWorker<Request>(
   const stopped = new Promise<number>((resolve) => (forced = resolve));
   let grace: ReturnType<typeof setTimeout> | undefined;
   const signals: Deno.Signal[] = Deno.build.os === "windows" ? ["SIGINT"] : ["SIGINT", "SIGTERM"];
+  const end = (signal: Deno.Signal, why: string) => {
+    if (!options.silentStop) {
+      Deno.stderr.writeSync(
+        new TextEncoder().encode(
+          `verdict: stopped by ${signal} before finishing (${why}); nothing was half-written\n`,
+        ),
+      );
+    }
+    forced(signalExit(signal));
+  };
   const handlers = signals.map((signal) => {
     const handler = () => {
-      if (grace !== undefined) return forced(signalExit(signal));
+      if (grace !== undefined) return end(signal, "a second signal");
       worker.postMessage({ stop: signal } satisfies LauncherMessage<Request>);
-      grace = setTimeout(() => forced(signalExit(signal)), STOP_GRACE_MS);
+      grace = setTimeout(
+        () => end(signal, `it did not stop within ${STOP_GRACE_MS / 1000} s`),
+        STOP_GRACE_MS,
+      );
     };
     Deno.addSignalListener(signal, handler);
     return [signal, handler] as const;

@@ -3,6 +3,7 @@
  * STOP_GRACE_MS, then ends it wherever it waits. The real CLI, real files, a real HTTP service.
  */
 import assert from "node:assert/strict";
+import { asRecord } from "../../src/collect/record.ts";
 import { STOP_GRACE_MS } from "../../src/sandbox/launch.ts";
 import { denoDir, tempHome } from "../cli_helper.ts";
 import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
@@ -36,7 +37,7 @@ async function until(check: () => Promise<boolean> | boolean, ms: number): Promi
 
 const exists = (path: string) => Deno.stat(path).then(() => true, () => false);
 
-Deno.test("SIGTERM stops a long collect at once: exit 143, a clear line, nothing written", async () => {
+Deno.test("SIGTERM stops a long collect at once: exit 143, a clear line, nothing half-written", async () => {
   const home = await tempHome();
   await Deno.mkdir(`${home}/.claude`);
   const lines: string[] = [];
@@ -60,9 +61,15 @@ Deno.test("SIGTERM stops a long collect at once: exit 143, a clear line, nothing
   const took = performance.now() - sent;
   const stderr = new TextDecoder().decode(out.stderr);
   assert.equal(out.code, 143, stderr);
-  assert.match(stderr, /stopped by SIGTERM before finishing; nothing was half-written/);
+  // Stopped between two reads, or (on a machine too busy to get there in time) ended by the launcher.
+  assert.match(stderr, /stopped by SIGTERM before finishing.*nothing was half-written/);
   assert.ok(took < STOP_GRACE_MS + 1000, `collect took ${took.toFixed(0)} ms to stop`);
-  assert.equal(await exists(records), false, "a stopped first collect leaves no records file");
+  // Stopped while reading, it wrote nothing; stopped later, it left the whole archive: never half.
+  if (await exists(records)) {
+    const lines = (await Deno.readTextFile(records)).split("\n").filter((l) => l !== "");
+    assert.equal(lines.length, 200_000);
+    assert.ok(lines.every((l) => asRecord(JSON.parse(l)) !== null));
+  }
 });
 
 Deno.test("a command that cannot stop is ended after the grace period: a hook waiting on a silent service exits 0", async () => {
@@ -99,6 +106,7 @@ Deno.test("a command that cannot stop is ended after the grace period: a hook wa
     const took = performance.now() - sent;
     assert.equal(out.code, 0, "a hook exits 0 even when stopped");
     assert.equal(new TextDecoder().decode(out.stdout), "");
+    assert.equal(new TextDecoder().decode(out.stderr), "", "a hook says nothing, even when ended");
     assert.ok(took >= STOP_GRACE_MS - 200, `ended before its grace period (${took.toFixed(0)} ms)`);
     assert.ok(took < STOP_GRACE_MS + 1500, `took ${took.toFixed(0)} ms to end after SIGTERM`);
   } finally {
