@@ -139,13 +139,13 @@ export const REAL_EXPECTATIONS: readonly TranscriptExpectation[] = [
     session: "019fc8be-3658-7ca3-9e29-000000000000",
     project: "/tmp/repo",
     why:
-      'Codex 0.146 catalog, `source:"cli"`: the user_message at l.4; the later ones (l.71, 85) have no valid timestamp (l.71 is skipped and counted; l.85, a non-plain kind, is no prompt anyway); replacement_history copies (l.26…) and subagent metas (l.29, 36, 42) add nothing.',
+      'Codex 0.146 catalog, `source:"cli"`: the user_message at l.4; the later ones (l.71, 85) have no valid timestamp (l.71 is skipped and counted, as is the item_completed UserMessage at l.101; l.85, a non-plain kind, is no prompt anyway); replacement_history copies (l.26…) and subagent metas (l.29, 36, 42) add nothing.',
     prompts: [
       { line: 4, time: "2026-08-03T10:48:56.000Z", length: 14, textStart: "List the files" },
     ],
     notes: [],
     headlessPrompts: [],
-    untimed: 1,
+    untimed: 2,
   },
   {
     file: "jnarowski-06381696-0074-49f8-863e-6ad4fac507f9.jsonl",
