@@ -46,6 +46,8 @@ export type ChatReply =
 
 export const DEFAULT_TEXT = "OK.";
 export const DEFAULT_AFTER_TOOL_TEXT = "Done.";
+/** The prompt size answers report unless ChatOptions.promptTokens says otherwise. */
+export const DEFAULT_PROMPT_TOKENS = 100;
 /** What a side request the `side` option recognises gets. */
 export const SIDE_TEXT = "(side request answered by the test server)";
 
@@ -143,6 +145,12 @@ function toolCallOf(reply: ChatReply, n: number) {
 export interface ChatOptions {
   /** Recognises a side request by its body (e.g. by its system prompt): answered with SIDE_TEXT. */
   readonly side?: (body: unknown) => boolean;
+  /**
+   * The prompt size every answer reports (`usage.prompt_tokens`, default 100). Agents decide from
+   * it whether a compaction is worth it: Qwen Code refuses to compact a history the usage calls
+   * small ("not beneficial"), so a compaction test reports a large one.
+   */
+  readonly promptTokens?: number;
 }
 
 /** The Chat Completions wire, with the agent's own way of telling its side requests apart. */
@@ -166,7 +174,8 @@ export function openaiChat(opts: ChatOptions = {}): WireApi<ChatReply> {
       const call = toolCallOf(reply, n);
       const text = "text" in reply && reply.text !== undefined ? reply.text : null;
       const finish = call ? "tool_calls" : "stop";
-      const usage = { prompt_tokens: 100, completion_tokens: 10, total_tokens: 110 };
+      const prompt = opts.promptTokens ?? DEFAULT_PROMPT_TOKENS;
+      const usage = { prompt_tokens: prompt, completion_tokens: 10, total_tokens: prompt + 10 };
       const base = { id: `chatcmpl-${n}`, created: 0, model };
       if (!isObject(body) || body.stream !== true) {
         const message = { role: "assistant", content: text, ...(call ? { tool_calls: [call] } : {}) };

@@ -1,0 +1,207 @@
+/**
+ * Driving the real Qwen Code CLI offline: the pinned (or `--latest`) package from the npm
+ * registry, a temp HOME whose settings pick the OpenAI-compatible provider, the Chat Completions
+ * model on 127.0.0.1, and sessions either headless (`qwen -p`) or interactive in tmux. What it
+ * takes (seen with 0.24.4, ../shared/clients/qwen-code/NOTES.md):
+ *
+ * - `~/.qwen/settings.json` with `security.auth.selectedType: "openai"` AND `model.name` (without
+ *   the model key Qwen crashes), folder trust off, usage statistics, telemetry and updates off;
+ * - OPENAI_API_KEY / OPENAI_BASE_URL / OPENAI_MODEL in the environment;
+ * - the TUI takes keys only once its prompt box shows ("Type your message"); a `!` line leaves it
+ *   in shell mode until Escape;
+ * - Qwen asks the model for itself after turns (the managed-memory extraction subagent, next-
+ *   prompt suggestions): those are side requests (`isQwenSideRequest`) that consume no rule.
+ */
+import { chatMessages, type ChatReply, chatServer, systemText } from "../harness/openai_chat.ts";
+import { installCli } from "../harness/install_cli.ts";
+import type { ModelServer, RecordedRequest, Rule } from "../harness/model_server.ts";
+import { delay, TmuxSession } from "../harness/tmux.ts";
+import { CLIENTS, versionOf } from "../harness/versions.ts";
+import type { Workspace } from "../harness/workspace.ts";
+
+/** The model id the settings and the environment name (any id works with a custom provider). */
+export const MODEL = "test-model";
+/** Visibly fake. */
+export const API_KEY = "sk-test-key-not-real-0000";
+
+/** Qwen's own requests: memory extraction after a turn, and the next-prompt suggestion. */
+export function isQwenSideRequest(body: unknown): boolean {
+  if (systemText(body).startsWith("You are now acting as the managed memory extraction subagent")) {
+    return true;
+  }
+  const last = chatMessages(body).filter((m) => m.role === "user").at(-1);
+  return last?.text.startsWith("[SUGGESTION MODE:") ?? false;
+}
+
+/**
+ * A Chat Completions server for Qwen. It reports a large prompt (`promptTokens`) so that
+ * `/compress` is worth it to Qwen (it refuses to compact a history the usage calls small).
+ */
+export function qwenServer(script: readonly Rule<ChatReply>[]): ModelServer<ChatReply> {
+  return chatServer(script, { side: isQwenSideRequest, promptTokens: 60_000 });
+}
+
+/** The `qwen` launcher of the version under test, installed into the cache when missing. */
+export async function qwenBinary(): Promise<string> {
+  const prefix = await installCli(CLIENTS["qwen-code"].pkg, versionOf("qwen-code"));
+  return `${prefix}/node_modules/.bin/qwen`;
+}
+
+/** The settings a person who set Qwen up for a local OpenAI-compatible model would have. */
+export async function seedQwenHome(ws: Workspace): Promise<void> {
+  await Deno.mkdir(`${ws.home}/.qwen`, { recursive: true });
+  const settings = {
+    security: { auth: { selectedType: "openai" }, folderTrust: { enabled: false } },
+    model: { name: MODEL },
+    privacy: { usageStatisticsEnabled: false },
+    general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+    telemetry: { enabled: false },
+    ui: { hideTips: true },
+  };
+  await Deno.writeTextFile(`${ws.home}/.qwen/settings.json`, JSON.stringify(settings, null, 2) + "\n");
+}
+
+export function qwenEnv(ws: Workspace, server: ModelServer<ChatReply>): Record<string, string> {
+  return ws.env({ OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${server.origin}/v1`, OPENAI_MODEL: MODEL });
+}
+
+export interface HeadlessResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `qwen -p PROMPT` in the project, stdin closed. */
+export async function qwenPrint(
+  ws: Workspace,
+  server: ModelServer<ChatReply>,
+  prompt: string,
+  extraArgs: readonly string[] = [],
+): Promise<HeadlessResult> {
+  await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
+  const out = await new Deno.Command(await qwenBinary(), {
+    args: ["-p", prompt, ...extraArgs],
+    cwd: ws.project,
+    env: qwenEnv(ws, server),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(120_000),
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** The empty prompt box of an idle TUI. */
+const PROMPT_BOX = /Type your message or @path\/to\/file/;
+/** Shown while a turn runs. */
+const BUSY = /esc to cancel/i;
+
+/** An interactive Qwen Code in tmux (`--approval-mode yolo`: tool calls run without asking). */
+export class QwenTui {
+  readonly tmux: TmuxSession;
+  readonly #server: ModelServer<ChatReply>;
+
+  private constructor(tmux: TmuxSession, server: ModelServer<ChatReply>) {
+    this.tmux = tmux;
+    this.#server = server;
+  }
+
+  static async start(ws: Workspace, server: ModelServer<ChatReply>): Promise<QwenTui> {
+    await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
+    const tmux = await TmuxSession.start({
+      argv: [await qwenBinary(), "--approval-mode", "yolo"],
+      cwd: ws.project,
+      env: qwenEnv(ws, server),
+      dir: ws.root,
+    });
+    const tui = new QwenTui(tmux, server);
+    await tui.idle(60_000);
+    return tui;
+  }
+
+  /** Waits until no turn runs and the prompt box is empty and still. */
+  async idle(timeoutMs = 60_000): Promise<string> {
+    const deadline = performance.now() + timeoutMs;
+    while (true) {
+      const left = deadline - performance.now();
+      const screen = await this.tmux.waitQuiet(500, Math.max(left, 1000));
+      if (PROMPT_BOX.test(screen) && !BUSY.test(screen)) return screen;
+      if (performance.now() > deadline) {
+        throw new Error(`Qwen Code did not come back to an empty prompt; the screen shows:\n${screen}`);
+      }
+      await delay(200);
+    }
+  }
+
+  /**
+   * Types `text` and presses Enter, then waits for the model request whose latest input holds
+   * `expect` (when given) and for the TUI to be idle again. A `!` line is followed by Escape (out
+   * of shell mode). Returns the conversation turns of this prompt.
+   */
+  async submit(text: string, expect?: string): Promise<RecordedRequest[]> {
+    const from = this.#server.requests.length;
+    await this.tmux.type(text);
+    await this.tmux.waitForScreen(
+      new RegExp(escapeRegExp(text.replace(/^!/, "").slice(-16))),
+      "the typed text",
+    );
+    await this.tmux.press("Enter");
+    if (expect !== undefined) {
+      const folded = expect.toLowerCase();
+      await this.#server.waitFor(
+        `a turn holding "${expect}"`,
+        (r) => r.turn && !r.side && (r.input?.text.toLowerCase().includes(folded) ?? false),
+        { from, timeoutMs: 60_000 },
+      );
+    }
+    await this.idle();
+    if (text.startsWith("!")) {
+      await this.tmux.press("Escape");
+      await this.idle();
+    }
+    return this.#server.requests.slice(from).filter((r) => r.turn && !r.side);
+  }
+
+  /** Ends the session the way a person does (/quit) and waits for the exit. */
+  async quit(): Promise<number> {
+    await this.tmux.type("/quit");
+    await delay(300);
+    await this.tmux.press("Enter");
+    try {
+      return await this.tmux.waitExit(30_000);
+    } finally {
+      await this.tmux.close();
+    }
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.tmux.close();
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Every Qwen Code chat file in the workspace's HOME. */
+export async function chatFiles(ws: Workspace): Promise<string[]> {
+  const root = `${ws.home}/.qwen/projects`;
+  const out: string[] = [];
+  try {
+    for await (const dir of Deno.readDir(root)) {
+      if (!dir.isDirectory) continue;
+      try {
+        for await (const f of Deno.readDir(`${root}/${dir.name}/chats`)) {
+          if (f.isFile && f.name.endsWith(".jsonl")) out.push(`${root}/${dir.name}/chats/${f.name}`);
+        }
+      } catch {
+        // a project folder without chats
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  return out.sort();
+}
