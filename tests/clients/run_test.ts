@@ -1,5 +1,19 @@
 import assert from "node:assert/strict";
 import { parseJunit, summarize } from "./run.ts";
+import { type ClientId, CLIENTS } from "./harness/versions.ts";
+
+/** Every client at its pinned version, with `over` replacing some. */
+function versions(over: Partial<Record<ClientId, string>>): Record<ClientId, string> {
+  const all = Object.fromEntries(Object.values(CLIENTS).map((c) => [c.id, c.pinned])) as Record<
+    ClientId,
+    string
+  >;
+  return { ...all, ...over };
+}
+
+/** The line of each client the report has no test of (those after Claude Code and Codex). */
+const OTHERS = Object.values(CLIENTS).filter((c) => c.id !== "claude-code" && c.id !== "codex")
+  .map((c) => `${c.label} ${c.pinned} (pinned): no test ran`);
 
 const REPORT = `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites name="deno test" tests="4" failures="1" errors="0" time="1.0">
@@ -49,7 +63,7 @@ Deno.test("parseJunit() reads each case's name, file, outcome and first failure 
 });
 
 Deno.test("summarize() says, per agent version, what passed and which tests that version broke", () => {
-  const text = summarize(parseJunit(REPORT), { "claude-code": "2.1.332", codex: "0.171.0" }, true);
+  const text = summarize(parseJunit(REPORT), versions({ "claude-code": "2.1.332", codex: "0.171.0" }), true);
   assert.equal(
     text,
     [
@@ -57,13 +71,11 @@ Deno.test("summarize() says, per agent version, what passed and which tests that
       "Codex 0.171.0 (CI pins 0.169.0): 1 passed, 1 failed",
       "  broke: collect yields exactly the typed prompts (./tests/clients/codex/codex_test.ts)",
       "    Uncaught AssertionError: Expected values to be strictly deep-equal:",
+      ...OTHERS,
     ].join("\n"),
   );
   // At the pinned versions a failure is a failure, not a newer version's breakage.
-  const pinned = summarize(parseJunit(REPORT.replaceAll("0.171.0", "0.169.0")), {
-    "claude-code": "2.1.328",
-    codex: "0.169.0",
-  }, false);
+  const pinned = summarize(parseJunit(REPORT.replaceAll("0.171.0", "0.169.0")), versions({}), false);
   assert.match(pinned, /^Claude Code 2\.1\.328 \(pinned\): no test ran$/m);
   assert.match(pinned, /^ {2}failed: collect yields/m);
 });

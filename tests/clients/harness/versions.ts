@@ -28,6 +28,18 @@ export const CLIENTS = {
     pkg: "@openai/codex",
     pinned: "0.169.0",
   },
+  "qwen-code": {
+    id: "qwen-code",
+    label: "Qwen Code",
+    pkg: "@qwen-code/qwen-code",
+    pinned: "0.24.4",
+  },
+  "copilot": {
+    id: "copilot",
+    label: "Copilot CLI",
+    pkg: "@github/copilot",
+    pinned: "1.0.102",
+  },
 } as const satisfies Record<string, ClientSpec>;
 
 export type ClientId = keyof typeof CLIENTS;
