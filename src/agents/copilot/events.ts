@@ -23,7 +23,8 @@
  *   says `success: true`. Text: `file_text` (create) or `new_str` (edit).
  * - Session = `session.start` `data.sessionId`; project = its `data.context.cwd` (a
  *   `session.resume` context replaces it); time = each event's `timestamp`; id = "copilot:" +
- *   the event's `id` (file + line without one).
+ *   the event's `id` (file + line without one). A prompt or note without a usable time is
+ *   skipped and counted in `malformed`, as every reader does.
  * - Malformed lines are counted; unknown events are ignored; nothing throws.
  */
 import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
@@ -122,7 +123,11 @@ export function createCopilotParser(
       case "user.message": {
         const text = typeof data.content === "string" ? data.content.trim() : "";
         const time = toRfc3339(event.timestamp);
-        if (text === "" || text.includes(VERDICT_HINT_MARKER) || time === null) return;
+        if (text === "" || text.includes(VERDICT_HINT_MARKER)) return;
+        if (time === null) {
+          malformed++; // a typed prompt without a usable time: skipped and counted
+          return;
+        }
         const p = { key, text, time, line: lineNo };
         if (mode === null && !opts.includeHeadless) {
           waiting.push(p);
@@ -149,11 +154,15 @@ export function createCopilotParser(
     lineNo: number,
   ): void {
     const time = toRfc3339(event.timestamp);
-    if (time === null || !Array.isArray(data.toolRequests)) return;
+    if (!Array.isArray(data.toolRequests)) return;
     for (const req of data.toolRequests) {
       if (!isObject(req) || typeof req.toolCallId !== "string") continue;
       const text = memoryWriteText(req);
       if (text === null) continue;
+      if (time === null) {
+        malformed++; // a memory write without a usable time: skipped and counted
+        continue;
+      }
       notes.delete(req.toolCallId);
       notes.set(req.toolCallId, { key: req.toolCallId, text, time, line: lineNo });
       if (notes.size > MAX_PENDING) notes.delete(notes.keys().next().value!);

@@ -26,7 +26,8 @@
  *   part) whose target is a memory or instruction file (QWEN.md, AGENTS.md, …: isMemoryPath;
  *   `save_memory` always writes Qwen's memory file) becomes a note when its `tool_result` record
  *   says `toolCallResult.status: "success"`. Until then it waits in the carry.
- * - Time = the record's `timestamp` (none, no record); project = its `cwd`; session =
+ * - Time = the record's `timestamp` (none, no record: counted in `malformed`, as every reader
+ *   counts a record it cannot date); project = its `cwd`; session =
  *   `sessionId`; id = "qwen:" + uuid (file + line without one).
  * - Malformed lines are counted; unknown shapes are ignored; nothing throws.
  */
@@ -137,7 +138,10 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
     if (text === null) return;
     const key = typeof entry.uuid === "string" && entry.uuid !== "" ? entry.uuid : `${opts.file}:${lineNo}`;
     const p = base(entry, lineNo, key, text);
-    if (p === null) return;
+    if (p === null) {
+      malformed++; // a typed prompt without a usable time: skipped and counted
+      return;
+    }
     if (entry.subtype === "mid_turn_user_message" || opts.includeHeadless) emit("prompt", p);
     else waiting = p;
   }
@@ -149,7 +153,10 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
       const text = memoryWriteText(call);
       if (text === null) continue;
       const p = base(entry, lineNo, call.id, text);
-      if (p === null) continue;
+      if (p === null) {
+        malformed++; // a memory write without a usable time: skipped and counted
+        continue;
+      }
       notes.delete(call.id);
       notes.set(call.id, { ...p, kind: "note" });
       if (notes.size > MAX_PENDING) notes.delete(notes.keys().next().value!);

@@ -147,3 +147,24 @@ Deno.test("copilot parser: a memory-file write is a note only when its tool call
   ]);
   assert.deepEqual(texts(records), ["note:- pnpm", "note:- yarn is banned"]);
 });
+
+Deno.test("copilot parser: a typed prompt or memory write without a usable time is skipped and counted", () => {
+  const parser = createCopilotParser({ file: "/c/s/events.jsonl", includeHeadless: true }, null);
+  const records = feed(parser, [
+    start(),
+    JSON.stringify({ type: "user.message", data: { content: "use pnpm" }, id: "u1", timestamp: "1e20" }),
+    JSON.stringify({
+      type: "assistant.message",
+      data: {
+        toolRequests: [{
+          toolCallId: "c1",
+          name: "create",
+          arguments: { path: "/w/AGENTS.md", file_text: "x" },
+        }],
+      },
+      id: "a1",
+    }),
+  ]);
+  assert.deepEqual(records, []);
+  assert.equal(parser.malformed, 2);
+});

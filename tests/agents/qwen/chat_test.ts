@@ -185,3 +185,23 @@ Deno.test("qwen parser: a memory-file write is a note only when its tool result 
   ]);
   assert.deepEqual(texts(records), ["note:# Rules\n- pnpm", "note:The user prefers pnpm."]);
 });
+
+Deno.test("qwen parser: a typed prompt or memory write without a usable time is skipped and counted", () => {
+  const parser = createQwenParser({ file: "/q/chats/s.jsonl", includeHeadless: true }, null);
+  const noTime = (extra: Record<string, unknown>) =>
+    JSON.stringify({ uuid: "n1", sessionId: S, cwd: "/w", ...extra });
+  const records = feed(parser, [
+    noTime({
+      type: "user",
+      provenance: "real_user",
+      message: { parts: [{ text: "use pnpm" }] },
+      timestamp: "1e20",
+    }),
+    noTime({
+      type: "assistant",
+      message: { parts: [{ functionCall: { id: "c1", name: "save_memory", args: { fact: "pnpm" } } }] },
+    }),
+  ]);
+  assert.deepEqual(records, []);
+  assert.equal(parser.malformed, 2);
+});
