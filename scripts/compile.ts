@@ -9,8 +9,8 @@
  *   is not a static import (the command table's loaders are literal dynamic imports, so every
  *   command comes with it);
  * - the MCP contract and deno.json's version, which are JSON imports: the binary reads neither
- *   contract/ nor deno.json at run time. deno.json is read at compile time only, for the import
- *   map and the lock file (so no --no-config: the npm imports resolve through it).
+ *   contract/ nor deno.json at run time. The npm packages are pinned by deno.lock, which the
+ *   verdict task's flags name (`--lock=… --frozen`: deno.json names no lock, see task_flags.ts).
  *
  * `deno compile` downloads the runtime (denort) of each target; where that is not possible,
  * DENORT_BIN names a local one, which can only serve the host's own target: with DENORT_BIN set
@@ -44,7 +44,6 @@ export function compileArgs(target: Target, runFlags: readonly string[] = verdic
     "compile",
     "--config",
     "deno.json",
-    "--frozen",
     ...runFlags,
     ...INCLUDES.flatMap((path) => ["--include", path]),
     "--target",

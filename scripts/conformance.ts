@@ -10,6 +10,8 @@ import { MAIN_TS, verdictRunFlags } from "./task_flags.ts";
 import { recordLine, type VerdictRecord } from "../src/collect/record.ts";
 
 const SUITE = "npm:@modelcontextprotocol/conformance@0.1.16";
+/** The suite's own lock file: its dependency tree is fetched by this task only, never by verdict's. */
+const SUITE_LOCK = new URL("./conformance.lock", import.meta.url).pathname;
 const BASELINE = new URL("./conformance_baseline.yml", import.meta.url).pathname;
 const REPO = new URL("..", import.meta.url).pathname;
 
@@ -87,6 +89,8 @@ async function main(args: readonly string[]): Promise<number> {
       args: [
         "run",
         "--no-prompt",
+        `--lock=${SUITE_LOCK}`,
+        "--frozen",
         `--allow-net=${host},localhost:${port}`,
         `--allow-read=${BASELINE},${out}`,
         `--allow-write=${out}`,

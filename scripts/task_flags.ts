@@ -4,7 +4,22 @@
  */
 import denoJson from "../deno.json" with { type: "json" };
 
-/** Flags between "deno run" and "main.ts" in the verdict task. */
+/** The repository's lock file (absolute), which pins every npm package verdict runs. */
+export const LOCK_FILE: string = new URL("../deno.lock", import.meta.url).pathname;
+
+/**
+ * The lock flags every run of verdict's code takes. deno.json names no lock file (`"lock":
+ * false`) so that `deno task` has no npm packages to install before it runs a task; the tasks
+ * and every spawned run pass the lock explicitly instead, frozen.
+ */
+export function lockFlags(): string[] {
+  return [`--lock=${LOCK_FILE}`, "--frozen"];
+}
+
+/**
+ * Flags between "deno run" and "main.ts" in the verdict task, with its `--lock` made absolute
+ * (the tests spawn the CLI from other folders).
+ */
 export function verdictRunFlags(): string[] {
   const task = denoJson.tasks.verdict;
   const words = task.split(/\s+/);
@@ -13,7 +28,7 @@ export function verdictRunFlags(): string[] {
   if (words[0] !== "deno" || start !== 1 || end === -1) {
     throw new Error(`Cannot read the verdict task's flags from deno.json: "${task}"`);
   }
-  return words.slice(start + 1, end);
+  return words.slice(start + 1, end).map((w) => (w.startsWith("--lock=") ? `--lock=${LOCK_FILE}` : w));
 }
 
 /** Absolute path of the repository's main.ts. */

@@ -6,20 +6,20 @@
  * and only the mcp/serve commands load src/serve (lazily), so `hint` never pays for the SDK.
  */
 
-// @ts-types="@modelcontextprotocol/sdk/server/index"
-export { Server } from "@modelcontextprotocol/sdk/server/index.js";
-// @ts-types="@modelcontextprotocol/sdk/server/stdio"
-export { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-// @ts-types="@modelcontextprotocol/sdk/server/webStandardStreamableHttp"
-export { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/server/index"
+export { Server } from "npm:@modelcontextprotocol/sdk@1.32.2/server/index.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/server/stdio"
+export { StdioServerTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/server/stdio.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp"
+export { WebStandardStreamableHTTPServerTransport } from "npm:@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
 export {
   CallToolRequestSchema,
   ErrorCode,
   isInitializeRequest,
   ListToolsRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
-// @ts-types="@modelcontextprotocol/sdk/types"
-export type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
-// @ts-types="@modelcontextprotocol/sdk/shared/transport"
-export type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+} from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/types"
+export type { CallToolResult, Tool } from "npm:@modelcontextprotocol/sdk@1.32.2/types.js";
+// @ts-types="npm:@modelcontextprotocol/sdk@1.32.2/shared/transport"
+export type { Transport } from "npm:@modelcontextprotocol/sdk@1.32.2/shared/transport.js";

@@ -9,6 +9,7 @@
  *   deno task test:clients --keep          # keep each temp HOME and project (paths printed)
  *   deno task test:clients -- --filter Codex
  */
+import { lockFlags } from "../../scripts/task_flags.ts";
 import { latestVersion } from "./harness/install_cli.ts";
 import { type ClientId, CLIENTS, VERSIONS_ENV } from "./harness/versions.ts";
 
@@ -108,6 +109,7 @@ async function main(args: readonly string[]): Promise<number> {
     const child = new Deno.Command(Deno.execPath(), {
       args: [
         "test",
+        ...lockFlags(),
         "--allow-all",
         "--unstable-worker-options",
         "--no-prompt",

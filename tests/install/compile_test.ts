@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { compileArgs, hostTarget, INCLUDES, selectTargets, TARGETS } from "../../scripts/compile.ts";
+import { LOCK_FILE } from "../../scripts/task_flags.ts";
 import { verdictRunFlags } from "../../scripts/task_flags.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
@@ -21,7 +22,10 @@ Deno.test("compile: the five release targets, each with its own output under dis
 });
 
 Deno.test("compile: every target bakes exactly the verdict task's permission and unstable flags", () => {
-  const taskFlags = verdictRunFlags();
+  // The lock flags (which packages) and --quiet are the compile's own, not baked-in run flags.
+  const taskFlags = verdictRunFlags().filter((f) =>
+    !f.startsWith("--lock=") && f !== "--frozen" && f !== "--quiet"
+  );
   // The task is the single source; spot-check what it must hold.
   for (
     const flag of ["--no-prompt", "--allow-read", "--allow-write", "--allow-env", "--unstable-worker-options"]
@@ -50,7 +54,8 @@ Deno.test("compile: the worker is included, the target and output are set, main.
     assert.equal(at("--include"), "src/cli/worker.ts");
     assert.equal(at("--target"), target.triple);
     assert.equal(at("--output"), target.output);
-    assert.equal(at("--config"), "deno.json", "imports resolve through deno.json at compile time");
+    assert.equal(at("--config"), "deno.json", "the compiler options come from deno.json");
+    assert.ok(args.includes(`--lock=${LOCK_FILE}`), "the npm packages are the locked ones");
     assert.ok(args.includes("--frozen"), "the lock file is not updated by a release build");
     assert.ok(!args.includes("--no-config"));
     assert.equal(args[args.length - 1], "main.ts");

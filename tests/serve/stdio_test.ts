@@ -2,6 +2,7 @@
  * `verdict mcp`: MCP over stdio. stdout carries nothing but the protocol; the process stops
  * cleanly when stdin closes and on SIGTERM.
  */
+import { lockFlags } from "../../scripts/task_flags.ts";
 import assert from "node:assert/strict";
 import { tempHome } from "../cli_helper.ts";
 import { childEnv, cliArgs, stdioClient, textOf } from "./serve_helper.ts";
@@ -83,7 +84,7 @@ Deno.test("console.log inside the server goes to stderr, never into the protocol
     console.debug("debug: polluting stdout");
   `;
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["eval", "--quiet", "--ext=ts", script],
+    args: ["eval", "--quiet", ...lockFlags(), "--ext=ts", script],
     env: childEnv(await tempHome()),
     clearEnv: true,
     stdout: "piped",
