@@ -39,7 +39,10 @@ Deno.test("deno task demo on an empty Deno cache prints the demo, with no Downlo
     assert.match(text, /^1\. \d{4}-\d{2}-\d{2} /m, "the look-up printed no result");
     // It fetched verdict's own packages only: not the conformance suite's.
     const fetched = await npmPackages(`${denoDir}/npm`);
-    assert.ok(fetched.includes("@modelcontextprotocol"), `verdict's own packages were not fetched: ${fetched}`);
+    assert.ok(
+      fetched.includes("@modelcontextprotocol"),
+      `verdict's own packages were not fetched: ${fetched}`,
+    );
     assert.ok(!fetched.includes("@octokit"), "the conformance suite's dependencies were fetched");
   } finally {
     await Deno.remove(denoDir, { recursive: true }).catch(() => {});
