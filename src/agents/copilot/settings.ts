@@ -15,8 +15,14 @@ export function installCopilotMcp(
   return installMcpServer(COPILOT_MCP, text, path, bin, env);
 }
 
+/**
+ * Removes mcpServers.verdict; an mcp-config.json left with nothing in it is deleted (Copilot reads
+ * a missing file the same way, and install may have created it).
+ */
 export function uninstallCopilotMcp(text: string, path: string): EditResult {
-  return uninstallMcpServer(COPILOT_MCP, text, path);
+  const result = uninstallMcpServer(COPILOT_MCP, text, path);
+  const empty = result.changes.length > 0 && /^\s*(\{\s*\})?\s*$/.test(result.text);
+  return empty ? { ...result, remove: true } : result;
 }
 
 export function copilotMcpState(text: string, path: string): "ours" | "other" | null {

@@ -109,6 +109,7 @@ Deno.test("copilot MCP: mcpServers.verdict in mcp-config.json; the one `copilot 
   assert.deepEqual(JSON.parse(uninstallCopilotMcp(r.text, MCP).text), {
     mcpServers: { github: { type: "http", url: "https://x" } },
   });
+  assert.equal(uninstallCopilotMcp(installCopilotMcp("", MCP, BIN, ENV).text, MCP).remove, true);
   const added = JSON.stringify({
     mcpServers: { verdict: { type: "local", command: BIN, args: ["mcp"], tools: ["*"] } },
   });
@@ -175,5 +176,6 @@ Deno.test("verdict install --copilot: a dry-run diff first, then both files; doc
   const un = await runCli(["uninstall", "--copilot"], { env });
   assert.equal(un.code, 0, un.stderr);
   assert.equal(await Deno.readTextFile(`${home}/.copilot/settings.json`), USER_SETTINGS);
-  assert.ok(!(await Deno.readTextFile(`${home}/.copilot/mcp-config.json`)).includes("verdict"));
+  // install created mcp-config.json, so uninstall takes it away again.
+  await assert.rejects(() => Deno.stat(`${home}/.copilot/mcp-config.json`), Deno.errors.NotFound);
 });
