@@ -24,6 +24,8 @@
  * - Reading what was recorded: `chatMessages(body)` (role and text of each message),
  *   `systemText(body)`, `toolNames(body)` (the functions offered), `toolCalls(body)` and
  *   `toolResults(body)` (what the conversation holds so far).
+ * - Every answer reports `usage.prompt_tokens` = `promptTokens` (default 100): agents decide from it
+ *   whether a compaction is worth doing (Qwen Code's `/compress` refuses a history it calls small).
  * - GET …/models lists the model the agent asked for last (or "test-model").
  */
 import {
