@@ -7,7 +7,9 @@
  *     same tokens, and vs. a plain scan of the JSONL;
  *   - `hint` end to end as the hook runs it (process start to exit) p50/p95 — vs. a Deno
  *     hello-world started the same way, round-robin;
- *   - peak RSS of the hint process.
+ *   - peak RSS of the hint process;
+ *   - `hint` end to end on a 4 MB prompt of Chinese (over a million distinct bigrams, just under
+ *     the hook's 4 MiB input cap) — vs. the same hello-world: bounded work, inside the deadline.
  * Goals: end-to-end p50 ≤ 1.5× and p95 ≤ 2.5× hello-world; in-process p50 < 0.2 ms, p95 < 1 ms;
  * peak RSS < 100 MB.
  */
@@ -17,6 +19,7 @@ import { makeRecords, queries } from "./hint_bench_data.ts";
 import { DiskIndex, indexPathFor } from "../src/rank/index_file.ts";
 import { buildIndexFile } from "../src/rank/index_write.ts";
 import { hintFor } from "../src/gate/hint.ts";
+import { HOOK_DEADLINE_MS } from "../src/cli/hint_run.ts";
 import { tokenize } from "../src/rank/tokenize.ts";
 import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
@@ -24,6 +27,19 @@ import { denoDir } from "../tests/cli_helper.ts";
 const argN = Deno.args.indexOf("--records");
 const N = argN >= 0 ? Number(Deno.args[argN + 1]) : 200_000;
 const E2E_RUNS = 30;
+/** Runs of the hook on the 4 MB prompt (each one is a few hundred milliseconds at most). */
+const HUGE_RUNS = 5;
+
+/** A deterministic prompt of common CJK characters in random order, `bytes` long as UTF-8. */
+function hugeCjkPrompt(bytes: number): string {
+  let a = 12345;
+  const chars: string[] = [];
+  for (let i = 0; i < bytes / 3; i++) {
+    a = (a * 1103515245 + 12345) & 0x7fffffff;
+    chars.push(String.fromCharCode(0x4e00 + (a % 3500)));
+  }
+  return chars.join("");
+}
 const QUERIES_IN_PROCESS = 300;
 
 function pct(xs: number[], p: number): number {
@@ -165,6 +181,18 @@ try {
     e2eHello.push((await spawnTimed(helloArgs, env, "")).ms);
   }
 
+  // The hook on a 4 MB paste: the JSON just under the 4 MiB cap, so the prompt is searched.
+  const huge = JSON.stringify({ session_id: "huge", cwd: "/home/dev/p1", prompt: hugeCjkPrompt(4_000_000) });
+  const e2eHuge: number[] = [];
+  const e2eHelloHuge: number[] = [];
+  let hugeRss = 0;
+  for (let i = 0; i < HUGE_RUNS; i++) {
+    const h = await spawnTimed(hintArgs, env, huge);
+    e2eHuge.push(h.ms);
+    hugeRss = Math.max(hugeRss, h.rssKb);
+    e2eHelloHuge.push((await spawnTimed(helloArgs, env, "")).ms);
+  }
+
   const row = (name: string, xs: number[], base?: number[]) =>
     `${name.padEnd(44)} p50 ${fmt(pct(xs, 50)).padStart(9)}  p95 ${fmt(pct(xs, 95)).padStart(9)}` +
     (base
@@ -182,6 +210,11 @@ try {
   console.log(row("hint end to end (hook user-prompt)", e2eHint, e2eHello));
   console.log(row("baseline: deno hello-world end to end", e2eHello));
   console.log(`hint peak RSS: ${(rss / 1024).toFixed(0)} MB (goal < 100 MB)`);
+  console.log(row("hint end to end, 4 MB CJK prompt", e2eHuge, e2eHelloHuge));
+  console.log(
+    `4 MB prompt: p95 ${fmt(pct(e2eHuge, 95))} (goal: under the hook's ${HOOK_DEADLINE_MS} ms deadline), ` +
+      `peak RSS ${(hugeRss / 1024).toFixed(0)} MB`,
+  );
   console.log(
     `goals: e2e p50 ${(pct(e2eHint, 50) / pct(e2eHello, 50)).toFixed(2)}× (≤ 1.5×), p95 ${
       (pct(e2eHint, 95) / pct(e2eHello, 95)).toFixed(2)

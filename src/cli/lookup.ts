@@ -7,7 +7,7 @@ import { booleanOption, intOption } from "./args.ts";
 import { EXIT, UsageError } from "../errors.ts";
 import { type CommandIO, type CommandPlan, transcriptRoots } from "./plan.ts";
 import { compileCredentialRules } from "../collect/secrets.ts";
-import { neutralise, truncate } from "../rank/quote.ts";
+import { inline, jsonWithoutRawBreaks, neutralise, truncate } from "../rank/quote.ts";
 import { openRecaller, RECALL_QUOTE_CHARS, type RecallAnswer, type RecallOptions } from "../rank/recall.ts";
 import type { SearchHit } from "../rank/score.ts";
 
@@ -53,7 +53,9 @@ export async function runLookup(command: string, req: LookupRequest): Promise<nu
     const answer = await recaller.recall(query, options);
     const explain = booleanOption(plan.args, "explain");
     if (booleanOption(plan.args, "json")) {
-      await io.stdout(JSON.stringify(answerJson(query, plan.asOf, answer, explain), null, 2) + "\n");
+      await io.stdout(
+        jsonWithoutRawBreaks(JSON.stringify(answerJson(query, plan.asOf, answer, explain), null, 2)) + "\n",
+      );
     } else {
       await io.stdout(answerText(answer, explain));
     }
@@ -152,9 +154,9 @@ export function answerText(answer: RecallAnswer, explain: boolean): string {
   }
   answer.hits.forEach((h, i) => {
     out.push(
-      `${i + 1}. ${date(h.time)}  ${h.kind}  ${h.project || "-"}  ${h.source_file}:${h.source_line}  score ${
-        h.score.toFixed(4)
-      }  matched: ${h.matched.join(", ")}`,
+      `${i + 1}. ${date(h.time)}  ${h.kind}  ${inline(h.project) || "-"}  ${
+        inline(h.source_file)
+      }:${h.source_line}  score ${h.score.toFixed(4)}  matched: ${h.matched.map(inline).join(", ")}`,
     );
     const w = explain ? ex?.hits[i] : undefined;
     if (w) {

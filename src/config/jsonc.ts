@@ -15,6 +15,16 @@ export class JsoncSyntaxError extends SyntaxError {
   }
 }
 
+/** An object holds the same key twice (JSON.parse would silently keep the last one). */
+export class DuplicateKeyError extends JsoncSyntaxError {
+  readonly key: string;
+  constructor(key: string, line: number, column: number) {
+    super(`Duplicate key "${key}"`, line, column);
+    this.name = "DuplicateKeyError";
+    this.key = key;
+  }
+}
+
 export function parseJsonc(text: string): unknown {
   const parser = new Parser(text);
   parser.skipSpace();
@@ -35,6 +45,11 @@ class Parser {
   }
 
   fail(message: string, at = this.pos): never {
+    const { line, column } = this.where(at);
+    throw new JsoncSyntaxError(message, line, column);
+  }
+
+  where(at: number): { line: number; column: number } {
     let line = 1;
     let lineStart = 0;
     for (let i = 0; i < at && i < this.text.length; i++) {
@@ -43,7 +58,7 @@ class Parser {
         lineStart = i + 1;
       }
     }
-    throw new JsoncSyntaxError(message, line, at - lineStart + 1);
+    return { line, column: at - lineStart + 1 };
   }
 
   skipSpace(): void {
@@ -87,7 +102,10 @@ class Parser {
       }
       const keyAt = this.pos;
       const key = this.string();
-      if (Object.hasOwn(out, key)) this.fail(`Duplicate key "${key}"`, keyAt);
+      if (Object.hasOwn(out, key)) {
+        const { line, column } = this.where(keyAt);
+        throw new DuplicateKeyError(key, line, column);
+      }
       this.skipSpace();
       if (this.text[this.pos] !== ":") this.fail("':' expected after the property name");
       this.pos++;

@@ -96,6 +96,15 @@ export class JsonValueEnd {
         if (this.#escaped) this.#escaped = false;
         else if (c === 0x5c) this.#escaped = true;
         else if (c === 0x22) this.#inString = false;
+        else {
+          // Inside a string only '"' and '\\' matter: jump to the next one (a native search;
+          // a prompt of megabytes is one string, byte by byte it would cost the hook its deadline).
+          const quote = chunk.indexOf(0x22, i);
+          const slash = quote === -1 ? chunk.indexOf(0x5c, i) : chunk.subarray(i, quote).indexOf(0x5c);
+          const next = slash === -1 ? quote : quote === -1 ? slash : i + slash;
+          if (next === -1) return -1;
+          i = next - 1;
+        }
         continue;
       }
       if (c === 0x22) this.#inString = true;

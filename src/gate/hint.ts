@@ -18,6 +18,32 @@ import { hasNotTypedPrefix } from "../agents/claude/prompt.ts";
  */
 export const GATE_CANDIDATES = 15;
 
+/**
+ * Longest prompt text searched (UTF-16 code units): a longer prompt is searched by its first
+ * and last halves of this. The hook must finish inside its deadline on any prompt it accepts
+ * (4 MiB of hook JSON), and search time grows with the prompt's distinct words: a 4 MB paste
+ * of Chinese is over a million bigrams. 8 Ki characters keeps 99.4% of the 3,466 typed
+ * prompts of the development histories (../shared/data/histories) whole; a longer one is a
+ * paste, whose request is at its start or its end.
+ */
+export const HINT_PROMPT_MAX_CHARS = 8 * 1024;
+
+/** The text a prompt is searched by: itself, or its start and end (see HINT_PROMPT_MAX_CHARS). */
+export function promptForSearch(prompt: string): string {
+  if (prompt.length <= HINT_PROMPT_MAX_CHARS) return prompt;
+  const half = HINT_PROMPT_MAX_CHARS / 2;
+  let head = half;
+  let tail = prompt.length - half;
+  // Never cut inside a surrogate pair.
+  if (isHighSurrogate(prompt.charCodeAt(head - 1))) head--;
+  if (isHighSurrogate(prompt.charCodeAt(tail - 1))) tail++;
+  return `${prompt.slice(0, head)}\n${prompt.slice(tail)}`;
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
+}
+
 /** Quotes a hook's hint shows at most (`verdict hint --top` may ask for 1 to 3). */
 export const HOOK_TOP = 2;
 
@@ -64,7 +90,7 @@ export function hintFor(corpus: Corpus, req: HintRequest): HintOutcome {
       result: null,
     };
   }
-  const result = search(corpus, req.prompt, {
+  const result = search(corpus, promptForSearch(req.prompt), {
     mode: "hint",
     nowMs: req.nowMs,
     ...(req.cwd ? { project: req.cwd } : {}),

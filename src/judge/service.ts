@@ -8,6 +8,7 @@
  * answer, which the judge turns into `wait`.
  */
 import { isLoopbackUrl } from "../config/config.ts";
+import { DuplicateKeyError, parseJsonc } from "../config/jsonc.ts";
 import { assertNoForbiddenKeys, ForbiddenKeyError } from "./forbidden.ts";
 import { isVerdict, type Verdict, VERDICTS } from "./rules.ts";
 
@@ -82,8 +83,10 @@ export type ServiceResult =
 
 /**
  * Validates the service's reply body (the chat-completions envelope). Pure. A forbidden key in
- * the envelope or the answer, a choice that is not exactly one of the three, a missing or
- * out-of-range score, or any other key makes it invalid; nothing is stripped.
+ * the envelope or the answer, a key given twice (JSON.parse keeps the last, so
+ * `{"choice":"preserve_first","choice":"safe_to_compact"}` would read as safe), a choice that is
+ * not exactly one of the three, a missing or out-of-range score, or any other key makes it
+ * invalid; nothing is stripped.
  */
 export function parseServiceReply(body: string): ServiceResult {
   const invalid = (note: string): ServiceResult => ({ kind: "invalid", note });
@@ -93,6 +96,8 @@ export function parseServiceReply(body: string): ServiceResult {
   } catch {
     return invalid("the reply is not JSON");
   }
+  const twice = repeatedKey(body);
+  if (twice !== null) return invalid(`the reply repeats the key ${JSON.stringify(twice)}`);
   try {
     assertNoForbiddenKeys(envelope, "service answer");
   } catch (err) {
@@ -109,6 +114,8 @@ export function parseServiceReply(body: string): ServiceResult {
   } catch {
     return invalid("the answer is not a JSON object");
   }
+  const again = repeatedKey(content);
+  if (again !== null) return invalid(`the answer repeats the key ${JSON.stringify(again)}`);
   try {
     assertNoForbiddenKeys(answer, "service answer");
   } catch (err) {
@@ -131,6 +138,16 @@ export function parseServiceReply(body: string): ServiceResult {
     return invalid(`the score ${JSON.stringify(score)} is not a number in [0, 1]`);
   }
   return { kind: "answer", choice: obj.choice, score };
+}
+
+/** A key some object of `json` (valid JSON) holds twice, escapes decoded; null when none does. */
+function repeatedKey(json: string): string | null {
+  try {
+    parseJsonc(json);
+  } catch (err) {
+    if (err instanceof DuplicateKeyError) return err.key;
+  }
+  return null;
 }
 
 /** Sends a request; never throws. Unreachable covers refused connections, timeouts and HTTP errors. */

@@ -4,6 +4,7 @@
  * for a header line or break out of its block, and control characters and bidirectional
  * overrides are replaced, so it cannot hide text or move the cursor.
  */
+import { normalizeLineBreaks } from "../rank/quote.ts";
 import type { RecallAnswer, RecallHit } from "../rank/recall.ts";
 import { fill, type JsonFormat, type RecallFormat, type ResultFormats } from "./contract.ts";
 
@@ -12,14 +13,18 @@ import { fill, type JsonFormat, type RecallFormat, type ResultFormats } from "./
 const UNSAFE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 const REPLACEMENT = "\ufffd";
 
-/** Makes text safe to show on one line: newlines and tabs become spaces, the rest as `quoteText`. */
+/** Makes text safe to show on one line: line breaks (any kind) and tabs become spaces, the rest as `quoteText`. */
 export function oneLine(text: string): string {
-  return text.replace(/\r/g, "").replace(UNSAFE, REPLACEMENT).replace(/[\n\t]/g, " ");
+  return quoteText(text).replace(/[\n\t]/g, " ");
 }
 
-/** Drops carriage returns and replaces unsafe characters; keeps newlines and tabs. */
+/**
+ * Makes every line break "\n" (whatever kind: src/rank/quote.ts LINE_BREAK, so the prefixing of
+ * each line cannot be escaped with U+2028 and the like) and replaces unsafe characters; keeps
+ * newlines and tabs.
+ */
 export function quoteText(text: string): string {
-  return text.replace(/\r/g, "").replace(UNSAFE, REPLACEMENT);
+  return normalizeLineBreaks(text).replace(UNSAFE, REPLACEMENT);
 }
 
 /** Cuts `text` to at most `max` code points (the mark included), never inside a surrogate pair. */

@@ -1,5 +1,5 @@
 /**
- * MCP over Streamable HTTP with Deno.serve: POST/GET/DELETE /mcp as the SDK's
+ * MCP over Streamable HTTP (our HTTP/1.1 server with timeouts, ./http1.ts): POST/GET/DELETE /mcp as the SDK's
  * WebStandardStreamableHTTPServerTransport speaks it (one session per initialize), and GET
  * /healthz. Before any work, in this order, every request must pass:
  *
@@ -13,6 +13,7 @@
 import { isInitializeRequest, type Server, WebStandardStreamableHTTPServerTransport } from "./mcp_deps.ts";
 import { allowedHosts, hostPort, type ListenSettings, mcpUrl } from "./listen.ts";
 import { createMcpServer, type ServerIdentity } from "./server.ts";
+import { serveHttp1 } from "./http1.ts";
 import { bearerToken, sameDigest, tokenDigest } from "./token.ts";
 import type { ToolSet } from "./tools.ts";
 
@@ -265,15 +266,19 @@ export interface HttpServer {
  */
 export function serveHttp(options: HttpOptions & { readonly signal: AbortSignal }): HttpServer {
   const handler = createHttpHandler(options);
-  const server = Deno.serve({
+  // The listener stops when the sessions are closed, so their open streams end first.
+  const stopListener = new AbortController();
+  const server = serveHttp1({
     hostname: options.listen.host,
     port: options.listen.port,
-    onListen: () => {},
+    maxBodyBytes: MAX_BODY_BYTES,
+    handler: (req) => handler.handle(req),
     onError: (err) => {
       options.log(`serve: ${err instanceof Error ? err.message : String(err)}`);
       return rpcError(500, -32603, "Internal error");
     },
-  }, (req) => handler.handle(req));
+    signal: stopListener.signal,
+  });
   const finished = (async () => {
     if (!options.signal.aborted) {
       await new Promise<void>((resolve) =>
@@ -281,7 +286,8 @@ export function serveHttp(options: HttpOptions & { readonly signal: AbortSignal 
       );
     }
     await handler.closeAll();
-    await server.shutdown();
+    stopListener.abort();
+    await server.finished;
   })();
   return { url: mcpUrl(options.listen), finished };
 }

@@ -145,3 +145,29 @@ Deno.test("the service is never asked at the two ends", async () => {
     await svc.close();
   }
 });
+
+Deno.test("a service answer repeating a key is refused, in the answer and in its envelope", async () => {
+  for (
+    const content of [
+      '{"choice":"preserve_first","choice":"safe_to_compact","score":0.9}',
+      '{"choice":"safe_to_compact","score":0.1,"score":0.9}',
+      // The same key spelled with an escape is still the same key.
+      '{"choice":"preserve_first","\\u0063hoice":"safe_to_compact","score":0.9}',
+    ]
+  ) {
+    const svc = fakeService(content);
+    try {
+      const a = await judgeWith(svc.url);
+      assert.deepEqual([a.verdict, a.reason, a.score], ["wait", "service_invalid_answer", null], content);
+    } finally {
+      await svc.close();
+    }
+  }
+  const envelope = (choices: string) =>
+    `{"id":"x","choices":${choices},"choices":[{"message":{"content":"{}"}}]}`;
+  const reply = parseServiceReply(
+    envelope('[{"message":{"content":"{\\"choice\\":\\"safe_to_compact\\",\\"score\\":1}"}}]'),
+  );
+  assert.equal(reply.kind, "invalid");
+  assert.match((reply as { note: string }).note, /repeats the key "choices"/);
+});

@@ -3,6 +3,7 @@
  * loopback port by injecting the violation it guards against.
  */
 import assert from "node:assert/strict";
+import { BODY_TIMEOUT_MS, HEADER_TIMEOUT_MS, IDLE_TIMEOUT_MS } from "../../src/serve/http1.ts";
 import { runCli, tempHome } from "../cli_helper.ts";
 import { childEnv, freePort, httpClient, rawHttp, spawnCli, startServe, textOf } from "./serve_helper.ts";
 import { MAX_BODY_BYTES } from "../../src/serve/http.ts";
@@ -418,4 +419,116 @@ Deno.test("with VERDICT_CALL_LOG_QUERIES=1 a query holding a credential is logge
     "pg_dump plan",
   ]);
   assert.equal(lines[0].query_chars, "why is the password: hunter2 here".length);
+});
+
+/** Reads `conn` until the server closes it; the time that took (ms) and what it sent. */
+async function untilClosed(conn: Deno.Conn, limitMs: number): Promise<{ ms: number; text: string }> {
+  const start = performance.now();
+  const buf = new Uint8Array(4096);
+  let text = "";
+  const timer = setTimeout(() => conn.close(), limitMs);
+  try {
+    while (true) {
+      const n = await conn.read(buf).catch(() => null);
+      if (n === null) break;
+      text += new TextDecoder().decode(buf.subarray(0, n));
+    }
+  } finally {
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch {
+      // closed by the server or the timer
+    }
+  }
+  return { ms: performance.now() - start, text };
+}
+
+Deno.test("serve closes half-open connections: no request, half a head, half a body, or idle between requests", async () => {
+  const home = await tempHome();
+  const serve = await startServe(home);
+  try {
+    const host = `Host: 127.0.0.1:${serve.port}\r\n`;
+    const enc = new TextEncoder();
+    const connect = () => Deno.connect({ hostname: "127.0.0.1", port: serve.port });
+    const limit = IDLE_TIMEOUT_MS + 5000;
+    // Many connections that send nothing at all, as a flood would hold them.
+    const silent = await Promise.all(Array.from({ length: 100 }, connect));
+    const halfHead = await connect();
+    await halfHead.write(enc.encode(`POST /mcp HTTP/1.1\r\n${host}Content-Type: applic`));
+    const halfBody = await connect();
+    await halfBody.write(
+      enc.encode(
+        `POST /mcp HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"jsonrpc"`,
+      ),
+    );
+    const idle = await connect();
+    await idle.write(enc.encode(`GET /healthz HTTP/1.1\r\n${host}\r\n`));
+    const results = Promise.all([
+      ...silent.map((c) => untilClosed(c, limit)),
+      untilClosed(halfHead, limit),
+      untilClosed(halfBody, limit),
+      untilClosed(idle, limit),
+    ]);
+    // Meanwhile the server still answers a real request.
+    const health = await fetch(`http://127.0.0.1:${serve.port}/healthz`);
+    assert.equal(health.status, 200);
+    await health.body?.cancel();
+    const all = await results;
+    const [silentOnes, [head, body, kept]] = [all.slice(0, 100), all.slice(100)] as const;
+    for (const r of silentOnes) {
+      assert.ok(r.ms < HEADER_TIMEOUT_MS + 3000, `a silent connection was held ${r.ms.toFixed(0)} ms`);
+    }
+    assert.ok(head!.ms < HEADER_TIMEOUT_MS + 3000, `half a head was held ${head!.ms.toFixed(0)} ms`);
+    assert.match(head!.text, /^HTTP\/1\.1 408 /);
+    assert.ok(body!.ms < BODY_TIMEOUT_MS + 3000, `half a body was held ${body!.ms.toFixed(0)} ms`);
+    assert.match(body!.text, /^HTTP\/1\.1 408 /);
+    assert.match(kept!.text, /^HTTP\/1\.1 200 /, "the kept-alive connection was served first");
+    assert.ok(
+      kept!.ms < IDLE_TIMEOUT_MS + 3000,
+      `an idle kept-alive connection was held ${kept!.ms.toFixed(0)} ms`,
+    );
+    assert.ok(kept!.ms > IDLE_TIMEOUT_MS - 1000, "an idle connection is kept for IDLE_TIMEOUT_MS");
+  } finally {
+    assert.equal((await serve.stop()).code, 0);
+  }
+});
+
+Deno.test("serve refuses what could smuggle a request or swamp it: both body lengths, another coding, a huge head", async () => {
+  const home = await tempHome();
+  const serve = await startServe(home);
+  try {
+    const host = `Host: 127.0.0.1:${serve.port}\r\n`;
+    const both = await rawHttp(
+      serve.port,
+      `POST /mcp HTTP/1.1\r\n${host}Content-Type: application/json\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n`,
+      new TextEncoder().encode("0\r\n\r\n"),
+    );
+    assert.match(both, /^HTTP\/1\.1 400 /);
+    const gzip = await rawHttp(
+      serve.port,
+      `POST /mcp HTTP/1.1\r\n${host}Transfer-Encoding: gzip\r\n\r\n`,
+      null,
+    );
+    assert.match(gzip, /^HTTP\/1\.1 501 /);
+    const twoLengths = await rawHttp(
+      serve.port,
+      `POST /mcp HTTP/1.1\r\n${host}Content-Length: 2, 3\r\n\r\n`,
+      null,
+    );
+    assert.match(twoLengths, /^HTTP\/1\.1 400 /);
+    const huge = await rawHttp(
+      serve.port,
+      `GET /healthz HTTP/1.1\r\n${host}X-Pad: ${"a".repeat(64 * 1024)}\r\n\r\n`,
+      null,
+    );
+    assert.match(huge, /^HTTP\/1\.1 431 /);
+    // And a well-formed request on a fresh connection is still served.
+    assert.match(
+      await rawHttp(serve.port, `GET /healthz HTTP/1.1\r\n${host}Connection: close\r\n\r\n`, null),
+      /^HTTP\/1\.1 200 /,
+    );
+  } finally {
+    assert.equal((await serve.stop()).code, 0);
+  }
 });

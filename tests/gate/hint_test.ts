@@ -1,0 +1,66 @@
+/**
+ * hintFor(): the hook's decision does bounded work whatever the prompt's size. The bound is on
+ * the text it searches (its start and its end), checked here by what the search sees; the time
+ * it saves is measured by `deno task bench:hint` ("hint end to end, 4 MB CJK prompt").
+ */
+import assert from "node:assert/strict";
+import { recordId, type VerdictRecord } from "../../src/collect/record.ts";
+import { HINT_PROMPT_MAX_CHARS, hintFor, promptForSearch } from "../../src/gate/hint.ts";
+import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
+
+function rec(i: number, text: string): VerdictRecord {
+  return {
+    id: recordId("prompt", `h${i}`),
+    kind: "prompt",
+    origin: "claude",
+    text,
+    time: "2026-01-01T00:00:00.000Z",
+    project: "/p",
+    session: "old",
+    source_file: "/f.jsonl",
+    source_line: i + 1,
+    commit: null,
+  };
+}
+
+const CORPUS = buildMemoryIndex([
+  rec(0, "we decided zebracorn backups run nightly"),
+  rec(1, "always use quokkadb for the queue"),
+  rec(2, "never deploy wombatctl on fridays"),
+  ...Array.from({ length: 40 }, (_, i) => rec(10 + i, `filler record number ${i} about nothing`)),
+]);
+
+const request = (prompt: string) => ({
+  prompt,
+  session: "live",
+  cwd: "/p",
+  nowMs: Date.parse("2026-01-02T00:00:00Z"),
+  shown: new Set<string>(),
+  entities: [],
+  personas: [],
+  top: 2,
+});
+
+Deno.test("hintFor() searches only the start and the end of a prompt longer than the bound", () => {
+  const filler = "数据库备份迁移部署服务订单支付队列缓存索引查询".repeat(Math.ceil(2_000_000 / 24));
+  const prompt = `zebracorn ${filler} quokkadb ${filler} wombatctl`;
+  assert.ok(prompt.length > 1_000 * HINT_PROMPT_MAX_CHARS / 10);
+  const { result } = hintFor(CORPUS, request(prompt));
+  const terms = new Set(result!.terms.map((t) => t.term));
+  assert.ok(terms.has("zebracorn"), "the prompt's start is searched");
+  assert.ok(terms.has("wombatctl"), "the prompt's end is searched");
+  assert.ok(!terms.has("quokkadb"), "the middle of a huge paste is not");
+});
+
+Deno.test("promptForSearch() keeps a prompt within the bound whole, and cuts a longer one to the bound", () => {
+  const short = "x".repeat(HINT_PROMPT_MAX_CHARS);
+  assert.equal(promptForSearch(short), short);
+  const long = "a".repeat(HINT_PROMPT_MAX_CHARS) + "b".repeat(HINT_PROMPT_MAX_CHARS);
+  const cut = promptForSearch(long);
+  assert.ok(cut.length <= HINT_PROMPT_MAX_CHARS + 1);
+  assert.ok(cut.startsWith("a") && cut.endsWith("b"));
+  // Never half a surrogate pair at either cut.
+  const emoji = "😀".repeat(HINT_PROMPT_MAX_CHARS);
+  const cutEmoji = promptForSearch(emoji);
+  assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(cutEmoji));
+});
