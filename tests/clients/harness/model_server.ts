@@ -4,7 +4,7 @@
  * from a script of rules. What is specific to one wire API (which requests are model turns,
  * what the latest user input is, how a reply is framed) lives in a `WireApi`; this module knows
  * none of it. One wire API per module beside this one: anthropic_messages.ts,
- * openai_responses.ts (others add theirs the same way).
+ * openai_responses.ts, openai_chat.ts, gemini_api.ts (others add theirs the same way).
  *
  * A rule answers the first unused request whose latest input contains `when` (case-folded);
  * `afterTool` rules answer only requests whose latest input is a tool result, the others only
@@ -67,8 +67,12 @@ export interface WireApi<R> {
   defaultReply(input: LatestInput): R;
   /** The reply to a side request (one the script must not answer), or null for a conversation turn. */
   sideReply(body: unknown): R | null;
-  /** Frames `reply` as the HTTP answer to a turn (`n` numbers ids). */
-  respond(reply: R, body: unknown, n: number): Response;
+  /**
+   * Frames `reply` as the HTTP answer to a turn: `n` numbers ids, `path` is the request's path
+   * without its query (some APIs frame by endpoint: Gemini streams `:streamGenerateContent` as
+   * SSE and answers `:generateContent` with one JSON object).
+   */
+  respond(reply: R, body: unknown, n: number, path: string): Response;
   /** The answer to any other request (model lists, token counts, probes). */
   other(method: string, path: string, body: unknown): Response;
 }
@@ -189,7 +193,7 @@ export class ModelServer<R> {
     this.#requests.push(recorded);
     for (const wake of [...this.#waiters]) wake();
     if (!turn || input === null) return this.#wire.other(req.method, url.pathname, body);
-    return this.#wire.respond(side ?? this.#pick(input), body, recorded.n);
+    return this.#wire.respond(side ?? this.#pick(input), body, recorded.n, url.pathname);
   }
 
   #pick(input: LatestInput): R {

@@ -40,6 +40,12 @@ export const CLIENTS = {
     pkg: "@github/copilot",
     pinned: "1.0.102",
   },
+  "gemini": {
+    id: "gemini",
+    label: "Gemini CLI",
+    pkg: "@google/gemini-cli",
+    pinned: "0.61.0",
+  },
 } as const satisfies Record<string, ClientSpec>;
 
 export type ClientId = keyof typeof CLIENTS;

@@ -3,6 +3,10 @@
  * agent's cwd), a bin folder with a `verdict` that runs this checkout, and the environment
  * that confines everything to them. Set VERDICT_TEST_KEEP=1 to keep the folder after a run
  * (its path is printed) and look at what the agent wrote.
+ *
+ * That `verdict` also notes every `verdict hook …` the agent runs (when, how long, its exit
+ * status) in `hooks.log`, so a test whose hint did not arrive can say whether the hook ran and
+ * whether it overran its own deadline (it prints nothing past HOOK_DEADLINE_MS, by design).
  */
 import { type CliResult, denoDir } from "../../cli_helper.ts";
 import { verdictWrapper } from "../../install/_world.ts";
@@ -28,6 +32,8 @@ export class Workspace {
   readonly bin: string;
   /** `verdict` in `bin`: what install wires into the agent (VERDICT_BIN). */
   readonly verdictBin: string;
+  /** One line per `verdict hook …` run: start and end (ms since the epoch), exit status, arguments. */
+  readonly hookLog: string;
 
   private constructor(root: string, verdictBin: string) {
     this.root = root;
@@ -35,13 +41,18 @@ export class Workspace {
     this.project = `${root}/project`;
     this.bin = `${root}/bin`;
     this.verdictBin = verdictBin;
+    this.hookLog = `${root}/hooks.log`;
   }
 
   static async create(name: string): Promise<Workspace> {
     const root = await Deno.realPath(await Deno.makeTempDir({ prefix: `verdict-client-${name}-` }));
     await Deno.mkdir(`${root}/home`, { recursive: true });
     await Deno.mkdir(`${root}/project`, { recursive: true });
-    const verdictBin = await verdictWrapper(`${root}/bin`);
+    const verdictBin = await loggingWrapper(
+      `${root}/bin`,
+      await verdictWrapper(`${root}/libexec`),
+      `${root}/hooks.log`,
+    );
     const ws = new Workspace(root, verdictBin);
     await Deno.writeTextFile(`${ws.project}/README.md`, "# demo app\n");
     await Deno.writeTextFile(`${ws.project}/package.json`, '{ "name": "demo", "version": "1.0.0" }\n');
@@ -144,6 +155,33 @@ export class Workspace {
     return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
   }
 
+  /** The `verdict hook …` runs so far, in the order they ended. */
+  async hookCalls(): Promise<HookCall[]> {
+    let text: string;
+    try {
+      text = await Deno.readTextFile(this.hookLog);
+    } catch (err) {
+      if (err instanceof Deno.errors.NotFound) return [];
+      throw err;
+    }
+    return text.split("\n").filter((l) => l.trim() !== "").map((line) => {
+      const [start = "0", end = "0", code = "0", ...args] = line.split(" ");
+      return {
+        start: Number(start),
+        ms: Number(end) - Number(start),
+        code: Number(code),
+        args: args.join(" "),
+      };
+    });
+  }
+
+  /** The hook runs as text for a failure message: "hook user-prompt --agent x: 812 ms, exit 0". */
+  async hookReport(): Promise<string> {
+    const calls = await this.hookCalls();
+    if (calls.length === 0) return "the agent ran no verdict hook";
+    return calls.map((c) => `${c.args}: ${c.ms} ms, exit ${c.code}`).join("\n");
+  }
+
   /** Removes the folder, unless VERDICT_TEST_KEEP is set (then says where it is). */
   async dispose(): Promise<void> {
     if (Deno.env.get("VERDICT_TEST_KEEP")) {
@@ -156,6 +194,43 @@ export class Workspace {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.dispose();
   }
+}
+
+/** One `verdict hook …` the agent ran. */
+export interface HookCall {
+  /** Start, ms since the epoch. */
+  readonly start: number;
+  /** Wall time of the whole process (the hook's own deadline counts from its start). */
+  readonly ms: number;
+  readonly code: number;
+  /** Its arguments, space-joined ("hook user-prompt --agent gemini"). */
+  readonly args: string;
+}
+
+/**
+ * `dir/verdict`: runs `real` with the same arguments, stdin and stdout, and for `verdict hook …`
+ * appends a line to `log`. Other commands are exec'd (the MCP server must be the process the
+ * agent stops); a hook is short-lived, so the shell waits for it and then writes the line.
+ */
+async function loggingWrapper(dir: string, real: string, log: string): Promise<string> {
+  const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
+  const path = `${dir}/verdict`;
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.writeTextFile(
+    path,
+    [
+      "#!/bin/sh",
+      `[ "$1" = hook ] || exec ${q(real)} "$@"`,
+      "start=$(date +%s%3N)",
+      `${q(real)} "$@"`,
+      "code=$?",
+      `printf '%s %s %s %s\\n' "$start" "$(date +%s%3N)" "$code" "$*" >> ${q(log)}`,
+      'exit "$code"',
+      "",
+    ].join("\n"),
+    { mode: 0o755 },
+  );
+  return path;
 }
 
 /** Every file under `dir` (relative paths, sorted), for "left no trace" comparisons. */

@@ -1,0 +1,247 @@
+/**
+ * Driving the real Gemini CLI offline: the pinned (or `--latest`) npm package, a temp HOME whose
+ * settings pick API-key auth (else the TUI opens its auth dialog) and turn off telemetry, usage
+ * statistics, update checks and tips, the Gemini API model on 127.0.0.1
+ * (GOOGLE_GEMINI_BASE_URL), and sessions either headless (`gemini -p`) or interactive in tmux.
+ * What it takes is in ../shared/clients/gemini/NOTES.md (seen with 0.61.0).
+ *
+ * The TUI runs with `--approval-mode yolo`, so the scripted tool calls (write_file, the MCP
+ * recall) run without a confirmation dialog; install does not set `trust` on verdict's server.
+ */
+import type { GeminiReply } from "../harness/gemini_api.ts";
+import { installCli, isExecutable } from "../harness/install_cli.ts";
+import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
+import { delay, TmuxSession } from "../harness/tmux.ts";
+import { CLIENTS, versionOf } from "../harness/versions.ts";
+import type { Workspace } from "../harness/workspace.ts";
+
+/** Visibly fake; sent as x-goog-api-key. */
+export const API_KEY = "gemini-test-key-not-real";
+
+/** The settings a person who set Gemini CLI up for an API key would have (NOTES.md §1). */
+export const BASE_SETTINGS = {
+  security: { auth: { selectedType: "gemini-api-key" }, folderTrust: { enabled: false } },
+  privacy: { usageStatisticsEnabled: false },
+  general: { enableAutoUpdate: false, enableAutoUpdateNotification: false },
+  telemetry: { enabled: false },
+  ui: { hideTips: true },
+};
+
+/** The `gemini` launcher of the version under test, installed into the cache when missing. */
+export async function geminiBinary(): Promise<string> {
+  const version = versionOf("gemini");
+  const prefix = await installCli(CLIENTS.gemini.pkg, version);
+  const bin = `${prefix}/node_modules/.bin/gemini`;
+  if (!(await isExecutable(bin))) {
+    throw new Error(
+      `Cannot run Gemini CLI ${version}: ${bin} is not an executable (the package layout changed?)`,
+    );
+  }
+  return bin;
+}
+
+export async function seedGeminiHome(ws: Workspace): Promise<string> {
+  await Deno.mkdir(`${ws.home}/.gemini`, { recursive: true });
+  const path = `${ws.home}/.gemini/settings.json`;
+  await Deno.writeTextFile(path, JSON.stringify(BASE_SETTINGS, null, 2) + "\n");
+  return path;
+}
+
+export function geminiEnv(ws: Workspace, server: ModelServer<GeminiReply>): Record<string, string> {
+  return ws.env({ GEMINI_API_KEY: API_KEY, GOOGLE_GEMINI_BASE_URL: server.origin });
+}
+
+export interface HeadlessResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `gemini -p PROMPT` in the project, stdin closed. */
+export async function geminiPrint(
+  ws: Workspace,
+  server: ModelServer<GeminiReply>,
+  prompt: string,
+): Promise<HeadlessResult> {
+  await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
+  const out = await new Deno.Command(await geminiBinary(), {
+    args: ["-p", prompt],
+    cwd: ws.project,
+    env: geminiEnv(ws, server),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(120_000),
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** The empty input line of an idle TUI (normal and shell mode). */
+const INPUT_EMPTY = /Type your (message or @path\/to\/file|shell command)/;
+/** Shown while a turn runs or the CLI starts. */
+const BUSY = /esc to cancel|Initializing\.\.\./i;
+
+/** Enter presses at most per prompt (the first one can land on a completion list). */
+const ENTER_TRIES = 3;
+/** How long the screen must stay still before judging whether Enter was taken. */
+const ENTER_SETTLE_MS = 800;
+
+/** An interactive Gemini CLI in tmux. */
+export class GeminiTui {
+  readonly tmux: TmuxSession;
+  readonly #server: ModelServer<GeminiReply>;
+  /** The workspace's HOME (Gemini CLI's shell history is under it). */
+  readonly #home: string;
+
+  private constructor(tmux: TmuxSession, server: ModelServer<GeminiReply>, home: string) {
+    this.tmux = tmux;
+    this.#server = server;
+    this.#home = home;
+  }
+
+  static async start(ws: Workspace, server: ModelServer<GeminiReply>): Promise<GeminiTui> {
+    await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
+    const tmux = await TmuxSession.start({
+      argv: [await geminiBinary(), "--approval-mode", "yolo"],
+      cwd: ws.project,
+      env: geminiEnv(ws, server),
+      dir: ws.root,
+    });
+    const tui = new GeminiTui(tmux, server, ws.home);
+    await tui.idle(90_000);
+    return tui;
+  }
+
+  /** Waits until no turn runs and the input line is empty and the screen still. */
+  async idle(timeoutMs = 60_000): Promise<string> {
+    const deadline = performance.now() + timeoutMs;
+    while (true) {
+      const left = deadline - performance.now();
+      const screen = await this.tmux.waitQuiet(500, Math.max(left, 1000));
+      if (INPUT_EMPTY.test(screen) && !BUSY.test(screen)) return screen;
+      if (performance.now() > deadline) {
+        throw new Error(`Gemini CLI did not come back to an empty input line; the screen shows:\n${screen}`);
+      }
+      await delay(200);
+    }
+  }
+
+  /**
+   * Types `text` and presses Enter, then waits for the model request whose latest input holds
+   * `expect` (when given) and for the TUI to be idle again. Returns the turns of this prompt.
+   */
+  async submit(text: string, expect?: string): Promise<RecordedRequest[]> {
+    const from = this.#server.requests.length;
+    await this.tmux.type(text);
+    await this.tmux.waitForScreen(new RegExp(escapeRegExp(text.slice(-16))), "the typed text");
+    // An "@path" opens a completion list while it is typed; Enter on it picks a file, not the
+    // prompt. Let the input settle, and press Enter again while the text still sits there.
+    await this.tmux.waitQuiet(400);
+    await this.tmux.press("Enter");
+    for (let tries = 1; tries < ENTER_TRIES && (await this.#stillTyped(text, from)); tries++) {
+      await this.tmux.press("Enter");
+    }
+    if (expect !== undefined) {
+      const folded = expect.toLowerCase();
+      await this.#server.waitFor(
+        `a turn holding "${expect}"`,
+        (r) => r.turn && !r.side && (r.input?.text.toLowerCase().includes(folded) ?? false),
+        { from, timeoutMs: 60_000 },
+      );
+    }
+    await this.idle();
+    return this.#server.requests.slice(from).filter((r) => r.turn && !r.side);
+  }
+
+  /** After a quiet moment: is `text` still in the input line, with no request sent since `from`? */
+  async #stillTyped(text: string, from: number): Promise<boolean> {
+    const screen = await this.tmux.waitQuiet(ENTER_SETTLE_MS);
+    if (this.#server.requests.length > from) return false;
+    const input = screen.split("\n").find((l) => /^\s*[*!>]\s/.test(l) && l.includes(text.slice(0, 16)));
+    return input !== undefined && !/^\s*>\s/.test(input);
+  }
+
+  /** After a quiet moment: has `command` reached Gemini CLI's shell history? */
+  async #ranShell(command: string): Promise<boolean> {
+    await this.tmux.waitQuiet(ENTER_SETTLE_MS);
+    return (await shellHistory(this.#home)).includes(command);
+  }
+
+  /** A `!` shell-mode line: "!" switches the input to shell mode, the command runs locally. */
+  async shell(command: string): Promise<void> {
+    await this.tmux.type("!");
+    await this.tmux.waitForScreen(/shell mode enabled/, "shell mode");
+    await this.tmux.type(command);
+    await this.tmux.waitForScreen(new RegExp(escapeRegExp(command.slice(-16))), "the shell command");
+    // As with prompts, an Enter that lands while the input still settles can be lost: press it
+    // again while the command has not reached the shell history (the command ran when it has).
+    await this.tmux.waitQuiet(400);
+    await this.tmux.press("Enter");
+    for (let tries = 1; tries < ENTER_TRIES && !(await this.#ranShell(command)); tries++) {
+      await this.tmux.press("Enter");
+    }
+    await this.idle();
+    await this.tmux.press("Escape"); // back to prompts
+    await this.tmux.waitForScreen(/Type your message/, "prompt mode");
+  }
+
+  /** Ends the session the way a person does (/quit) and waits for the exit. */
+  async quit(): Promise<number> {
+    await this.tmux.type("/quit");
+    await this.tmux.waitForScreen(/\/quit/, "the typed /quit");
+    await this.tmux.press("Enter");
+    try {
+      return await this.tmux.waitExit(30_000);
+    } finally {
+      await this.tmux.close();
+    }
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.tmux.close();
+  }
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** The commands of every project's shell history (`~/.gemini/tmp/<id>/shell_history`), one per line. */
+async function shellHistory(home: string): Promise<string[]> {
+  const out: string[] = [];
+  try {
+    for await (const dir of Deno.readDir(`${home}/.gemini/tmp`)) {
+      try {
+        out.push(...(await Deno.readTextFile(`${home}/.gemini/tmp/${dir.name}/shell_history`)).split("\n"));
+      } catch {
+        // no shell command run in that project yet
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  return out.map((l) => l.trim()).filter((l) => l !== "");
+}
+
+/** Every Gemini CLI chat file in the workspace's HOME (`~/.gemini/tmp/<id>/chats/*.jsonl`). */
+export async function chatFiles(ws: Workspace): Promise<string[]> {
+  const root = `${ws.home}/.gemini/tmp`;
+  const out: string[] = [];
+  try {
+    for await (const dir of Deno.readDir(root)) {
+      if (!dir.isDirectory) continue;
+      try {
+        for await (const f of Deno.readDir(`${root}/${dir.name}/chats`)) {
+          if (f.isFile && f.name.endsWith(".jsonl")) out.push(`${root}/${dir.name}/chats/${f.name}`);
+        }
+      } catch {
+        // a project folder without chats
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  return out.sort();
+}
