@@ -98,6 +98,11 @@ const PROMPT_BOX = /Type your message or @path\/to\/file/;
 /** Shown while a turn runs. */
 const BUSY = /esc to cancel/i;
 
+/** Shown under the prompt box while `!` lines go to the shell. */
+const SHELL_MODE = /shell mode enabled/;
+/** Escape presses at most to leave shell mode. */
+const ESCAPE_TRIES = 3;
+
 /** An interactive Qwen Code in tmux (`--approval-mode yolo`: tool calls run without asking). */
 export class QwenTui {
   readonly tmux: TmuxSession;
@@ -157,11 +162,21 @@ export class QwenTui {
       );
     }
     await this.idle();
-    if (text.startsWith("!")) {
-      await this.tmux.press("Escape");
-      await this.idle();
-    }
+    if (text.startsWith("!")) await this.#leaveShellMode();
     return this.#server.requests.slice(from).filter((r) => r.turn && !r.side);
+  }
+
+  /**
+   * Escape, until the prompt box is out of shell mode: an Escape that lands while the TUI still
+   * settles after the command is lost (seen under load: the next prompt was typed as a command).
+   */
+  async #leaveShellMode(): Promise<void> {
+    for (let tries = 0; tries < ESCAPE_TRIES; tries++) {
+      await this.tmux.press("Escape");
+      const screen = await this.idle();
+      if (!SHELL_MODE.test(screen)) return;
+    }
+    throw new Error(`Qwen Code stayed in shell mode after ${ESCAPE_TRIES} presses of Escape`);
   }
 
   /** Ends the session the way a person does (/quit) and waits for the exit. */
