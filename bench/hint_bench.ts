@@ -16,7 +16,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { recordLine, type VerdictRecord } from "../src/collect/record.ts";
 import { makeRecords, queries } from "./hint_bench_data.ts";
-import { DiskIndex, indexPathFor } from "../src/rank/index_file.ts";
+import { DiskIndex, indexPathFor, readRecordLine } from "../src/rank/index_file.ts";
 import { buildIndexFile } from "../src/rank/index_write.ts";
 import { hintFor } from "../src/gate/hint.ts";
 import { HOOK_DEADLINE_MS } from "../src/cli/hint_run.ts";
@@ -98,6 +98,10 @@ try {
   const info = await Deno.stat(recordsPath);
   const file = await Deno.open(indexPathFor(recordsPath));
   const disk = DiskIndex.open(file, info.size, info.mtime!.getTime());
+  const recordsFile = await Deno.open(recordsPath);
+  // As the hook reads a candidate's text: its line of the records file, through the index.
+  const textOf = (doc: number) =>
+    (JSON.parse(readRecordLine(recordsFile, disk.recordSpan(doc))) as VerdictRecord).text;
   const qs = queries(QUERIES_IN_PROCESS);
   const nowMs = Date.parse("2026-01-01T00:00:00Z");
   // Exactly what the hint path runs: the same options and the gate's decision.
@@ -111,6 +115,7 @@ try {
       entities: [],
       personas: [],
       top: 2,
+      textOf,
     });
   for (const q of qs.slice(0, 20)) hintQuery(q); // warm-up
   const ours: number[] = [];
@@ -144,6 +149,7 @@ try {
     scan.push(performance.now() - s + hits * 0);
   }
   disk.close();
+  recordsFile.close();
   db.close();
 
   // End to end, as the hook runs it: process start to exit, round-robin with a hello-world.

@@ -56,6 +56,7 @@ for (const p of prompts.slice(-LAST)) {
     entities: [],
     personas: [],
     top: 2,
+    textOf: (doc) => records[doc]!.text,
   });
 }
 const baselineMs = performance.now() - t;

@@ -12,8 +12,9 @@ import type { HookDialect } from "../agents/agent.ts";
 import { AGENTS, DEFAULT_HOOK_AGENT, hookDialectOf } from "../agents/registry.ts";
 import type { GateVerdict } from "../gate/gate.ts";
 import { hintFor, HOOK_TOP, refuseEarly } from "../gate/hint.ts";
-import { explainRanking, renderHint } from "../gate/render.ts";
+import { explainRanking, quoteText, renderHint } from "../gate/render.ts";
 import { compileCredentialRules, holdsCredential } from "../collect/secrets.ts";
+import type { VerdictRecord } from "../collect/record.ts";
 import { chooseLedger, openLedger } from "../gate/seen.ts";
 import { loadCorpus, loadEntities } from "../rank/recall.ts";
 import type { SearchResult } from "../rank/score.ts";
@@ -119,7 +120,7 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
     return EXIT.ok;
   };
   const refused = refuseEarly({ prompt: input.prompt, cwd: input.cwd, personas: plan.config.hook_personas });
-  if (refused) return await silent({ speak: false, ...refused, hits: [], checks: [] }, null, "-");
+  if (refused) return await silent({ speak: false, ...refused, hits: [], quotes: [], checks: [] }, null, "-");
 
   const ledgerChoice = chooseLedger({
     seenOption: hook ? undefined : stringOption(plan.args, "seen"),
@@ -134,12 +135,19 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
     await revokeAll();
     if (corpus === null || corpus.corpus.docCount === 0) {
       return await silent(
-        { speak: false, rule: "no-candidates", detail: "no records yet", hits: [], checks: [] },
+        { speak: false, rule: "no-candidates", detail: "no records yet", hits: [], quotes: [], checks: [] },
         null,
         ledgerChoice.why,
       );
     }
     const asOf = nowMs(plan.asOf);
+    // The gate reads a few candidates' texts; the quotes read them again: one read each.
+    const read = new Map<number, VerdictRecord>();
+    const recordOf = (doc: number): VerdictRecord => {
+      let r = read.get(doc);
+      if (r === undefined) read.set(doc, r = corpus.record(doc));
+      return r;
+    };
     const { verdict, result } = hintFor(corpus.corpus, {
       prompt: input.prompt,
       session: input.session,
@@ -149,21 +157,25 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
       entities,
       personas: plan.config.hook_personas,
       top,
+      textOf: (doc) => recordOf(doc).text,
     });
     if (explain) await io.stderr(explainText(input, result, verdict, ledgerChoice.why));
     if (!verdict.speak) return EXIT.ok;
     // The archive may predate a rule: a record holding a credential is never quoted.
     const rules = compileCredentialRules(plan.config.credential_patterns);
-    const records = verdict.hits.map((h) => corpus.record(h.doc)).filter((r) =>
-      !holdsCredential(r.text, rules)
-    );
-    if (records.length === 0) return EXIT.ok;
-    const shaped = dialect.render("user-prompt", renderHint(records));
+    const shown = verdict.quotes.filter((q) => !holdsCredential(recordOf(q.hit.doc).text, rules));
+    if (shown.length === 0) return EXIT.ok;
+    const quotes = shown.map((q) => ({ record: recordOf(q.hit.doc), text: quoteText(q.statements) }));
+    const shaped = dialect.render("user-prompt", renderHint(quotes));
     if (shaped === null) return EXIT.ok;
     const output = JSON.stringify(shaped) + "\n";
     if (hook && performance.now() > HOOK_DEADLINE_MS) return EXIT.ok;
     await io.stdout(output);
-    await ledger.record(records.map((r) => r.id), new Date(asOf).toISOString());
+    // The cooldown holds the records and their quoted statements: the same words sent again elsewhere are not shown twice.
+    await ledger.record(
+      shown.flatMap((q) => [recordOf(q.hit.doc).id, ...q.keys]),
+      new Date(asOf).toISOString(),
+    );
     return EXIT.ok;
   } finally {
     ledger.close();

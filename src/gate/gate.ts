@@ -1,26 +1,38 @@
 /**
- * The gate: whether a hint is worth showing. Silence is the default; a quote appears only when
- * the best record clears every rule below on evidence that is not just common words. Pure: the
- * ranking's result in, a verdict out, with the rule that decided so `--explain` can say why.
+ * The gate: whether a hint is worth showing. Silence is the default; a quote appears only when a
+ * single typed statement of an earlier record is a decision and is about what the prompt asks.
+ * Pure: the ranking's result, the candidates' texts and the prompt's shape in; a verdict out,
+ * with the rule that decided, so `--explain` and `verdict replay` can say why.
  *
  * Rules before ranking (checked by `preGate`):
  *   persona        hook_personas is set and the session's folder is not listed
  *   machine-made   the prompt is a notification, a command wrapper, or our own injected hint
  *   empty          nothing to search for
- * Rules on the ranking (checked by `decide`), per candidate in rank order:
- *   common-only    every matched term is a common word (in more than 1% of records) or a stopword
+ *   paste          the prompt is pasted material only (a log, a table…): it asks nothing itself
+ * Rules on each candidate, in rank order. First on the whole record (cheap, from the ranking):
+ *   common-only    every matched term is common (stopwords, or used in many conversations)
  *   no-anchor      no matched word is rare enough (ANCHOR_IDF_SHARE of the largest idf)
- *   few-terms      fewer than MIN_INFORMATIVE_MATCHED distinct informative terms matched, and
- *                  the one that matched is not an identifier (pg_dump, v2.3, gen-itgc). A single
- *                  rare word alone was measured to cost more precision than it gains recall.
+ *   few-terms      fewer than MIN_DISTINCT_THINGS distinct things matched — counted by structure:
+ *                  an identifier with its parts is one thing, overlapping CJK n-grams are one
+ *                  thing, `npm` and `pnpm` are two — and none of them is an identifier
  *   low-coverage   the record matches less than MIN_COVERAGE of the prompt's informative weight
- *   not-a-decision a prompt or commit with no decision marker (docs and notes are written down
- *                  on purpose, so they count as decisions)
+ * Then on its typed statements (statements.ts), the record's text read only now:
+ *   paste          most of the record is pasted material
+ *   (the four rules above, now within one statement: the topic must be matched by the
+ *    statement that is quoted, not by words scattered over a long record)
+ *   not-a-decision no statement that matches is a decision: a prompt's or a commit's statement
+ *                  needs a live decision marker (markers.ts: not negated, not in a question);
+ *                  docs and notes are written down on purpose, so their statements count
+ *   repeat         the statement is one the prompt says again word for word, or already shown
+ *                  in this session (the same text sent again is one thing)
+ * And between quotes:
  *   weak-tail      a second quote scoring under TAIL_SCORE_SHARE of the first
  */
 import { bm25Idf } from "../rank/bm25.ts";
+import { markerTerms, statementDecision } from "../rank/markers.ts";
 import type { SearchHit, SearchResult } from "../rank/score.ts";
-import { isCjkTerm } from "../rank/tokenize.ts";
+import { isCjkTerm, type TermOrigin } from "../rank/tokenize.ts";
+import { PASTED_SHARE, type Statement, statementKey, statementsOf } from "./statements.ts";
 
 /**
  * A matched word is an anchor when its idf is at least this share of the largest idf the archive
@@ -33,9 +45,9 @@ export function anchorIdf(docCount: number): number {
   return ANCHOR_IDF_SHARE * bm25Idf(docCount, 1);
 }
 
-/** A hit needs this many informative (non-common) matched terms, unless one of them is sharp. */
-export const MIN_INFORMATIVE_MATCHED = 2;
-/** Share of the prompt's informative idf a record must match: more than a stray word of it. */
+/** A statement needs this many distinct rare things of the prompt (anchors), unless one is sharp. */
+export const MIN_DISTINCT_THINGS = 2;
+/** Share of the prompt's informative idf a statement must match: more than a stray word of it. */
 export const MIN_COVERAGE = 0.2;
 /** A second quote must score at least this share of the first, or it is noise next to it. */
 export const TAIL_SCORE_SHARE = 0.6;
@@ -50,12 +62,14 @@ export type GateRule =
   | "persona"
   | "machine-made"
   | "empty"
+  | "paste"
   | "no-candidates"
   | "common-only"
   | "no-anchor"
   | "few-terms"
   | "low-coverage"
   | "not-a-decision"
+  | "repeat"
   | "spoke";
 
 export interface HitCheck {
@@ -65,6 +79,15 @@ export interface HitCheck {
   readonly detail: string;
 }
 
+/** A quote the gate speaks: a record and the statements of it that are the decision. */
+export interface GateQuote {
+  readonly hit: SearchHit;
+  /** The decision statements, in text order (typed text only). */
+  readonly statements: readonly Statement[];
+  /** Keys of those statements for the cooldown ledger (statementKey). */
+  readonly keys: readonly string[];
+}
+
 export interface GateVerdict {
   readonly speak: boolean;
   /** For silence: the rule that kept the best candidate (or the prompt) out. */
@@ -72,8 +95,28 @@ export interface GateVerdict {
   readonly detail: string;
   /** The hits to show, best first (empty when silent). */
   readonly hits: readonly SearchHit[];
+  /** What to quote of each hit, in the same order. */
+  readonly quotes: readonly GateQuote[];
   /** What the gate said about each candidate it looked at. */
   readonly checks: readonly HitCheck[];
+}
+
+/** What the gate needs beside the ranking: the prompt's shape and the candidates' texts. */
+export interface GateContext {
+  /** The stored text of a candidate; read only for candidates that pass the record-level rules. */
+  readonly textOf: (doc: number) => string;
+  /** Tokenizes a statement exactly as the index does (the corpus's CJK words). */
+  readonly tokenize: (text: string) => readonly string[];
+  /** A statement term's idf and commonness in the corpus (for the statement's own weight). */
+  readonly termFacts: (term: string) => { readonly idf: number; readonly common: boolean };
+  /** The searched text's terms with their origins (tokenize.ts termOrigins). */
+  readonly origins: readonly TermOrigin[];
+  /** statementKey of each of the prompt's own typed statements, and of its whole typed text. */
+  readonly promptKeys: ReadonlySet<string>;
+  /** Record ids and statement keys already shown in this session (the cooldown ledger). */
+  readonly shownKeys: ReadonlySet<string>;
+  /** Whether the prompt holds this statement word for word within more words (a template resent). */
+  readonly repeats: (statement: string) => boolean;
 }
 
 /** A term sharp enough to carry a match alone: an identifier or a version (pg_dump, v2.3, gen-itgc). */
@@ -83,80 +126,305 @@ export function isSharpTerm(term: string): boolean {
 }
 
 /**
- * The distinct things a record matched: a term inside another matched term adds nothing of its
- * own (数据 and 据库 inside 数据库; pg and dump inside pg_dump), so one word never counts as two.
+ * The distinct things among `matched` terms, by the prompt's structure. The prompt's units are
+ * its Latin runs (an identifier with its parts, a camelCase word with its parts), its paths (all
+ * the runs of one token holding / or \\), and its CJK groups (terms whose spans overlap, as the
+ * bigrams of one phrase do). A unit is a thing when it holds a matched term no earlier unit did
+ * (the same word twice is one thing; two identifiers sharing a part are two), and a CJK group
+ * only when it is a word of the archive's or spans three characters or more (a lone bigram is as
+ * often a seam between two words, 是有 of 还是有, as a word). Never by substring: `npm` is not
+ * part of `pnpm`.
  */
-export function distinctMatches(terms: readonly string[]): string[] {
-  return terms.filter((t) => !terms.some((u) => u !== t && u.includes(t)));
+export function distinctThings(matched: ReadonlySet<string>, origins: readonly TermOrigin[]): number {
+  // Units in prompt order: Latin units by their run id, CJK groups by overlapping spans.
+  const units: { terms: Set<string>; counts: boolean }[] = [];
+  const latin = new Map<number, { terms: Set<string>; counts: boolean }>();
+  const cjk = origins.filter((o) => o.run < 0 && matched.has(o.term)).sort((a, b) =>
+    a.start - b.start || a.end - b.end
+  );
+  for (const o of origins) {
+    if (o.run < 0 || !matched.has(o.term)) continue;
+    let u = latin.get(o.run);
+    if (u === undefined) {
+      u = { terms: new Set(), counts: true };
+      latin.set(o.run, u);
+      units.push(u);
+    }
+    u.terms.add(o.term);
+  }
+  let group: { terms: Set<string>; counts: boolean; start: number; end: number; word: boolean } | null = null;
+  const close = () => {
+    if (group === null) return;
+    group.counts = group.word || group.end - group.start >= 3;
+    units.push(group);
+  };
+  for (const o of cjk) {
+    if (group !== null && o.start < group.end) {
+      group.terms.add(o.term);
+      group.end = Math.max(group.end, o.end);
+      group.word ||= o.word;
+      continue;
+    }
+    close();
+    group = { terms: new Set([o.term]), counts: false, start: o.start, end: o.end, word: o.word };
+  }
+  close();
+  const used = new Set<string>();
+  let things = 0;
+  for (const u of units) {
+    const fresh = [...u.terms].some((t) => !used.has(t));
+    for (const t of u.terms) used.add(t);
+    if (fresh && u.counts) things++;
+  }
+  // A matched term the prompt does not hold (an entity alias) is one thing of its own.
+  const inPrompt = new Set(origins.map((o) => o.term));
+  for (const t of matched) if (!inPrompt.has(t)) things++;
+  return things;
 }
 
-function checkHit(hit: SearchHit, idfOf: ReadonlyMap<string, number>, anchorIdf: number): {
-  rule: GateRule;
-  detail: string;
-} {
+/**
+ * Terms that never count toward a topic: the words decisions are made of (markers.ts
+ * markerTerms: always, never, instead, 必须…), file extensions (md, ts), and the pieces of the
+ * prompt's paths (a folder is a place, not a topic: two prompts about files in one folder share
+ * a path, not a subject).
+ */
+export function notTopic(origins: readonly TermOrigin[]): Set<string> {
+  const out = new Set(markerTerms());
+  const byTerm = new Map<string, boolean>();
+  for (const o of origins) byTerm.set(o.term, (byTerm.get(o.term) ?? true) && (o.extension || o.inPath));
+  for (const [t, placeOnly] of byTerm) if (placeOnly) out.add(t);
+  return out;
+}
+
+/**
+ * Whether the match holds something sharp enough to stand alone: one of the prompt's identifiers
+ * or versions (pg_dump, v2.3, gen-itgc) outside a path, matched whole or by two or more of its
+ * parts (state_referenced_locally for state_reference_locally). A folder name is a place, not a
+ * topic, so a path's pieces are never sharp.
+ */
+function hasSharpMatch(matched: readonly string[], origins: readonly TermOrigin[]): boolean {
+  const hit = new Set(matched);
+  const byRun = new Map<number, TermOrigin[]>();
+  for (const o of origins) {
+    if (o.run < 0 || o.inPath) continue;
+    if (isSharpTerm(o.term) && hit.has(o.term)) return true;
+    const list = byRun.get(o.run) ?? [];
+    list.push(o);
+    byRun.set(o.run, list);
+  }
+  for (const run of byRun.values()) {
+    // A run's first term is the whole identifier; its parts follow.
+    const [whole, ...parts] = run;
+    if (whole === undefined || !isSharpTerm(whole.term) || parts.length < 2) continue;
+    if (new Set(parts.filter((p) => hit.has(p.term)).map((p) => p.term)).size >= 2) return true;
+  }
+  return false;
+}
+
+interface Verdict {
+  readonly rule: GateRule;
+  readonly detail: string;
+}
+
+/** The topic rules on a set of matched terms: a refusal, or how well they cover the prompt. */
+type TopicCheck =
+  | { readonly pass: false; readonly rule: GateRule; readonly detail: string; readonly coverage: number }
+  | { readonly pass: true; readonly coverage: number; readonly anchors: readonly string[] };
+
+/** What the gate knows of each searched term. */
+interface TermFacts {
+  readonly idf: number;
+  readonly common: boolean;
+  readonly entity: boolean;
+}
+
+/**
+ * Anchor, distinct things and coverage, on the terms some text (`where`) matched. With `ownMass`
+ * (a statement's own informative idf), coverage is checked both ways: the statement must cover
+ * MIN_COVERAGE of the prompt and the prompt MIN_COVERAGE of the statement — a long sentence that
+ * shares a word or two is not about the prompt.
+ */
+function topicRule(
+  matched: readonly string[],
+  facts: ReadonlyMap<string, TermFacts>,
+  topicIdf: ReadonlyMap<string, number>,
+  topicMass: number,
+  anchor: number,
+  origins: readonly TermOrigin[],
+  where: string,
+  ownMass?: number,
+): TopicCheck {
+  const ignored = notTopic(origins);
+  const informative = matched.filter((t) => facts.get(t)?.common === false && !ignored.has(t));
+  if (informative.length === 0) {
+    return { pass: false, rule: "common-only", detail: `${where} matched only common words`, coverage: 0 };
+  }
+  let covered = 0;
+  for (const t of new Set(informative)) covered += topicIdf.get(t) ?? 0;
+  const coverage = topicMass > 0 ? Math.min(1, covered / topicMass) : 0;
+  // A record naming an entity the prompt names is about the same thing, whatever else it says.
+  if (informative.some((t) => facts.get(t)?.entity === true)) {
+    return { pass: true, coverage, anchors: informative };
+  }
+  const anchors = informative.filter((t) => (facts.get(t)?.idf ?? 0) >= anchor);
+  if (anchors.length === 0) {
+    return {
+      pass: false,
+      rule: "no-anchor",
+      detail: `${where}: no rare word matched (${informative.join(", ")})`,
+      coverage,
+    };
+  }
+  const things = distinctThings(new Set(anchors), origins);
+  if (things < MIN_DISTINCT_THINGS && !hasSharpMatch(informative, origins)) {
+    return {
+      pass: false,
+      rule: "few-terms",
+      detail: `${where}: ${things} distinct rare thing matched (${anchors.join(", ")}), not an identifier`,
+      coverage,
+    };
+  }
+  if (coverage < MIN_COVERAGE) {
+    return {
+      pass: false,
+      rule: "low-coverage",
+      detail: `${where} matches ${(coverage * 100).toFixed(0)}% of the prompt's informative weight (needs ${
+        MIN_COVERAGE * 100
+      }%)`,
+      coverage,
+    };
+  }
+  if (ownMass !== undefined && ownMass > 0) {
+    let shared = 0;
+    for (const t of new Set(informative)) shared += facts.get(t)?.idf ?? 0;
+    const reverse = Math.min(1, shared / ownMass);
+    if (reverse < MIN_COVERAGE) {
+      return {
+        pass: false,
+        rule: "low-coverage",
+        detail: `${where}: the prompt matches ${(reverse * 100).toFixed(0)}% of the statement (needs ${
+          MIN_COVERAGE * 100
+        }%)`,
+        coverage,
+      };
+    }
+  }
+  return { pass: true, coverage, anchors };
+}
+
+/** A candidate's verdict: refused by a rule, or its decision statements. */
+function checkHit(
+  hit: SearchHit,
+  ctx: GateContext,
+  facts: ReadonlyMap<string, TermFacts>,
+  topicIdf: ReadonlyMap<string, number>,
+  topicMass: number,
+  anchor: number,
+): Verdict | { quote: GateQuote; detail: string } {
   if (hit.commonOnly) {
     return { rule: "common-only", detail: `matched only common words: ${hit.matched.join(", ")}` };
   }
-  const informative = distinctMatches(hit.informativeMatched);
-  const anchors = informative.filter((t) => (idfOf.get(t) ?? 0) >= anchorIdf);
-  if (anchors.length === 0 && hit.entities.length === 0) {
-    return { rule: "no-anchor", detail: `no rare word matched (${informative.join(", ")})` };
+  // Record level: its statements hold no more than the record, so a record that fails fails all.
+  const whole = topicRule(hit.matched, facts, topicIdf, topicMass, anchor, ctx.origins, "the record");
+  if (!whole.pass) return whole;
+
+  const text = ctx.textOf(hit.doc);
+  const { statements, pastedShare } = statementsOf(text);
+  if (pastedShare > PASTED_SHARE) {
+    return { rule: "paste", detail: `${(pastedShare * 100).toFixed(0)}% of it is pasted material` };
   }
-  if (
-    informative.length < MIN_INFORMATIVE_MATCHED && !informative.some(isSharpTerm) &&
-    hit.entities.length === 0
-  ) {
-    return {
-      rule: "few-terms",
-      detail: `one informative term matched (${informative.join(", ")}) and it is not an identifier`,
-    };
+  const searched = new Set(facts.keys());
+  const decides = hit.meta.kind !== "prompt" && hit.meta.kind !== "commit";
+  const passing: Statement[] = [];
+  let best: Verdict & { coverage: number } | null = null;
+  let bestCoverage = 0;
+  const anchorsUsed = new Set<string>();
+  for (const s of statements) {
+    const terms = new Set(ctx.tokenize(s.text));
+    const matched = [...terms].filter((t) => searched.has(t));
+    if (matched.length === 0) continue;
+    let ownMass = 0;
+    for (const t of terms) {
+      const f = facts.get(t) ?? ctx.termFacts(t);
+      if (!f.common) ownMass += f.idf;
+    }
+    const v = topicRule(matched, facts, topicIdf, topicMass, anchor, ctx.origins, "no statement", ownMass);
+    if (!v.pass) {
+      if (best === null || v.coverage > best.coverage) best = v;
+      continue;
+    }
+    if (!decides && statementDecision(s.text) === null) {
+      if (best === null || best.rule !== "not-a-decision" || v.coverage > best.coverage) {
+        best = {
+          rule: "not-a-decision",
+          detail: `its statement on the topic is not a decision: "${clip(s.text)}"`,
+          coverage: v.coverage,
+        };
+      }
+      continue;
+    }
+    const key = statementKey(s.text);
+    if (ctx.promptKeys.has(key) || ctx.shownKeys.has(key) || ctx.repeats(s.text)) {
+      best = {
+        rule: "repeat",
+        detail: ctx.shownKeys.has(key)
+          ? "this statement was shown in this session"
+          : "the prompt says this statement again",
+        coverage: v.coverage,
+      };
+      continue;
+    }
+    passing.push(s);
+    bestCoverage = Math.max(bestCoverage, v.coverage);
+    for (const a of v.anchors) anchorsUsed.add(a);
   }
-  if (hit.coverage < MIN_COVERAGE) {
-    return {
-      rule: "low-coverage",
-      detail: `matches ${(hit.coverage * 100).toFixed(0)}% of the prompt's informative weight (needs ${
-        MIN_COVERAGE * 100
-      }%)`,
-    };
+  if (passing.length === 0) {
+    return best ?? { rule: "not-a-decision", detail: "no typed statement of it matches the prompt" };
   }
-  const kind = hit.meta.kind;
-  if ((kind === "prompt" || kind === "commit") && hit.meta.marker === null) {
-    return { rule: "not-a-decision", detail: `a ${kind} with no decision marker` };
+  if (ctx.promptKeys.has(statementKey(statements.map((s) => s.text).join("\n")))) {
+    return { rule: "repeat", detail: "the prompt is this record sent again" };
   }
   return {
-    rule: "spoke",
-    detail: `anchors ${anchors.join(", ") || hit.entities.join(", ")}; coverage ${
-      (hit.coverage * 100).toFixed(0)
-    }%`,
+    quote: { hit, statements: passing, keys: passing.map((s) => statementKey(s.text)) },
+    detail: `decision statement${passing.length > 1 ? "s" : ""} on anchors ${
+      [...anchorsUsed].join(", ")
+    }; coverage ${(bestCoverage * 100).toFixed(0)}%`,
   };
 }
 
+function clip(text: string): string {
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
+}
+
 /** Decides from a search result; `top` caps the quotes (≤ MAX_HINT_QUOTES). */
-export function decide(result: SearchResult, top: number): GateVerdict {
+export function decide(result: SearchResult, top: number, ctx: GateContext): GateVerdict {
   const limit = Math.max(1, Math.min(top, MAX_HINT_QUOTES));
-  if (result.terms.length === 0) {
-    return {
-      speak: false,
-      rule: "empty",
-      detail: "no word of the prompt is in any record",
-      hits: [],
-      checks: [],
-    };
-  }
+  const silent = (rule: GateRule, detail: string, checks: HitCheck[] = []): GateVerdict => ({
+    speak: false,
+    rule,
+    detail,
+    hits: [],
+    quotes: [],
+    checks,
+  });
+  if (result.terms.length === 0) return silent("empty", "no word of the prompt is in any record");
   if (result.hits.length === 0) {
-    return {
-      speak: false,
-      rule: "no-candidates",
-      detail: "no record outside this session (and not already shown) matches",
-      hits: [],
-      checks: [],
-    };
+    return silent("no-candidates", "no record outside this session (and not already shown) matches");
   }
-  const checks: HitCheck[] = [];
-  const spoken: SearchHit[] = [];
-  let firstRefusal: { rule: GateRule; detail: string } | null = null;
-  const idfOf = new Map(result.terms.map((t) => [t.term, t.idf]));
+  const facts = new Map<string, TermFacts>(
+    result.terms.map((t) => [t.term, { idf: t.idf, common: t.common, entity: t.fromEntity !== null }]),
+  );
+  const ignored = notTopic(ctx.origins);
+  const topic = result.topic.filter((t) => !ignored.has(t.term));
+  const topicIdf = new Map(topic.map((t) => [t.term, t.idf]));
+  let topicMass = 0;
+  for (const t of topic) topicMass += t.idf;
+  if (topicMass === 0) return silent("empty", "the prompt names nothing but places and decision words");
   const anchor = anchorIdf(result.docCount);
+  const checks: HitCheck[] = [];
+  const spoken: GateQuote[] = [];
+  const spokenKeys = new Set<string>();
+  let firstRefusal: Verdict | null = null;
   // A check names its hit's id only when asked (explain): the disk index reads ids from its file.
   const checkOf = (hit: SearchHit, c: { rule: HitCheck["rule"]; detail: string }): HitCheck => ({
     get id() {
@@ -165,13 +433,18 @@ export function decide(result: SearchResult, top: number): GateVerdict {
     ...c,
   });
   for (const hit of result.hits) {
-    const c = checkHit(hit, idfOf, anchor);
-    if (c.rule !== "spoke") {
+    if (spoken.length >= limit) break;
+    const c = checkHit(hit, ctx, facts, topicIdf, topicMass, anchor);
+    if ("rule" in c) {
       checks.push(checkOf(hit, c));
       firstRefusal ??= c;
       continue;
     }
-    if (spoken.length > 0 && hit.score < spoken[0]!.score * TAIL_SCORE_SHARE) {
+    if (c.quote.keys.every((k) => spokenKeys.has(k))) {
+      checks.push(checkOf(hit, { rule: "repeat", detail: "the same statement as a quote already shown" }));
+      continue;
+    }
+    if (spoken.length > 0 && hit.score < spoken[0]!.hit.score * TAIL_SCORE_SHARE) {
       checks.push(
         checkOf(hit, {
           rule: "weak-tail",
@@ -180,19 +453,29 @@ export function decide(result: SearchResult, top: number): GateVerdict {
       );
       continue;
     }
-    checks.push(checkOf(hit, c));
-    if (spoken.length < limit) spoken.push(hit);
+    checks.push(checkOf(hit, { rule: "spoke", detail: c.detail }));
+    spoken.push(c.quote);
+    for (const k of c.quote.keys) spokenKeys.add(k);
   }
   if (spoken.length === 0) {
-    const r = firstRefusal!;
-    return { speak: false, rule: r.rule, detail: r.detail, hits: [], checks };
+    const r = firstRefusal ?? { rule: "not-a-decision" as const, detail: "no candidate holds a decision" };
+    return silent(r.rule, r.detail, checks);
   }
-  return { speak: true, rule: "spoke", detail: `${spoken.length} quote(s)`, hits: spoken, checks };
+  return {
+    speak: true,
+    rule: "spoke",
+    detail: `${spoken.length} quote(s)`,
+    hits: spoken.map((q) => q.hit),
+    quotes: spoken,
+    checks,
+  };
 }
 
 /** The pre-ranking rules; null when the prompt may be searched. */
 export function preGate(input: {
   readonly prompt: string;
+  /** The prompt's typed text (pasted material left out): what it asks. */
+  readonly typed: string;
   readonly cwd: string | null;
   readonly personas: readonly string[];
   readonly machineMade: (prompt: string) => boolean;
@@ -209,6 +492,9 @@ export function preGate(input: {
       rule: "machine-made",
       detail: "the prompt is machine-made (notification, command output or our own hint)",
     };
+  }
+  if (input.typed.trim() === "") {
+    return { rule: "paste", detail: "the prompt is pasted material only: it asks nothing of its own" };
   }
   return null;
 }

@@ -1,13 +1,16 @@
 /**
  * One prompt's hint, decided: the pre-ranking rules, the search exactly as the hook runs it, and
- * the gate. Pure (the corpus, the clock, the cooldown set and the entity list come in), so the
- * hook (src/cli/hint_run.ts), `verdict replay`, the gate probes and the benchmark all run this
- * one function and cannot drift apart.
+ * the gate. Pure (the corpus, the candidates' texts, the clock, the cooldown set and the entity
+ * list come in), so the hook (src/cli/hint_run.ts), `verdict replay`, the gate probes and the
+ * benchmark all run this one function and cannot drift apart.
  */
 import type { Corpus } from "../rank/bm25.ts";
 import type { Entity } from "../rank/entities.ts";
-import { search, type SearchResult } from "../rank/score.ts";
+import { commonThreshold, corpusLexicon, isCommonTerm, search, type SearchResult } from "../rank/score.ts";
+import { bm25Idf } from "../rank/bm25.ts";
+import { termOrigins, tokenize } from "../rank/tokenize.ts";
 import { anchorIdf, decide, type GateVerdict, preGate } from "./gate.ts";
+import { sameTextKey, statementKey, statementsOf } from "./statements.ts";
 import { VERDICT_HINT_MARKER } from "../collect/line_parser.ts";
 import { hasNotTypedPrefix } from "../agents/claude/prompt.ts";
 
@@ -55,13 +58,15 @@ export interface HintRequest {
   readonly cwd: string | null;
   /** The clock (epoch ms) recency is measured against. */
   readonly nowMs: number;
-  /** Record ids already shown in this session (the cooldown ledger). */
+  /** Record ids and statement keys already shown in this session (the cooldown ledger). */
   readonly shown: ReadonlySet<string>;
   readonly entities: readonly Entity[];
   /** Config hook_personas: when non-empty, only these folder names get hints. */
   readonly personas: readonly string[];
   /** Quotes at most (1 to MAX_HINT_QUOTES). */
   readonly top: number;
+  /** The stored text of document `doc` (read for the few candidates the gate looks into). */
+  readonly textOf: (doc: number) => string;
 }
 
 export interface HintOutcome {
@@ -75,22 +80,57 @@ export function isMachineMade(prompt: string): boolean {
   return hasNotTypedPrefix(prompt) || prompt.includes(VERDICT_HINT_MARKER);
 }
 
+/**
+ * A statement this long at least (in sameTextKey characters) repeats the prompt when the prompt
+ * holds it word for word: shorter ones ("use pnpm") are what a prompt re-asking a decision says.
+ */
+export const REPEAT_MIN_KEY_CHARS = 24;
+
+/** The typed part of a prompt: its statements, pasted material left out (statements.ts). */
+export function typedPrompt(prompt: string): { text: string; keys: Set<string>; whole: string } {
+  const statements = statementsOf(prompt).statements;
+  const text = statements.map((s) => s.text).join("\n");
+  const keys = new Set(statements.map((s) => statementKey(s.text)));
+  if (text !== "") keys.add(statementKey(text));
+  return { text, keys, whole: sameTextKey(text) };
+}
+
 /** The pre-ranking rules for a request; null when the prompt may be searched. */
-export function refuseEarly(req: Pick<HintRequest, "prompt" | "cwd" | "personas">) {
-  return preGate({ prompt: req.prompt, cwd: req.cwd, personas: req.personas, machineMade: isMachineMade });
+export function refuseEarly(
+  req: Pick<HintRequest, "prompt" | "cwd" | "personas">,
+  typed = typedPrompt(req.prompt),
+) {
+  return preGate({
+    prompt: req.prompt,
+    typed: typed.text,
+    cwd: req.cwd,
+    personas: req.personas,
+    machineMade: isMachineMade,
+  });
 }
 
 /** Decides one prompt's hint over `corpus`. Deterministic: same inputs, same outcome. */
 export function hintFor(corpus: Corpus, req: HintRequest): HintOutcome {
-  const refused = refuseEarly(req);
-  if (refused) return { verdict: { speak: false, ...refused, hits: [], checks: [] }, result: null };
+  const typed = typedPrompt(req.prompt);
+  const refused = refuseEarly(req, typed);
+  if (refused) {
+    return { verdict: { speak: false, ...refused, hits: [], quotes: [], checks: [] }, result: null };
+  }
   if (corpus.docCount === 0) {
     return {
-      verdict: { speak: false, rule: "no-candidates", detail: "no records yet", hits: [], checks: [] },
+      verdict: {
+        speak: false,
+        rule: "no-candidates",
+        detail: "no records yet",
+        hits: [],
+        quotes: [],
+        checks: [],
+      },
       result: null,
     };
   }
-  const result = search(corpus, promptForSearch(req.prompt), {
+  // The search reads what the prompt says, not what it pastes: a pasted log asks nothing.
+  const result = search(corpus, typed.text, {
     mode: "hint",
     nowMs: req.nowMs,
     ...(req.cwd ? { project: req.cwd } : {}),
@@ -101,5 +141,28 @@ export function hintFor(corpus: Corpus, req: HintRequest): HintOutcome {
     // A record without an anchor word is never quoted: do not even score it.
     minCandidateIdf: anchorIdf(corpus.docCount),
   });
-  return { verdict: decide(result, req.top), result };
+  const lexicon = corpusLexicon(corpus);
+  const threshold = commonThreshold(corpus);
+  const known = new Map<string, { idf: number; common: boolean }>();
+  const verdict = decide(result, req.top, {
+    textOf: req.textOf,
+    tokenize: (text) => tokenize(text, lexicon),
+    termFacts: (term) => {
+      let f = known.get(term);
+      if (f === undefined) {
+        const df = corpus.docFreq(term);
+        f = { idf: bm25Idf(corpus.docCount, df), common: isCommonTerm(corpus, term, df, threshold) };
+        known.set(term, f);
+      }
+      return f;
+    },
+    origins: termOrigins(typed.text, lexicon),
+    promptKeys: typed.keys,
+    shownKeys: req.shown,
+    repeats: (statement) => {
+      const k = sameTextKey(statement);
+      return k.length >= REPEAT_MIN_KEY_CHARS && typed.whole.includes(k);
+    },
+  });
+  return { verdict, result };
 }

@@ -1,6 +1,6 @@
 /**
- * Decision markers: the words that show a text states a decision, in Chinese and English. This is
- * the one place the lists live. Ranking gives a record with a marker more weight (score.ts), and
+ * Decision markers: the words that show a text states a decision, in Chinese, Japanese, English
+ * and Russian. This is the one place the lists live. Ranking gives a record with a marker more weight (score.ts), and
  * the compaction judge uses `markerStrength` to find decision statements.
  *
  * Matching: text is NFKC-normalised and lower-cased, curly apostrophes become '. Chinese phrases
@@ -14,6 +14,8 @@
  * (不一定要统一用, not sure whether we should). Bare 不 is deliberately not a negation: 不要 and
  * 不应该 state decisions themselves.
  */
+
+import { tokenize } from "./tokenize.ts";
 
 export type MarkerStrength = "strong" | "medium";
 
@@ -50,6 +52,11 @@ export const STRONG_MARKERS_ZH: readonly string[] = [
   "坚决", // resolutely
   "规定", // the rule is
   "约定", // the convention is
+  "记住", // remember (this): a standing instruction
+  "永远", // forever, always
+  "总是", // always
+  "每次都", // every time
+  "只用", // use only
 ];
 
 /** Chinese markers of a preference, a recommendation or a switch. */
@@ -76,6 +83,44 @@ export const MEDIUM_MARKERS_ZH: readonly string[] = [
   "偏好", // preference
   "首选", // first choice
   "默认用", // use by default
+  "保持", // keep (as it is)
+  "改为", // change to
+  "代替", // instead of
+  "而是", // but rather
+];
+
+/** Japanese markers of a settled decision, a rule or a prohibition. */
+export const STRONG_MARKERS_JA: readonly string[] = [
+  "必ず", // always, without fail
+  "絶対", // absolutely (絶対に…しないで)
+  "常に", // always
+  "今後", // from now on
+  "これからは", // from now on
+  "以降は", // from then on
+  "二度と", // never again
+  "禁止", // forbidden
+  "しないで", // don't (do)
+  "ないでください", // please don't
+  "使わないで", // don't use
+  "やめて", // stop (doing)
+  "決めた", // (we) decided
+  "決定", // decision
+  "統一", // standardise
+  "ルール", // the rule
+  "たびに", // every time
+  "毎回", // every time
+];
+
+/** Japanese markers of a preference, a recommendation or a switch. */
+export const MEDIUM_MARKERS_JA: readonly string[] = [
+  "ではなく", // rather than
+  "じゃなくて", // not … but (casual)
+  "代わりに", // instead of
+  "べき", // should
+  "ほうがいい", // better to
+  "方がいい", // better to
+  "優先", // prefer, first
+  "推奨", // recommended
 ];
 
 /** English markers of a settled decision, a rule or a prohibition. */
@@ -116,8 +161,14 @@ export const STRONG_MARKERS_EN: readonly string[] = [
   "decision on",
   "agreed",
   "the rule is",
-  "make sure to",
   "under no circumstances",
+  "as a rule",
+  "by convention",
+  "henceforth",
+  "from here on",
+  "whenever",
+  "every time",
+  "each time",
 ];
 
 /** English markers of a preference, a recommendation or a switch. */
@@ -154,6 +205,35 @@ export const MEDIUM_MARKERS_EN: readonly string[] = [
   "avoid",
 ];
 
+/** Russian markers of a settled decision, a rule or a prohibition. */
+export const STRONG_MARKERS_RU: readonly string[] = [
+  "всегда", // always
+  "никогда", // never
+  "не используй", // don't use
+  "не используйте",
+  "не надо", // don't
+  "нельзя", // must not
+  "запрещено", // forbidden
+  "обязательно", // must, without fail
+  "с этого момента", // from now on
+  "отныне", // henceforth
+  "впредь", // from now on
+  "решили", // (we) decided
+  "договорились", // (we) agreed
+  "каждый раз", // every time
+];
+
+/** Russian markers of a preference, a recommendation or a switch. */
+export const MEDIUM_MARKERS_RU: readonly string[] = [
+  "вместо", // instead of
+  "лучше", // better
+  "предпочитаю", // I prefer
+  "следует", // should
+  "должны", // must, should
+  "должен",
+  "должно",
+];
+
 /** Chinese phrases that cancel a marker they contain or directly precede: not yet, not needed, a question. */
 export const NEGATIONS_ZH: readonly string[] = [
   "没", // not (没决定)
@@ -183,6 +263,24 @@ export const NEGATIONS_ZH: readonly string[] = [
   "不要紧", // it doesn't matter (contains 不要)
   "犹豫", // hesitating
   "不是说", // it's not that
+  // 应该 before these states an expectation ("should already be set up"), not a rule.
+  "应该已经",
+  "应该是",
+  "应该会",
+  "应该能",
+  "应该可以",
+  "应该就",
+  "应该没",
+  "应该有",
+];
+
+/** Japanese phrases that cancel a marker they contain or directly precede. */
+export const NEGATIONS_JA: readonly string[] = [
+  "かどうか", // whether
+  "未定", // undecided
+  "わからない", // don't know
+  "分からない",
+  "まだ決", // not yet decided
 ];
 
 /** English phrases that cancel a marker they contain or directly precede. */
@@ -205,10 +303,25 @@ export const NEGATIONS_EN: readonly string[] = [
   "don't have to",
   "do not have to",
   "don't know",
+  "dont know",
   "do not know",
   "don't think",
+  "dont think",
   "don't care",
+  "dont care",
   "don't mind",
+  "dont mind",
+  // A first person that doesn't see or understand is reporting, not ruling.
+  "don't see",
+  "dont see",
+  "don't understand",
+  "dont understand",
+  "don't remember",
+  "dont remember",
+  "dont need to",
+  "dont have to",
+  // "try X instead" is a suggestion for now, not a rule.
+  "try",
   "not certain",
   "maybe",
   "perhaps",
@@ -224,14 +337,43 @@ export const NEGATIONS_EN: readonly string[] = [
   "tbd",
 ];
 
+/** Russian phrases that cancel a marker they contain or directly precede. */
+export const NEGATIONS_RU: readonly string[] = [
+  "не уверен", // not sure
+  "может быть", // maybe
+  "возможно", // perhaps
+  "не знаю", // don't know
+  "не решили", // haven't decided
+  "пока не", // not yet
+  "не обязательно", // not necessarily
+  "не всегда", // not always
+  "нужно ли", // whether we need
+  "стоит ли", // whether it's worth
+];
+
 /** Words allowed between an English negation and the marker it cancels ("not sure whether we should"). */
 export const NEGATION_GAP_WORDS = 2;
 /** CJK characters allowed between a multi-character Chinese negation and its marker (不一定要统一用). */
 export const NEGATION_GAP_CJK = 2;
 
-const STRONG_SET: ReadonlySet<string> = new Set([...STRONG_MARKERS_ZH, ...STRONG_MARKERS_EN]);
-const MEDIUM_SET: ReadonlySet<string> = new Set([...MEDIUM_MARKERS_ZH, ...MEDIUM_MARKERS_EN]);
-const NEGATION_SET: ReadonlySet<string> = new Set([...NEGATIONS_ZH, ...NEGATIONS_EN]);
+const STRONG_SET: ReadonlySet<string> = new Set([
+  ...STRONG_MARKERS_ZH,
+  ...STRONG_MARKERS_JA,
+  ...STRONG_MARKERS_EN,
+  ...STRONG_MARKERS_RU,
+]);
+const MEDIUM_SET: ReadonlySet<string> = new Set([
+  ...MEDIUM_MARKERS_ZH,
+  ...MEDIUM_MARKERS_JA,
+  ...MEDIUM_MARKERS_EN,
+  ...MEDIUM_MARKERS_RU,
+]);
+const NEGATION_SET: ReadonlySet<string> = new Set([
+  ...NEGATIONS_ZH,
+  ...NEGATIONS_JA,
+  ...NEGATIONS_EN,
+  ...NEGATIONS_RU,
+]);
 
 /** One marker occurrence in the normalised text. */
 export interface MarkerHit {
@@ -261,8 +403,10 @@ interface Span {
 }
 
 const CJK_CHAR = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3\uf900-\ufaff]/;
-const ENGLISH_GAP = new RegExp(`^\\s*(?:[a-z0-9']+\\s+){0,${NEGATION_GAP_WORDS}}$`);
-const CJK_GAP = new RegExp(`^\\s*(?:[\\u3400-\\u4dbf\\u4e00-\\u9fff]\\s*){0,${NEGATION_GAP_CJK}}$`);
+const ENGLISH_GAP = new RegExp(`^\\s*(?:[a-z0-9'\\u0430-\\u045f]+\\s+){0,${NEGATION_GAP_WORDS}}$`);
+const CJK_GAP = new RegExp(
+  `^\\s*(?:[\\u3040-\\u30ff\\u3400-\\u4dbf\\u4e00-\\u9fff]\\s*){0,${NEGATION_GAP_CJK}}$`,
+);
 const WHITESPACE_ONLY = /^\s*$/;
 
 /** The form markers are matched in. */
@@ -270,9 +414,22 @@ function normalizeForMarkers(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(/\u2019/g, "'");
 }
 
-/** True for a character of an English word: [a-z0-9_'] (the text is lower-cased already). */
+/** True for a character of an English or Russian word: [a-z0-9_'], Cyrillic (the text is lower-cased already). */
 function isWordUnit(c: number): boolean {
-  return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x27;
+  return (c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x27 ||
+    (c >= 0x0430 && c <= 0x045f);
+}
+
+/** Name joiners: a word next to one of these, with a word character beyond, is part of a name. */
+function isNameJoiner(c: number): boolean {
+  return c === 0x2d || c === 0x2e || c === 0x2f || c === 0x40 || c === 0x5c;
+}
+
+/** Whether position `at` holds a name joiner followed (in direction `dir`) by a word character. */
+function joinedToWord(text: string, at: number, dir: 1 | -1): boolean {
+  if (at < 0 || at >= text.length || !isNameJoiner(text.charCodeAt(at))) return false;
+  const beyond = at + dir;
+  return beyond >= 0 && beyond < text.length && isWordUnit(text.charCodeAt(beyond));
 }
 
 /**
@@ -293,7 +450,8 @@ function englishWords(text: string): number[] {
     let e = end;
     while (s < e && text.charCodeAt(s) === 0x27) s++;
     while (e > s && text.charCodeAt(e - 1) === 0x27) e--;
-    if (s < e) bounds.push(s, e);
+    // A word joined to another by - . / @ or \\ is part of a name (dont-ignore-errors.mdc), not a word said.
+    if (s < e && !joinedToWord(text, i - 1, -1) && !joinedToWord(text, end, 1)) bounds.push(s, e);
     i = end;
   }
   return bounds;
@@ -343,7 +501,16 @@ function phrasesIndex(): PhraseIndex {
   const setsOf = (phrase: string) => [NEGATION, STRONG, MEDIUM].filter((k) => PHRASE_SETS[k]!.has(phrase));
   const english = new Map<string, Phrase[]>();
   const firstWordShapes = new Uint32Array(128 * 128);
-  for (const list of [STRONG_MARKERS_EN, MEDIUM_MARKERS_EN, NEGATIONS_EN]) {
+  for (
+    const list of [
+      STRONG_MARKERS_EN,
+      MEDIUM_MARKERS_EN,
+      NEGATIONS_EN,
+      STRONG_MARKERS_RU,
+      MEDIUM_MARKERS_RU,
+      NEGATIONS_RU,
+    ]
+  ) {
     for (const phrase of list) {
       const words = phrase.split(" ");
       const first = words[0] as string;
@@ -440,7 +607,7 @@ function cancels(text: string, neg: Span, m: Span): boolean {
  * "No deploys on Friday." / "No default exports anywhere.": a sentence that opens with "no" and
  * a word (not "no," or "no." — an answer) states a prohibition.
  */
-const OPENING_NO = /(?:^|[.!?;:。！？；\n]\s*)(no)\s+[a-z]/g;
+const OPENING_NO = /(?:^|[.!?;。！？；\n]\s*)(no)\s+[a-z]/g;
 
 /** Where each "no" that opens a sentence with a word (OPENING_NO) starts. */
 function openingNos(text: string): number[] {
@@ -450,6 +617,24 @@ function openingNos(text: string): number[] {
     starts.push(m.index + m[0].indexOf("no"));
   }
   return starts;
+}
+
+/**
+ * "Decision: nightly backups are pg_dump…" / "Rule: …" / "决定：…": a sentence that opens with
+ * one of these labels and a colon states a decision, whatever words follow.
+ */
+const OPENING_LABEL =
+  /(?:^|[.!?;。！？；\n]\s*)(?:[-*•]\s*)?(decision|decided|rule|convention|policy|决定|规则|约定|決定|ルール|решение|правило)\s*[:：]/g;
+
+/** Where each label that opens a sentence (OPENING_LABEL) starts, and its length. */
+function openingLabels(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  OPENING_LABEL.lastIndex = 0;
+  for (let m = OPENING_LABEL.exec(text); m !== null; m = OPENING_LABEL.exec(text)) {
+    const start = m.index + m[0].indexOf(m[1]!);
+    out.push({ start, end: start + m[1]!.length });
+  }
+  return out;
 }
 
 /** Every marker occurrence in `text`, with the negation that cancels it, in text order. */
@@ -464,6 +649,16 @@ export function findMarkers(text: string): MarkerHit[] {
     negatedBy: null,
     inQuestion: inQuestion(t, start + 2),
   }));
+  for (const l of openingLabels(t)) {
+    hits.push({
+      marker: `${t.slice(l.start, l.end)}:`,
+      strength: "strong",
+      start: l.start,
+      end: l.end,
+      negatedBy: null,
+      inQuestion: inQuestion(t, l.end),
+    });
+  }
   const lists: readonly [MarkerStrength, readonly Span[]][] = [["strong", strong], ["medium", medium]];
   for (const [strength, spans] of lists) {
     for (const m of spans) {
@@ -494,7 +689,45 @@ export function markerStrength(text: string): MarkerStrength | null {
   const t = normalizeForMarkers(text);
   const [negations, strong, medium] = findPhrases(t, englishWords(t));
   if (openingNos(t).some((start) => !inQuestion(t, start + 2))) return "strong";
+  if (openingLabels(t).some((l) => !inQuestion(t, l.end))) return "strong";
   const live = (m: Span) => !inQuestion(t, m.end) && !negations.some((n) => cancels(t, n, m));
   if (strong.some(live)) return "strong";
   return medium.some(live) ? "medium" : null;
+}
+
+/**
+ * Questions, without a question mark too: a statement that ends in a question mark or a question
+ * particle (吗, 呢, か), or that opens or is built around a question word (what, why, how…,
+ * 为什么, 怎么, 哪, なぜ, どう…, почему, как, ли). Asking is not deciding.
+ */
+const QUESTION_END = /(?:[?？]|[吗呢]|(?:です|ます|でしょう|の)?か|かな)\s*[。.!！…~～]*\s*$/;
+const QUESTION_OPENER =
+  /^\s*(?:what|why|how|which|where|when|who|whose|whom|is|are|was|were|does|did|can|could|would|should|will|shall|has|have|may|might|isn't|aren't|doesn't|didn't|can't|won't|wouldn't|shouldn't)\b/i;
+const QUESTION_WORD_ZH =
+  /为什么|为何|怎么|怎样|如何|哪|是否|能否|可否|是不是|有没有|对不对|行不行|好不好|(?<![没不])什么/;
+const QUESTION_WORD_JA = /なぜ|どうして|どうやって|どうすれば|どこ|どれ|いつ|ですか|ますか|でしょうか/;
+const QUESTION_WORD_RU =
+  /(?:^|\s)(?:почему|зачем|как|где|когда|какой|какая|какие|что\s+если)(?:\s|$)|\sли(?:\s|$)/i;
+
+/** True when `statement` (one sentence) asks rather than states. */
+export function isQuestion(statement: string): boolean {
+  const t = statement.normalize("NFKC");
+  return QUESTION_END.test(t) || QUESTION_OPENER.test(t) || QUESTION_WORD_ZH.test(t) ||
+    QUESTION_WORD_JA.test(t) || QUESTION_WORD_RU.test(t);
+}
+
+/**
+ * The index terms of every marker and negation phrase (tokenize.ts): the words that make a
+ * decision say how it is said (always, never, instead, 必须…), not what it is about, so the gate
+ * never counts them toward a topic.
+ */
+let markerTermSet: ReadonlySet<string> | undefined;
+export function markerTerms(): ReadonlySet<string> {
+  markerTermSet ??= new Set([...STRONG_SET, ...MEDIUM_SET, ...NEGATION_SET].flatMap((p) => tokenize(p)));
+  return markerTermSet;
+}
+
+/** The strength of a single statement as a decision: its live marker, or null for a question or no marker. */
+export function statementDecision(statement: string): MarkerStrength | null {
+  return isQuestion(statement) ? null : markerStrength(statement);
 }

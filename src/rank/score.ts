@@ -4,8 +4,9 @@
  *
  * 1. Terms. The query is tokenized like the records (tokenize.ts, with the corpus's CJK words).
  *    A query naming an entity or one of its aliases also gets the terms of all its other names.
- *    Terms absent from the corpus are dropped. The rest are ordered rarest first — "common" ASCII
- *    words (in more than COMMON_DF_SHARE of the records) after every other term — and at most
+ *    Terms absent from the corpus are dropped. The rest are ordered rarest first — "common" words
+ *    (stopwords, and terms used in more than COMMON_SESSION_SHARE of the archive's conversations
+ *    and in more than COMMON_MIN_SESSIONS of them) after every other term — and at most
  *    MAX_QUERY_TERMS are kept.
  * 2. BM25 over the kept terms (bm25.ts), summed in that order.
  * 3. Weights multiply the BM25 score: source × marker × recency × project × entity.
@@ -18,11 +19,19 @@
  */
 
 import { RECORD_KINDS, type RecordKind } from "../collect/record.ts";
-import { bm25Accumulate, bm25Idf, type Corpus, type DocMeta, holdsDoc, markerOf } from "./bm25.ts";
+import {
+  bm25Accumulate,
+  bm25Idf,
+  type Corpus,
+  type DocMeta,
+  holdsDoc,
+  markerOf,
+  NO_SESSION,
+} from "./bm25.ts";
 import { type Entity, entityForms } from "./entities.ts";
 import type { MarkerStrength } from "./markers.ts";
 import { isStopword } from "./stopwords.ts";
-import { type CjkLexicon, isAsciiTerm, isCjkTerm, tokenize } from "./tokenize.ts";
+import { type CjkLexicon, isCjkTerm, tokenize } from "./tokenize.ts";
 
 // --- weights --------------------------------------------------------------------------------
 
@@ -68,10 +77,19 @@ export const ENTITY_WEIGHT = 1.5;
 
 /** At most this many terms are searched: bounds the work per prompt; rarest first keeps the sharp ones. */
 export const MAX_QUERY_TERMS = 16;
-/** An ASCII term in more than this share of the records is "common" (SPEC: 1%). */
-export const COMMON_DF_SHARE = 0.01;
-/** …and in more than this many: in a small archive 1% is under one record, and every word would be common. */
-export const COMMON_MIN_DF = 5;
+/**
+ * A term used in more than this share of the archive's conversations is "common" (SPEC: 1%). A
+ * conversation is a session; a record without one (a doc, a note, a commit) is one on its own.
+ * Counting conversations rather than records, a topic that one long session keeps returning to
+ * stays a topic.
+ */
+export const COMMON_SESSION_SHARE = 0.01;
+/**
+ * …and in more than this many: a word ten separate conversations share is a habit of speech,
+ * not a topic. In a young archive (under a thousand conversations) this is the bar, so 1% of 50
+ * records never makes every word common.
+ */
+export const COMMON_MIN_SESSIONS = 10;
 /** Hits returned when the caller does not say. */
 export const DEFAULT_TOP = 5;
 
@@ -107,7 +125,7 @@ export interface SearchTerm {
   readonly qtf: number;
   readonly df: number;
   readonly idf: number;
-  /** An ASCII term in more than the common share of records: searched last, never enough alone. */
+  /** A stopword, or a term more conversations use than the common threshold: searched last, never enough alone. */
   readonly common: boolean;
   /** The entity whose alias brought this term in, or null for a term of the query itself. */
   readonly fromEntity: string | null;
@@ -159,6 +177,12 @@ export interface SearchResult {
   /** Records that matched at least one term, before exclusions and the top-N cut. */
   readonly candidates: number;
   readonly hits: readonly SearchHit[];
+  /**
+   * The query's own informative terms with their idf: the denominator of `coverage` (searched
+   * terms that are not common and not entity expansions, plus absent Latin words). The gate
+   * measures a single statement's coverage against the same mass.
+   */
+  readonly topic: readonly { readonly term: string; readonly idf: number }[];
 }
 
 // --- the pieces ---------------------------------------------------------------------------
@@ -184,9 +208,50 @@ export function recencyWeight(mode: SearchMode, timeMs: number, nowMs: number): 
   return Math.max(RECALL_RECENCY_FLOOR, 1 / (1 + ageDays / RECALL_DECAY_DAYS));
 }
 
-/** Whether a term with document frequency `df` in `docCount` records is common. */
-export function isCommonTerm(term: string, df: number, docCount: number): boolean {
-  return isStopword(term) || (isAsciiTerm(term) && df > Math.max(COMMON_DF_SHARE * docCount, COMMON_MIN_DF));
+/** Conversations an archive holds, counted incrementally per corpus (an AppendIndex only grows). */
+const CONVERSATIONS = new WeakMap<Corpus, { scanned: number; unsessioned: number }>();
+
+/** The number of conversations in `corpus`: its distinct sessions plus its records without one. */
+export function conversationCount(corpus: Corpus): number {
+  const cols = corpus.columns();
+  let c = CONVERSATIONS.get(corpus);
+  if (c === undefined) CONVERSATIONS.set(corpus, c = { scanned: 0, unsessioned: 0 });
+  for (let d = c.scanned; d < corpus.docCount; d++) if (cols.sessions[d] === NO_SESSION) c.unsessioned++;
+  c.scanned = corpus.docCount;
+  return cols.sessionNames.length + c.unsessioned;
+}
+
+/** How many conversations more than which a term is common, in `corpus`. */
+export function commonThreshold(corpus: Corpus): number {
+  return Math.max(COMMON_SESSION_SHARE * conversationCount(corpus), COMMON_MIN_SESSIONS);
+}
+
+/**
+ * The number of distinct conversations holding `term`, counted up to `limit + 1` (enough to say
+ * whether it exceeds `limit`): a long list of a frequent word stops early.
+ */
+export function conversationSpread(corpus: Corpus, term: string, limit: number): number {
+  const docs = corpus.postingList(term).docs;
+  const sessions = corpus.columns().sessions;
+  const seen = new Set<number>();
+  for (let i = 0; i < docs.length && seen.size <= limit; i++) {
+    const doc = docs[i]!;
+    const s = sessions[doc]!;
+    seen.add(s === NO_SESSION ? -1 - doc : s);
+  }
+  return seen.size;
+}
+
+/** Whether `term` (held by `df` records) is common in `corpus`: a stopword, or used by more conversations than the threshold. */
+export function isCommonTerm(
+  corpus: Corpus,
+  term: string,
+  df: number,
+  threshold = commonThreshold(corpus),
+): boolean {
+  if (isStopword(term)) return true;
+  // A term in fewer records than the threshold cannot be in more conversations.
+  return df > threshold && conversationSpread(corpus, term, threshold) > threshold;
 }
 
 /** The corpus's CJK words as a tokenizer lexicon. */
@@ -260,6 +325,7 @@ function prepare(
   }
   const skipped: SkippedTerm[] = [];
   const present: SearchTerm[] = [];
+  const threshold = commonThreshold(corpus);
   for (const [term, qtf] of counts) {
     const df = corpus.docFreq(term);
     if (df === 0) {
@@ -271,7 +337,7 @@ function prepare(
       qtf,
       df,
       idf: bm25Idf(corpus.docCount, df),
-      common: isCommonTerm(term, df, corpus.docCount),
+      common: isCommonTerm(corpus, term, df, threshold),
       fromEntity: origin.get(term) ?? null,
     });
   }
@@ -413,6 +479,7 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
     entities: named.map((e) => e.name),
     candidates: sums.count,
     hits,
+    topic,
   };
 }
 

@@ -405,3 +405,110 @@ export function tokenize(text: string, lexicon?: CjkLexicon): string[] {
   }
   return out;
 }
+
+/**
+ * Where a term of the text came from, for counting distinct things by structure: a Latin or
+ * identifier run (all its terms — the whole identifier and its parts, the camelCase parts — are
+ * one thing; every run of one path, a token holding / or \\, is one thing too), or a CJK span
+ * (overlapping spans, like the bigrams of one word, are one thing).
+ */
+export interface TermOrigin {
+  readonly term: string;
+  /** For Latin: the unit it belongs to (a run, or a whole path); -1 for CJK. */
+  readonly run: number;
+  /** True for the terms of a path: a folder or file name is a place, not a topic. */
+  readonly inPath: boolean;
+  /** True for a file extension (the letters after a name's last dot: md, ts, mdc): a kind of file, not a topic. */
+  readonly extension: boolean;
+  /** For CJK: the UTF-16 span [start, end) in the NFKC text; 0, 0 for Latin. */
+  readonly start: number;
+  readonly end: number;
+  /** For CJK: true when the term is a corpus-derived word (not just a bigram). */
+  readonly word: boolean;
+}
+
+/** Whitespace-delimited tokens that hold a path separator, as [start, end) offset pairs. */
+function pathTokens(text: string): number[] {
+  const out: number[] = [];
+  const re = /\S+/g;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (/[/\\]/.test(m[0])) out.push(m.index, m.index + m[0].length);
+  }
+  return out;
+}
+
+/** The terms of `text` as `tokenize` gives them (same order and repeats), each with its origin. */
+export function termOrigins(text: string, lexicon?: CjkLexicon): TermOrigin[] {
+  const out: TermOrigin[] = [];
+  const t = normalizeText(text);
+  const pieces = scan(t);
+  const paths = pathTokens(t);
+  const pathOf = (start: number): number => {
+    for (let k = 0; k < paths.length; k += 2) {
+      if (start >= (paths[k] as number) && start < (paths[k + 1] as number)) return k / 2;
+    }
+    return -1;
+  };
+  const runCount = pieces.length / 3;
+  for (let p = 0; p < pieces.length; p += 3) {
+    const start = pieces[p + 1] as number;
+    const end = pieces[p + 2] as number;
+    if (pieces[p] === PIECE_LATIN) {
+      const terms: string[] = [];
+      pushLatinTerms(t, start, end, terms);
+      const path = pathOf(start);
+      const run = path >= 0 ? runCount + path : p / 3;
+      const raw = t.slice(start, end);
+      const dot = raw.lastIndexOf(".");
+      const ext = dot > 0 && /^[A-Za-z]{1,4}$/.test(raw.slice(dot + 1))
+        ? raw.slice(dot + 1).toLowerCase()
+        : null;
+      for (const term of terms) {
+        out.push({ term, run, inPath: path >= 0, extension: term === ext, start: 0, end: 0, word: false });
+      }
+      continue;
+    }
+    const at = codePointOffsets(t, start, end);
+    const n = at.length - 1;
+    if (n === 1) {
+      out.push({
+        term: t.slice(start, end),
+        run: -1,
+        inPath: false,
+        extension: false,
+        start,
+        end,
+        word: false,
+      });
+      continue;
+    }
+    for (let i = 0; i + 1 < n; i++) {
+      const s = at[i] as number;
+      out.push({
+        term: t.slice(s, at[i + 2]),
+        run: -1,
+        inPath: false,
+        extension: false,
+        start: s,
+        end: at[i + 2] as number,
+        word: false,
+      });
+      if (lexicon === undefined) continue;
+      for (let len = 2; len <= CJK_WORD_MAX_LENGTH && i + len <= n; len++) {
+        const w = t.slice(s, at[i + len]);
+        if (len >= CJK_WORD_MIN_LENGTH && lexicon.has(w)) {
+          out.push({
+            term: w,
+            run: -1,
+            inPath: false,
+            extension: false,
+            start: s,
+            end: at[i + len] as number,
+            word: true,
+          });
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -18,6 +18,7 @@ import type { Entity } from "../rank/entities.ts";
 import { buildMemoryIndex } from "../rank/memory_index.ts";
 import type { Corpus } from "../rank/bm25.ts";
 import { hintFor, type HintOutcome, HOOK_TOP } from "../gate/hint.ts";
+import { quoteText, type ShownQuote } from "../gate/render.ts";
 
 export interface ReplaySettings {
   readonly entities: readonly Entity[];
@@ -33,6 +34,8 @@ export interface ReplayEvent {
   readonly outcome: HintOutcome;
   /** The records the hint quoted, best first (empty when silent). */
   readonly quoted: readonly VerdictRecord[];
+  /** What it quoted of each: the record and its decision statements, as the hook renders them. */
+  readonly quotes: readonly ShownQuote[];
   /** Records the prompt could see: the first archiveSize records in the replay's document order. */
   readonly archiveSize: number;
   /** The session's cooldown ledger as the prompt found it. */
@@ -78,21 +81,43 @@ export class Replayer {
   /** The hook's decision for `prompt` against the records added so far; a shown quote enters its session's ledger. */
   replay(prompt: VerdictRecord): ReplayEvent {
     const shownBefore = new Set(this.shownIn(prompt.session));
-    const outcome = decideAgainst(this.index, prompt, shownBefore, this.#settings);
-    const quoted = outcome.verdict.hits.map((h) => this.#records[h.doc]!);
-    if (quoted.length > 0) {
+    const records = this.#records;
+    const outcome = decideAgainst(
+      this.index,
+      (doc) => records[doc]!.text,
+      prompt,
+      shownBefore,
+      this.#settings,
+    );
+    const quotes = outcome.verdict.quotes.map((q) => ({
+      record: records[q.hit.doc]!,
+      text: quoteText(q.statements),
+    }));
+    if (quotes.length > 0) {
+      // As the hook's ledger: the records shown and the keys of their quoted statements.
       const key = ledgerKey(prompt.session);
       const set = this.#shown.get(key) ?? new Set<string>();
-      for (const r of quoted) set.add(r.id);
+      for (const q of outcome.verdict.quotes) {
+        set.add(records[q.hit.doc]!.id);
+        for (const k of q.keys) set.add(k);
+      }
       this.#shown.set(key, set);
     }
-    return { prompt, outcome, quoted, archiveSize: this.index.docCount, shownBefore };
+    return {
+      prompt,
+      outcome,
+      quoted: quotes.map((q) => q.record),
+      quotes,
+      archiveSize: this.index.docCount,
+      shownBefore,
+    };
   }
 }
 
 /** The hook's decision for one prompt over any corpus (the replay index, or a fresh one to compare). */
 export function decideAgainst(
   corpus: Corpus,
+  textOf: (doc: number) => string,
   prompt: VerdictRecord,
   shown: ReadonlySet<string>,
   settings: ReplaySettings,
@@ -107,6 +132,7 @@ export function decideAgainst(
     entities: settings.entities,
     personas: settings.personas,
     top: settings.top ?? HOOK_TOP,
+    textOf,
   });
 }
 
@@ -150,7 +176,9 @@ export function* replayArchive(
 
 /** What a decision comes to, for comparing two runs: silent, or the ids quoted. */
 export function decisionKey(outcome: HintOutcome): string {
-  return outcome.verdict.speak ? outcome.verdict.hits.map((h) => h.id).join(",") : "-";
+  return outcome.verdict.speak
+    ? outcome.verdict.quotes.map((q) => `${q.hit.id}:${q.keys.join("+")}`).join(",")
+    : "-";
 }
 
 /**
@@ -169,7 +197,13 @@ export function freshIndexAgreement(
   const differ: { prompt: string; replay: string; fresh: string }[] = [];
   for (const event of events) {
     const older = archive.slice(0, event.archiveSize);
-    const fresh = decideAgainst(buildMemoryIndex(older), event.prompt, event.shownBefore, settings);
+    const fresh = decideAgainst(
+      buildMemoryIndex(older),
+      (doc) => older[doc]!.text,
+      event.prompt,
+      event.shownBefore,
+      settings,
+    );
     const a = decisionKey(event.outcome);
     const b = decisionKey(fresh);
     if (a === b) agree++;

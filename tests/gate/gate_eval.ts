@@ -65,6 +65,7 @@ export function scoreGate(): GateScore {
       entities: [],
       personas: [],
       top: 1,
+      textOf: (doc) => records[doc]!.text,
     });
     const rule: string = verdict.rule;
     const quoted = verdict.speak ? verdict.hits[0]!.id : null;

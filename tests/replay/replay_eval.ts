@@ -104,7 +104,7 @@ export interface Pair {
 
 /** The texts a fired event quotes, as the hint renders them, with their records. */
 export function shownQuotes(event: ReplayEvent): { record: VerdictRecord; text: string }[] {
-  return event.quoted.map((record) => ({ record, text: record.text }));
+  return event.quotes.map((q) => ({ record: q.record, text: q.text }));
 }
 
 export interface PoolItem {

@@ -223,7 +223,7 @@ Deno.test("replay runs the hook's own code: `verdict hint` on the same older rec
         },
       );
       assert.equal(r.code, 0, r.stderr);
-      const expected = e.quoted.length > 0 ? renderHint(e.quoted).notice : null;
+      const expected = e.quotes.length > 0 ? renderHint(e.quotes).notice : null;
       const got = r.stdout.trim() === ""
         ? null
         : (JSON.parse(r.stdout) as { systemMessage: string }).systemMessage;

@@ -110,11 +110,12 @@ function eventText(e: ReplayEvent, explain: boolean): string {
       : "";
   }
   const lines = [head, `  prompt: ${oneLine(p.text, LINE_CHARS)}`];
-  lines.push(`  notice: ${renderHint(e.quoted).notice}`);
-  for (const r of e.quoted) {
+  lines.push(`  notice: ${renderHint(e.quotes).notice}`);
+  for (const q of e.quotes) {
+    const r = q.record;
     lines.push(
       `  quoted: ${r.id} (${r.time.slice(0, 10)}, ${r.kind}, ${r.project || "no project"}): ${
-        oneLine(r.text, LINE_CHARS)
+        oneLine(q.text, LINE_CHARS)
       }`,
     );
   }
@@ -194,7 +195,12 @@ function eventJson(e: ReplayEvent, explain: boolean) {
     fired: v.speak,
     rule: v.rule,
     detail: v.detail,
-    ...(v.speak ? { notice: renderHint(e.quoted).notice, quotes: e.quoted.map(recordJson) } : {}),
+    ...(v.speak
+      ? {
+        notice: renderHint(e.quotes).notice,
+        quotes: e.quotes.map((q) => ({ ...recordJson(q.record), quote: q.text })),
+      }
+      : {}),
     ...(explain ? { checks: v.checks.map((c) => ({ id: c.id, rule: c.rule, detail: c.detail })) } : {}),
   };
 }

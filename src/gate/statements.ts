@@ -1,0 +1,177 @@
+/**
+ * The statements of a text: the unit that can be a decision. A record is split into lines; the
+ * lines that are pasted material are set aside; each typed line is split into sentences. The
+ * gate decides, matches and quotes sentence by sentence, so a rule inside a request ("upload it
+ * to GitHub, no secret keys") is found and quoted on its own, and a pasted log, table or review
+ * never speaks as the user's decision.
+ *
+ * Pasted material, line by line (PASTE_RULES below, one reason each): a paste placeholder, a code
+ * fence and what it holds, a quoted line (`>`), a markdown heading or table row, box drawing, a
+ * diff line, a log or stack-trace line, a shell or REPL prompt, a line that is only a path or a
+ * URL, and a line whose characters are mostly code punctuation. A whole record is a paste when its
+ * pasted lines hold most of its characters (PASTED_SHARE): what is left is a note on the paste
+ * ("why does this fail"), not a decision.
+ *
+ * Pure and cheap: the gate runs this on its candidates only (at most GATE_CANDIDATES records per
+ * prompt, each read up to MAX_SCANNED_CHARS).
+ */
+
+import { fnv1a64 } from "../collect/record.ts";
+
+/** One sentence of typed text, with its place in the text it came from. */
+export interface Statement {
+  readonly text: string;
+  /** UTF-16 offsets into the scanned text. */
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface Statements {
+  /** The typed sentences, in text order. */
+  readonly statements: readonly Statement[];
+  /** Share (0…1) of the scanned text's non-blank characters that are pasted material. */
+  readonly pastedShare: number;
+}
+
+/** Beyond this many characters a record is reading material: decisions are said early and briefly. */
+export const MAX_SCANNED_CHARS = 4000;
+/** A record whose pasted lines hold more than this share of its characters is a paste. */
+export const PASTED_SHARE = 0.5;
+
+/** Claude Code's stand-ins for a paste or an image, written where the paste was. */
+const PLACEHOLDER = /\[(?:Pasted text|Image|Pasted image) #\d+(?: \+\d+ lines)?\]/g;
+const FENCE = /^\s*(```|~~~)/;
+
+/** Line shapes that are pasted material, each with why. */
+const PASTE_RULES: readonly { readonly why: string; readonly test: RegExp }[] = [
+  { why: "a quoted line (review text, an earlier answer)", test: /^\s*>/ },
+  { why: "a markdown heading: a document or an assistant's answer", test: /^\s*#{1,6}\s/ },
+  { why: "a table row", test: /^\s*\|.*\|\s*$/ },
+  { why: "box drawing: a terminal table or a rich log", test: /[\u2500-\u257f]/ },
+  { why: "a diff header", test: /^(?:(?:\+\+\+|---) \S|@@ )/ },
+  { why: "a JSON or YAML key line", test: /^\s*"[^"\n]+"\s*:/ },
+  {
+    why: "a log line: it starts with a date, a clock time or a log level",
+    test:
+      /^\s*(?:\[?\d{1,4}[-/.]\d\d?[-/.]\d{1,4}[ T,]+\d\d?:\d\d|\[?\d\d:\d\d:\d\d\b|\[?(?:TRACE|DEBUG|INFO|WARN|WARNING|ERROR|FATAL|CRITICAL)\b[\]:\s])/,
+  },
+  {
+    why: "a stack trace",
+    test:
+      /^\s*(?:Traceback \(most recent call last\)|File ".*", line \d+|at \S+ \(.*:\d+(?::\d+)?\)|at .+:\d+:\d+$)/,
+  },
+  {
+    why: "a shell or REPL prompt",
+    test:
+      /^\s*(?:\$ |>>> |\.\.\. |PS [A-Za-z]:\\.*?> |[\w.-]+@[\w.-]+:\S*[#$] |[A-Za-z]:\\[^>]*> |[\w.-]*:~[#$] )/,
+  },
+  {
+    why: "a line opening with a pictograph (✅ ❌ 💡 🚨): program or assistant output",
+    test: /^\s*[\u2600-\u27bf\u{1f300}-\u{1faff}]/u,
+  },
+  { why: "addressed to the user as 您: an assistant's answer pasted in", test: /您/ },
+  {
+    why: "program output: it names an error or warning class, or opens like a compiler message",
+    test: /\b[A-Z][A-Za-z]*(?:Error|Warning|Exception)\b|^\s*(?:error|warning|fatal)(?:\[\w+\])?:/,
+  },
+  {
+    why: "only paths or URLs",
+    test: /^\s*(?:(?:[A-Za-z]:[\\/]|\/|~\/|\.{1,2}\/|https?:\/\/)\S*\s*)+$/,
+  },
+];
+
+/** A line is mostly code when code punctuation outnumbers its letters this many to one… */
+const CODE_PUNCTUATION = /[{}()[\];=<>"'`$\\|&*/]/g;
+const LETTERS = /[\p{L}]/gu;
+/** …and it is long enough for the count to mean something. */
+const CODE_LINE_MIN_CHARS = 12;
+
+/** Why a line is pasted material, or null when it is typed. */
+export function pastedLineReason(line: string): string | null {
+  for (const rule of PASTE_RULES) if (rule.test.test(line)) return rule.why;
+  const trimmed = line.trim();
+  if (trimmed.length >= CODE_LINE_MIN_CHARS) {
+    const punctuation = trimmed.match(CODE_PUNCTUATION)?.length ?? 0;
+    const letters = trimmed.match(LETTERS)?.length ?? 0;
+    if (punctuation > letters) return "mostly code punctuation";
+  }
+  return null;
+}
+
+/**
+ * Sentence ends inside a typed line: CJK full stops always; . ! ? when a space or the end
+ * follows; a Chinese question particle (吗, 呢) before a space, as users type questions without
+ * a question mark.
+ */
+const SENTENCE_END = /[。！？]+|[.!?]+(?=\s|$)|[吗呢](?=\s)/g;
+
+function splitSentences(line: string, offset: number, out: Statement[]): void {
+  let start = 0;
+  SENTENCE_END.lastIndex = 0;
+  const push = (end: number) => {
+    const raw = line.slice(start, end);
+    const lead = raw.length - raw.trimStart().length;
+    const text = raw.trim();
+    if (text !== "") {
+      out.push({ text, start: offset + start + lead, end: offset + start + lead + text.length });
+    }
+  };
+  for (let m = SENTENCE_END.exec(line); m !== null; m = SENTENCE_END.exec(line)) {
+    push(m.index + m[0].length);
+    start = m.index + m[0].length;
+  }
+  push(line.length);
+}
+
+/** The typed statements of `text` (its first MAX_SCANNED_CHARS characters), and how much of it is pasted. */
+export function statementsOf(text: string): Statements {
+  const scanned = text.length > MAX_SCANNED_CHARS ? text.slice(0, MAX_SCANNED_CHARS) : text;
+  const out: Statement[] = [];
+  let pasted = 0;
+  let total = 0;
+  let inFence = false;
+  let offset = 0;
+  for (const rawLine of scanned.split("\n")) {
+    const lineStart = offset;
+    offset += rawLine.length + 1;
+    const weight = rawLine.replace(/\s+/g, "").length;
+    total += weight;
+    if (FENCE.test(rawLine)) {
+      inFence = !inFence;
+      pasted += weight;
+      continue;
+    }
+    if (inFence || pastedLineReason(rawLine) !== null) {
+      pasted += weight;
+      continue;
+    }
+    // A placeholder is the paste itself: it counts as pasted and is cut out of the typed line.
+    const line = rawLine.replace(PLACEHOLDER, (p) => {
+      pasted += p.replace(/\s+/g, "").length;
+      return " ".repeat(p.length);
+    });
+    splitSentences(line, lineStart, out);
+  }
+  return { statements: out, pastedShare: total === 0 ? 0 : pasted / total };
+}
+
+/** The typed part of a text as one string (statements joined by newlines): what a prompt is about. */
+export function typedText(text: string): string {
+  return statementsOf(text).statements.map((s) => s.text).join("\n");
+}
+
+/**
+ * The same words, whatever the spacing, punctuation, case and numbers: two sends of a template
+ * ("continue with task 002" / "… task 011") compare equal.
+ */
+export function sameTextKey(text: string): string {
+  return text.normalize("NFKC").toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "").replace(/\p{N}+/gu, "0");
+}
+
+/**
+ * A statement's key in the cooldown ledger and among quotes: "s" and the FNV-1a hash of its
+ * sameTextKey (no record id starts with "s", and the ledger holds no text).
+ */
+export function statementKey(text: string): string {
+  return `s${fnv1a64(sameTextKey(text))}`;
+}
