@@ -32,7 +32,7 @@ import { bm25Idf } from "../rank/bm25.ts";
 import { markerTerms, statementDecision } from "../rank/markers.ts";
 import type { SearchHit, SearchResult } from "../rank/score.ts";
 import { isCjkTerm, type TermOrigin } from "../rank/tokenize.ts";
-import { PASTED_SHARE, type Statement, statementKey, statementsOf } from "./statements.ts";
+import { PASTED_SHARE, sameTextKey, type Statement, statementKey, statementsOf } from "./statements.ts";
 
 /**
  * A matched word is an anchor when its idf is at least this share of the largest idf the archive
@@ -48,7 +48,7 @@ export function anchorIdf(docCount: number): number {
 /** A statement needs this many distinct rare things of the prompt (anchors), unless one is sharp. */
 export const MIN_DISTINCT_THINGS = 2;
 /** Share of the prompt's informative idf a statement must match: more than a stray word of it. */
-export const MIN_COVERAGE = 0.2;
+export const MIN_COVERAGE = 0.25;
 /** A second quote must score at least this share of the first, or it is noise next to it. */
 export const TAIL_SCORE_SHARE = 0.6;
 /** Most quotes one hint shows: the person reads one line; more would bury the point. */
@@ -276,7 +276,8 @@ function topicRule(
     };
   }
   const things = distinctThings(new Set(anchors), origins);
-  if (things < MIN_DISTINCT_THINGS && !hasSharpMatch(informative, origins)) {
+  const sharp = hasSharpMatch(informative, origins);
+  if (things < MIN_DISTINCT_THINGS && !sharp) {
     return {
       pass: false,
       rule: "few-terms",
@@ -294,7 +295,8 @@ function topicRule(
       coverage,
     };
   }
-  if (ownMass !== undefined && ownMass > 0) {
+  // An identifier both name is the topic however much else the statement says.
+  if (ownMass !== undefined && ownMass > 0 && !sharp) {
     let shared = 0;
     for (const t of new Set(informative)) shared += facts.get(t)?.idf ?? 0;
     const reverse = Math.min(1, shared / ownMass);
@@ -320,6 +322,7 @@ function checkHit(
   topicIdf: ReadonlyMap<string, number>,
   topicMass: number,
   anchor: number,
+  judged: Set<string>,
 ): Verdict | { quote: GateQuote; detail: string } {
   if (hit.commonOnly) {
     return { rule: "common-only", detail: `matched only common words: ${hit.matched.join(", ")}` };
@@ -329,6 +332,11 @@ function checkHit(
   if (!whole.pass) return whole;
 
   const text = ctx.textOf(hit.doc);
+  // The same text sent again (a resend, a template) is one thing: judged once, it cannot crowd
+  // the candidates, and a decision further down the ranking still gets its turn.
+  const sameText = sameTextKey(text);
+  if (judged.has(sameText)) return { rule: "repeat", detail: "the same text as a candidate already judged" };
+  judged.add(sameText);
   const { statements, pastedShare } = statementsOf(text);
   if (pastedShare > PASTED_SHARE) {
     return { rule: "paste", detail: `${(pastedShare * 100).toFixed(0)}% of it is pasted material` };
@@ -424,6 +432,7 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
   const checks: HitCheck[] = [];
   const spoken: GateQuote[] = [];
   const spokenKeys = new Set<string>();
+  const judged = new Set<string>();
   let firstRefusal: Verdict | null = null;
   // A check names its hit's id only when asked (explain): the disk index reads ids from its file.
   const checkOf = (hit: SearchHit, c: { rule: HitCheck["rule"]; detail: string }): HitCheck => ({
@@ -434,7 +443,7 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
   });
   for (const hit of result.hits) {
     if (spoken.length >= limit) break;
-    const c = checkHit(hit, ctx, facts, topicIdf, topicMass, anchor);
+    const c = checkHit(hit, ctx, facts, topicIdf, topicMass, anchor, judged);
     if ("rule" in c) {
       checks.push(checkOf(hit, c));
       firstRefusal ??= c;

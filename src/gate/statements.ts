@@ -72,7 +72,7 @@ const PASTE_RULES: readonly { readonly why: string; readonly test: RegExp }[] = 
   { why: "addressed to the user as 您: an assistant's answer pasted in", test: /您/ },
   {
     why: "program output: it names an error or warning class, or opens like a compiler message",
-    test: /\b[A-Z][A-Za-z]*(?:Error|Warning|Exception)\b|^\s*(?:error|warning|fatal)(?:\[\w+\])?:/,
+    test: /\b[A-Z][A-Za-z]*(?:Error|Warning|Exception)\b:|^\s*(?:error|warning|fatal)(?:\[\w+\])?:/,
   },
   {
     why: "only paths or URLs",

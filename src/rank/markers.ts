@@ -272,6 +272,9 @@ export const NEGATIONS_ZH: readonly string[] = [
   "应该就",
   "应该没",
   "应该有",
+  "应该还",
+  "应该也",
+  "应该都",
 ];
 
 /** Japanese phrases that cancel a marker they contain or directly precede. */
@@ -723,7 +726,12 @@ export function isQuestion(statement: string): boolean {
  */
 let markerTermSet: ReadonlySet<string> | undefined;
 export function markerTerms(): ReadonlySet<string> {
-  markerTermSet ??= new Set([...STRONG_SET, ...MEDIUM_SET, ...NEGATION_SET].flatMap((p) => tokenize(p)));
+  // Only one-word markers (and every CJK one): the words of a phrase ("we moved", "let's use")
+  // are ordinary words on their own.
+  markerTermSet ??= new Set(
+    [...STRONG_SET, ...MEDIUM_SET, ...NEGATION_SET].filter((p) => CJK_CHAR.test(p) || !/\s/.test(p))
+      .flatMap((p) => tokenize(p)),
+  );
   return markerTermSet;
 }
 

@@ -427,12 +427,16 @@ export interface TermOrigin {
   readonly word: boolean;
 }
 
-/** Whitespace-delimited tokens that hold a path separator, as [start, end) offset pairs. */
+/**
+ * Whitespace-delimited tokens that are file paths, as [start, end) offset pairs: two separators
+ * (/ or \\) or more, so a folder and a file at least (src/gate/gate.ts); a reference with one
+ * (actions/checkout@v4, df/components) is a name.
+ */
 function pathTokens(text: string): number[] {
   const out: number[] = [];
   const re = /\S+/g;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    if (/[/\\]/.test(m[0])) out.push(m.index, m.index + m[0].length);
+    if ((m[0].match(/[/\\]/g)?.length ?? 0) >= 2) out.push(m.index, m.index + m[0].length);
   }
   return out;
 }

@@ -31,6 +31,7 @@ import {
   sortedRecords,
 } from "../../src/replay/replay.ts";
 import { historiesMissing, type History, historyNames, loadHistory } from "./histories.ts";
+import { statementKey, statementsOf } from "../../src/gate/statements.ts";
 
 export const LABELS_DIR = new URL("../fixtures/replay/", import.meta.url);
 
@@ -168,8 +169,16 @@ export function runOwn(history: History): OwnRun {
     }).hits.map((h) => replayer.records[h.doc]!);
     const byId = new Map<string, { record: VerdictRecord; shown: boolean; rank: number }>();
     event.quoted.forEach((r, i) => byId.set(r.id, { record: r, shown: true, rank: i + 1 }));
+    // The same statement is one thing (the gate shows it once, from whichever record), and what
+    // the hint showed earlier in this session is in the agent's context already (the cooldown
+    // keeps it from being said twice): a recall candidate counts as shown when the hint quoted it
+    // or one of its statements, now or earlier in the session.
+    const shownKeys = new Set([...event.shownBefore, ...event.outcome.verdict.quotes.flatMap((q) => q.keys)]);
     recall.forEach((r, i) => {
-      if (!byId.has(r.id)) byId.set(r.id, { record: r, shown: false, rank: i + 1 });
+      if (byId.has(r.id)) return;
+      const said = shownKeys.has(r.id) ||
+        statementsOf(r.text).statements.some((st) => shownKeys.has(statementKey(st.text)));
+      byId.set(r.id, { record: r, shown: said, rank: i + 1 });
     });
     pool.push({
       prompt: event.prompt,
