@@ -131,6 +131,8 @@ export function statementsOf(text: string): Statements {
   let total = 0;
   let inFence = false;
   let offset = 0;
+  /** The indent of the last non-blank line when it was pasted material, else null. */
+  let pastedIndent: number | null = null;
   for (const rawLine of scanned.split("\n")) {
     const lineStart = offset;
     offset += rawLine.length + 1;
@@ -141,10 +143,16 @@ export function statementsOf(text: string): Statements {
       pasted += weight;
       continue;
     }
-    if (inFence || pastedLineReason(rawLine) !== null) {
+    const indent = rawLine.length - rawLine.trimStart().length;
+    // A line indented deeper than the pasted line just before it is that paste wrapped (a log
+    // message's second line, a trace's next frame).
+    const continues = pastedIndent !== null && weight > 0 && indent > pastedIndent;
+    if (inFence || continues || pastedLineReason(rawLine) !== null) {
       pasted += weight;
+      if (weight > 0 && !continues) pastedIndent = indent;
       continue;
     }
+    if (weight > 0) pastedIndent = null;
     // A placeholder is the paste itself: it counts as pasted and is cut out of the typed line.
     const line = rawLine.replace(PLACEHOLDER, (p) => {
       pasted += p.replace(/\s+/g, "").length;

@@ -725,12 +725,15 @@ export function isQuestion(statement: string): boolean {
  * never counts them toward a topic.
  */
 let markerTermSet: ReadonlySet<string> | undefined;
+/** Words of marker phrases that say nothing but how a choice is made ("instead of", "rather than"). */
+const CHOICE_WORDS: readonly string[] = ["instead", "rather"];
 export function markerTerms(): ReadonlySet<string> {
-  // Only one-word markers (and every CJK one): the words of a phrase ("we moved", "let's use")
-  // are ordinary words on their own.
+  // Only one-word markers (and every CJK one), and CHOICE_WORDS: the other words of a phrase
+  // ("we moved", "let's use") are ordinary words on their own.
   markerTermSet ??= new Set(
-    [...STRONG_SET, ...MEDIUM_SET, ...NEGATION_SET].filter((p) => CJK_CHAR.test(p) || !/\s/.test(p))
-      .flatMap((p) => tokenize(p)),
+    [...STRONG_SET, ...MEDIUM_SET, ...NEGATION_SET, ...CHOICE_WORDS].filter((p) =>
+      CJK_CHAR.test(p) || !/\s/.test(p)
+    ).flatMap((p) => tokenize(p)),
   );
   return markerTermSet;
 }
