@@ -119,10 +119,13 @@ export interface GateContext {
   readonly repeats: (statement: string) => boolean;
 }
 
-/** A term sharp enough to carry a match alone: an identifier or a version (pg_dump, v2.3, gen-itgc). */
+/**
+ * A term sharp enough to carry a match alone: an identifier or a version (pg_dump, v2.3, gen-itgc).
+ * It holds a letter: a date or a bare number (2026-01-05, 8.0) is a value, not a name.
+ */
 export function isSharpTerm(term: string): boolean {
-  if (isCjkTerm(term)) return false;
-  return /[_\-.:]/.test(term) || (/\d/.test(term) && /[a-z]/i.test(term));
+  if (isCjkTerm(term) || !/[a-z]/i.test(term)) return false;
+  return /[_\-.:]/.test(term) || /\d/.test(term);
 }
 
 /**
@@ -266,7 +269,9 @@ function topicRule(
   if (informative.some((t) => facts.get(t)?.entity === true)) {
     return { pass: true, coverage, anchors: informative };
   }
-  const anchors = informative.filter((t) => (facts.get(t)?.idf ?? 0) >= anchor);
+  // A number alone (a year, a day, a count) is a value, never an anchor: two records sharing a
+  // date share no topic.
+  const anchors = informative.filter((t) => (facts.get(t)?.idf ?? 0) >= anchor && !/^\d+$/.test(t));
   if (anchors.length === 0) {
     return {
       pass: false,

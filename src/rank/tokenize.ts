@@ -464,7 +464,8 @@ export function termOrigins(text: string, lexicon?: CjkLexicon): TermOrigin[] {
       const run = path >= 0 ? runCount + path : p / 3;
       const raw = t.slice(start, end);
       const dot = raw.lastIndexOf(".");
-      const ext = dot > 0 && /^[A-Za-z]{1,4}$/.test(raw.slice(dot + 1))
+      // An extension is a letter and up to three letters or digits (md, ts, ps1, mp4), not a version's digits.
+      const ext = dot > 0 && /^[A-Za-z][A-Za-z0-9]{0,3}$/.test(raw.slice(dot + 1))
         ? raw.slice(dot + 1).toLowerCase()
         : null;
       for (const term of terms) {
