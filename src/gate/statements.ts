@@ -71,8 +71,10 @@ const PASTE_RULES: readonly { readonly why: string; readonly test: RegExp }[] = 
   },
   { why: "addressed to the user as 您: an assistant's answer pasted in", test: /您/ },
   {
-    why: "program output: it names an error or warning class, or opens like a compiler message",
-    test: /\b[A-Z][A-Za-z]*(?:Error|Warning|Exception)\b:|^\s*(?:error|warning|fatal)(?:\[\w+\])?:/,
+    why:
+      "program output: it names an error or warning class, or opens like a compiler or shell message (file:12: …)",
+    test:
+      /\b[A-Z][A-Za-z]*(?:Error|Warning|Exception)\b:|^\s*(?:error|warning|fatal)(?:\[\w+\])?:|^\s*[^\s:]+:(?: line)? ?\d+(?::\d+)?:/,
   },
   {
     why: "only paths or URLs",

@@ -607,17 +607,40 @@ function cancels(text: string, neg: Span, m: Span): boolean {
 }
 
 /**
- * "No deploys on Friday." / "No default exports anywhere.": a sentence that opens with "no" and
- * a word (not "no," or "no." — an answer) states a prohibition.
+ * "No deploys on Friday." / "upload it to GitHub, no secret keys" / "…, and no console.log": a
+ * sentence or clause (after a comma, a semicolon, a colon, a dash, "and" or "but") that opens
+ * with "no" and a word states a prohibition — not "no," or "no." (an answer), and not the
+ * idioms excluded below ("no problem", "no idea", "No such file": a message).
  */
-const OPENING_NO = /(?:^|[.!?;。！？；\n]\s*)(no)\s+[a-z]/g;
+const OPENING_NO =
+  /(?:^|[.!?;:,。！？；：，\n]\s*|\b(?:and|but)\s+|\s[-–—]\s+)(no)\s+(?!(?:problem|problems|worries|worry|idea|clue|luck|thanks|doubt|matter|such)\b)[a-z]/g;
 
-/** Where each "no" that opens a sentence with a word (OPENING_NO) starts. */
+/** Where each "no" that opens a sentence or clause with a word (OPENING_NO) starts. */
 function openingNos(text: string): number[] {
   const starts: number[] = [];
   OPENING_NO.lastIndex = 0;
   for (let m = OPENING_NO.exec(text); m !== null; m = OPENING_NO.exec(text)) {
-    starts.push(m.index + m[0].indexOf("no"));
+    starts.push(m.index + m[0].lastIndexOf("no"));
+    // The word after "no" may open the next match's clause: step back onto it.
+    OPENING_NO.lastIndex = m.index + m[0].length - 1;
+  }
+  return starts;
+}
+
+/**
+ * "use pnpm, not npm" / "tabs, not spaces": a clause after a comma or a dash that opens with
+ * "not" and a word names the option turned down — a choice, of medium strength — unless it is
+ * an aside (excluded below: "not sure", "not yet").
+ */
+const CLAUSE_NOT =
+  /(?:,|\s[-–—])\s*(not)\s+(?!(?:sure|yet|now|really|quite|exactly|much|working|that|bad|only|just|even|always)\b)[a-z`'"@./_-]/g;
+
+/** Where each "not" that opens a clause (CLAUSE_NOT) starts. */
+function clauseNots(text: string): number[] {
+  const starts: number[] = [];
+  CLAUSE_NOT.lastIndex = 0;
+  for (let m = CLAUSE_NOT.exec(text); m !== null; m = CLAUSE_NOT.exec(text)) {
+    starts.push(m.index + m[0].lastIndexOf("not"));
   }
   return starts;
 }
@@ -652,6 +675,16 @@ export function findMarkers(text: string): MarkerHit[] {
     negatedBy: null,
     inQuestion: inQuestion(t, start + 2),
   }));
+  for (const start of clauseNots(t)) {
+    hits.push({
+      marker: ", not …",
+      strength: "medium",
+      start,
+      end: start + 3,
+      negatedBy: null,
+      inQuestion: inQuestion(t, start + 3),
+    });
+  }
   for (const l of openingLabels(t)) {
     hits.push({
       marker: `${t.slice(l.start, l.end)}:`,
@@ -695,6 +728,7 @@ export function markerStrength(text: string): MarkerStrength | null {
   if (openingLabels(t).some((l) => !inQuestion(t, l.end))) return "strong";
   const live = (m: Span) => !inQuestion(t, m.end) && !negations.some((n) => cancels(t, n, m));
   if (strong.some(live)) return "strong";
+  if (clauseNots(t).some((start) => !inQuestion(t, start + 3))) return "medium";
   return medium.some(live) ? "medium" : null;
 }
 
