@@ -51,7 +51,7 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
  * Bumped when tokenization or derived metadata (markers) change: an index built by another
  * version would answer differently from the in-memory scorer, so it counts as stale.
  */
-export const INDEX_CONTENT_VERSION = 2;
+export const INDEX_CONTENT_VERSION = 3;
 
 export const HEADER_BYTES = 160;
 export const ID_BYTES = 17;

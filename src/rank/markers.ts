@@ -102,6 +102,8 @@ export const STRONG_MARKERS_JA: readonly string[] = [
   "しないで", // don't (do)
   "ないでください", // please don't
   "使わないで", // don't use
+  "使わない", // (we) don't use
+  "使用しない", // (we) don't use
   "やめて", // stop (doing)
   "決めた", // (we) decided
   "決定", // decision
@@ -314,6 +316,9 @@ export const NEGATIONS_EN: readonly string[] = [
   "dont care",
   "don't mind",
   "dont mind",
+  "don't worry",
+  "dont worry",
+  "do not worry",
   // A first person that doesn't see or understand is reporting, not ruling.
   "don't see",
   "dont see",

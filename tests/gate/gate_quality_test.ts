@@ -6,9 +6,16 @@
 import assert from "node:assert/strict";
 import { loadFixtures, scoreGate } from "./gate_eval.ts";
 
-/** Floors under the measured figures (79.6% precision, 65.2% recall at the time of writing). */
-const MIN_PRECISION = 0.75;
-const MIN_RECALL = 0.6;
+/**
+ * Floors under the measured figures (94.1% precision, 48.5% recall at the time of writing;
+ * 79.6% and 65.2% before the gate judged statements). Recall fell on purpose: the probes missed
+ * now match their decision on one rare word ("float", "Friday", "logrus"), and on real people's
+ * histories (deno task eval:replay) allowing one word doubles the hints (47 to 99 of 3,227
+ * prompts) and raises cross-paired false fires, which need no labels, from 0.05% to 0.9% of
+ * prompts, while showing none more of the pooled relevant decisions.
+ */
+const MIN_PRECISION = 0.88;
+const MIN_RECALL = 0.45;
 
 /** Probe labels under which any quote is a failure. */
 const MUST_BE_SILENT =

@@ -1,112 +1,249 @@
+/**
+ * The gate on real indexes: each case builds an archive, runs the hook's own decision (hintFor)
+ * and checks what it says and why. The cases are the issue's: a decision said once among fifty
+ * records, "npm" beside "pnpm", "Decision:" as a label, a rule inside a request, pasted material,
+ * questions, resends, the cooldown by statement.
+ */
 import assert from "node:assert/strict";
-import type { DocMeta } from "../../src/rank/bm25.ts";
-import type { SearchHit, SearchResult, SearchTerm } from "../../src/rank/score.ts";
-import { decide, distinctMatches, isSharpTerm, MAX_HINT_QUOTES, preGate } from "../../src/gate/gate.ts";
+import type { VerdictRecord } from "../../src/collect/record.ts";
+import {
+  distinctThings,
+  type GateVerdict,
+  isSharpTerm,
+  MAX_HINT_QUOTES,
+  preGate,
+} from "../../src/gate/gate.ts";
+import { hintFor, HOOK_TOP } from "../../src/gate/hint.ts";
+import { quoteText, renderHint } from "../../src/gate/render.ts";
+import { statementKey } from "../../src/gate/statements.ts";
+import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
+import { termOrigins } from "../../src/rank/tokenize.ts";
 
-const N = 1000;
-const idf = (df: number) => Math.log(1 + (N - df + 0.5) / (df + 0.5));
+const NOW = Date.parse("2026-03-01T00:00:00.000Z");
 
-function term(t: string, df: number, common = false): SearchTerm {
-  return { term: t, qtf: 1, df, idf: idf(df), common, fromEntity: null };
-}
-
-function hit(
-  id: string,
-  over: Partial<SearchHit> & { marker?: DocMeta["marker"]; kind?: DocMeta["kind"] } = {},
-): SearchHit {
-  const meta: DocMeta = {
-    id,
-    kind: over.kind ?? "prompt",
-    timeMs: 0,
-    project: "/p",
-    session: "s",
-    marker: "marker" in over ? over.marker ?? null : "strong",
-  };
+let n = 0;
+function rec(text: string, over: Partial<Omit<VerdictRecord, "text">> = {}): VerdictRecord {
+  n++;
   return {
-    doc: 0,
-    id,
-    meta,
-    bm25: 5,
-    weights: { source: 1, marker: 1.5, recency: 1, project: 1, entity: 1 },
-    score: over.score ?? 5,
-    matched: over.matched ?? ["pg_dump", "backup"],
-    informativeMatched: over.informativeMatched ?? ["pg_dump", "backup"],
-    commonOnly: over.commonOnly ?? false,
-    coverage: over.coverage ?? 0.8,
-    entities: over.entities ?? [],
+    id: over.id ?? `p${String(n).padStart(4, "0")}`,
+    kind: over.kind ?? "prompt",
+    origin: over.origin ?? "claude",
+    text,
+    time: over.time ?? "2026-02-20T10:00:00.000Z",
+    project: over.project ?? "/work/shop",
+    session: over.session === undefined ? `old-${n}` : over.session,
+    source_file: "/tmp/x.jsonl",
+    source_line: n,
+    commit: null,
   };
 }
 
-function result(
-  hits: SearchHit[],
-  terms: SearchTerm[] = [term("pg_dump", 2), term("backup", 3), term("the", 900, true)],
-): SearchResult {
-  return { docCount: N, terms, skipped: [], entities: [], candidates: hits.length, hits };
+/** Everyday requests of a developer, each its own conversation: an archive of `count` records. */
+const FILLER = [
+  "fix the failing test in the cart module",
+  "add a loading spinner to the checkout page",
+  "rename the helper to formatPrice",
+  "why is the login form slow on mobile",
+  "write docs for the search endpoint",
+  "bump the eslint config and fix the warnings",
+  "refactor the invoice mailer into two functions",
+  "the dark mode toggle flickers on reload",
+  "add pagination to the orders table",
+  "clean up the unused imports in the admin panel",
+];
+function filler(count: number): VerdictRecord[] {
+  return Array.from({ length: count }, (_, i) => rec(`${FILLER[i % FILLER.length]} (${i})`));
 }
 
-Deno.test("the gate speaks for a marked decision matching rare words", () => {
-  const v = decide(result([hit("a")]), 2);
-  assert.equal(v.speak, true);
-  assert.deepEqual(v.hits.map((h) => h.id), ["a"]);
+function hint(
+  records: readonly VerdictRecord[],
+  prompt: string,
+  over: { shown?: ReadonlySet<string>; session?: string; top?: number } = {},
+): GateVerdict {
+  const index = buildMemoryIndex(records);
+  return hintFor(index, {
+    prompt,
+    session: over.session ?? "live",
+    cwd: "/work/shop",
+    nowMs: NOW,
+    shown: over.shown ?? new Set(),
+    entities: [],
+    personas: [],
+    top: over.top ?? HOOK_TOP,
+    textOf: (doc) => records[doc]!.text,
+  }).verdict;
+}
+
+function quoted(v: GateVerdict): string[] {
+  return v.quotes.map((q) => quoteText(q.statements));
+}
+
+Deno.test("a decision said once in a 50-record archive speaks; npm is not part of pnpm", () => {
+  const decision = rec("From now on we always use pnpm, never npm.", { id: "pnpm" });
+  const records = [...filler(49), decision];
+  const v = hint(records, "npm install or pnpm add?");
+  assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
+  assert.deepEqual(quoted(v), ["From now on we always use pnpm, never npm."]);
+  // Two things by structure: separate words, whatever their letters share.
+  const origins = termOrigins("npm install or pnpm add?");
+  assert.equal(distinctThings(new Set(["npm", "pnpm"]), origins), 2);
 });
 
-Deno.test("each gate rule refuses its case", () => {
-  const cases: [string, SearchHit, SearchTerm[]?][] = [
-    ["common-only", hit("x", { commonOnly: true, informativeMatched: [], matched: ["the"] })],
-    ["no-anchor", hit("x", { informativeMatched: ["deploy", "service"] }), [
-      term("deploy", 200),
-      term("service", 300),
-    ]],
-    ["few-terms", hit("x", { informativeMatched: ["backup"] }), [term("backup", 12)]],
-    ["low-coverage", hit("x", { coverage: 0.1 })],
-    ["not-a-decision", hit("x", { marker: null })],
+Deno.test('"Decision:" opens a decision, and the quote is the statement, not the whole record', () => {
+  const records = [
+    ...filler(30),
+    rec(
+      "Please tidy the ops readme.\nDecision: nightly backups are pg_dump to the offsite bucket, kept 30 days.",
+      { id: "backup" },
+    ),
   ];
-  for (const [rule, h, terms] of cases) {
-    const v = decide(result([h], terms), 2);
-    assert.equal(v.speak, false, rule);
-    assert.equal(v.rule, rule);
+  const v = hint(records, "set up the nightly backups for the offsite bucket");
+  assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
+  assert.deepEqual(quoted(v), ["Decision: nightly backups are pg_dump to the offsite bucket, kept 30 days."]);
+});
+
+Deno.test("a rule inside a request is found and quoted on its own", () => {
+  const records = [
+    ...filler(30),
+    rec("Write the release notes for the widget. Upload it to GitHub, no secret keys in the repo.", {
+      id: "upload",
+    }),
+  ];
+  const v = hint(records, "can I commit the secret keys file to GitHub?");
+  assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
+  assert.deepEqual(quoted(v), ["Upload it to GitHub, no secret keys in the repo."]);
+});
+
+Deno.test("a request or question on the topic is not a decision", () => {
+  const records = [
+    ...filler(30),
+    rec("should we always run the flyway migrations on deploy?", { id: "q" }),
+    rec("can you add flyway migrations to the deploy script", { id: "r" }),
+  ];
+  const v = hint(records, "run the flyway migrations in the deploy pipeline");
+  assert.equal(v.speak, false);
+  assert.equal(v.rule, "not-a-decision", v.detail);
+});
+
+Deno.test("pasted material is never quoted: a log, a stack trace, a Claude Code paste", () => {
+  const log = [
+    "why does the worker crash?",
+    "2026-02-19 10:00:01 ERROR kafka consumer never commits offsets, always retrying",
+    "2026-02-19 10:00:02 ERROR kafka consumer must rebalance: partition lost",
+    "    at Consumer.poll (/srv/worker/node_modules/kafkajs/consumer.js:42:7)",
+    "    at async run (/srv/worker/src/main.ts:10:3)",
+  ].join("\n");
+  const placeholder = "[Pasted text #1 +40 lines] this kafka consumer should never commit offsets";
+  const records = [...filler(30), rec(log, { id: "log" }), rec(placeholder, { id: "paste" })];
+  const v = hint(records, "the kafka consumer commits offsets too late, fix the rebalance");
+  assert.equal(v.speak, v.quotes.length > 0);
+  for (const q of quoted(v)) {
+    assert.ok(!/ERROR|Consumer\.poll|Pasted text/.test(q), `a paste was quoted: ${q}`);
+  }
+  assert.ok(v.checks.some((c) => c.id === "log" && c.rule === "paste"), JSON.stringify(v.checks));
+});
+
+Deno.test("a prompt that is only a paste asks nothing: silent before the search", () => {
+  const records = [...filler(10), rec("we always deploy the kafka worker with helm", { id: "helm" })];
+  const v = hint(records, "```\nkafka worker helm deploy failed: exit 1\n```");
+  assert.equal(v.rule, "paste");
+});
+
+Deno.test("the same text sent again is one thing: one quote, the resend judged a repeat", () => {
+  const text = "Always pin the terraform provider versions in the infra repo.";
+  const records = [...filler(30), rec(text, { id: "first" }), rec(text, { id: "again" })];
+  const v = hint(records, "upgrade the terraform provider versions in infra", { top: 3 });
+  assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
+  assert.equal(v.quotes.length, 1);
+  assert.ok(v.checks.some((c) => c.rule === "repeat"), JSON.stringify(v.checks));
+});
+
+Deno.test("a statement shown in this session is not shown again, from whichever record", () => {
+  const rule = "Always pin the terraform provider versions in the infra repo.";
+  const records = [...filler(30), rec(`Thanks. ${rule}`, { id: "other" })];
+  const shown = new Set([statementKey(rule)]);
+  const v = hint(records, "upgrade the terraform provider versions in infra", { shown });
+  assert.equal(v.speak, false);
+  assert.equal(v.rule, "repeat", v.detail);
+});
+
+Deno.test("a prompt saying the decision again word for word is not shown it back", () => {
+  const rule = "Always pin the terraform provider versions in the infra repo, every module.";
+  const records = [...filler(30), rec(rule, { id: "pin" })];
+  const v = hint(records, `${rule} Then run the plan.`);
+  assert.equal(v.speak, false);
+  assert.equal(v.rule, "repeat", v.detail);
+});
+
+Deno.test("the live session's own records are never quoted", () => {
+  const records = [...filler(20), rec("never use moment.js, use date-fns", { id: "own", session: "live" })];
+  const v = hint(records, "format the dates with moment.js or date-fns?");
+  assert.equal(v.speak, false);
+});
+
+Deno.test("docs and notes say what they say; only a typed decision is 'you decided'", () => {
+  const base = filler(20);
+  const doc = rec("Payments: amounts are integer cents, never floats.", { id: "doc", kind: "doc" });
+  const prompt = rec("amounts are integer cents, never floats", { id: "pr" });
+  for (const [r, said] of [[doc, "your docs say"], [prompt, "you decided this before"]] as const) {
+    const records = [...base, r];
+    const v = hint(records, "store the payment amounts as floats in cents?");
+    assert.equal(v.speak, true, `${r.id}: ${v.rule}: ${v.detail}`);
+    const h = renderHint(v.quotes.map((q) => ({ record: r, text: quoteText(q.statements) })));
+    assert.ok(h.notice.startsWith(`verdict: ${said} (`), h.notice);
   }
 });
 
-Deno.test("docs and notes count as decisions without a marker; commits do not", () => {
-  assert.equal(decide(result([hit("d", { kind: "doc", marker: null })]), 1).speak, true);
-  assert.equal(decide(result([hit("n", { kind: "note", marker: null })]), 1).speak, true);
-  assert.equal(decide(result([hit("c", { kind: "commit", marker: null })]), 1).speak, false);
+Deno.test("small talk and common words alone stay silent", () => {
+  const records = [...filler(40), rec("we always use pnpm", { id: "pnpm" })];
+  for (const p of ["thanks!", "ok continue", "what do you think", "好的，继续"]) {
+    assert.equal(hint(records, p).speak, false, p);
+  }
 });
 
-Deno.test("the gate passes over a refused best hit to a good one, and drops a weak tail", () => {
-  const v = decide(
-    result([hit("bad", { coverage: 0.05, score: 9 }), hit("good", { score: 5 }), hit("tail", { score: 1 })]),
-    3,
-  );
-  assert.deepEqual(v.hits.map((h) => h.id), ["good"]);
-  assert.deepEqual(v.checks.map((c) => c.rule), ["low-coverage", "spoke", "weak-tail"]);
+Deno.test("Chinese: overlapping bigrams of one word are one thing; a decision phrase speaks", () => {
+  const records = [
+    ...filler(30),
+    rec("以后数据库迁移一律用 flyway，不要手写 SQL 脚本", { id: "zh" }),
+    rec("数据是有的", { id: "seam" }),
+  ];
+  const origins = termOrigins("数据库迁移");
+  // 数据 据库 库迁 迁移 overlap: one phrase.
+  assert.equal(distinctThings(new Set(["数据", "据库", "库迁", "迁移"]), origins), 1);
+  const v = hint(records, "数据库迁移写个 SQL 脚本行吗");
+  assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
+  assert.deepEqual(v.quotes.map((q) => q.hit.id), ["zh"]);
+});
+
+Deno.test("identifiers: whole or by two parts is sharp; a date or a path piece is not", () => {
+  assert.ok(isSharpTerm("pg_dump") && isSharpTerm("v2.3") && isSharpTerm("gen-itgc"));
+  assert.ok(!isSharpTerm("数据库") && !isSharpTerm("backup") && !isSharpTerm("2026-01-05"));
+  // pg_dump and its parts are one thing.
+  const origins = termOrigins("run pg_dump nightly");
+  assert.equal(distinctThings(new Set(["pg_dump", "pg", "dump"]), origins), 1);
+  assert.equal(distinctThings(new Set(["pg_dump", "nightli"]), origins), 2);
 });
 
 Deno.test("the gate shows at most the quotes asked for, and never more than MAX_HINT_QUOTES", () => {
-  const many = Array.from({ length: 6 }, (_, i) => hit(`h${i}`, { score: 10 - i * 0.1 }));
-  assert.equal(decide(result(many), 1).hits.length, 1);
-  assert.equal(decide(result(many), 50).hits.length, MAX_HINT_QUOTES);
+  const records = [
+    ...filler(300),
+    ...Array.from(
+      { length: MAX_HINT_QUOTES + 1 },
+      (_, i) =>
+        rec(`Always pin the terraform provider versions, rule ${"abcdef"[i]} of the infra repo.`, {
+          id: `t${i}`,
+        }),
+    ),
+  ];
+  const prompt = "upgrade the terraform provider versions in infra";
+  assert.equal(hint(records, prompt, { top: 1 }).quotes.length, 1);
+  assert.equal(hint(records, prompt, { top: 50 }).quotes.length, MAX_HINT_QUOTES);
 });
 
-Deno.test("silence when nothing matched at all", () => {
-  assert.equal(decide(result([], []), 2).rule, "empty");
-  assert.equal(decide(result([]), 2).rule, "no-candidates");
-});
-
-Deno.test("one word never counts as two: contained terms are not distinct matches", () => {
-  assert.deepEqual(distinctMatches(["数据", "据库", "数据库", "pg", "dump", "pg_dump", "vitest"]), [
-    "数据库",
-    "pg_dump",
-    "vitest",
-  ]);
-  assert.ok(isSharpTerm("pg_dump") && isSharpTerm("v2.3") && isSharpTerm("gen-itgc"));
-  assert.ok(!isSharpTerm("数据库") && !isSharpTerm("backup"));
-});
-
-Deno.test("preGate refuses other personas, empty and machine-made prompts", () => {
+Deno.test("preGate refuses other personas, empty, machine-made and paste-only prompts", () => {
   const base = {
     prompt: "use pg_dump",
+    typed: "use pg_dump",
     cwd: "/src/shop",
     personas: [] as string[],
     machineMade: (p: string) => p.startsWith("<task"),
@@ -114,6 +251,7 @@ Deno.test("preGate refuses other personas, empty and machine-made prompts", () =
   assert.equal(preGate(base), null);
   assert.equal(preGate({ ...base, personas: ["billing"] })?.rule, "persona");
   assert.equal(preGate({ ...base, personas: ["shop"] }), null);
-  assert.equal(preGate({ ...base, prompt: "   " })?.rule, "empty");
+  assert.equal(preGate({ ...base, prompt: "   ", typed: "" })?.rule, "empty");
   assert.equal(preGate({ ...base, prompt: "<task-notification>" })?.rule, "machine-made");
+  assert.equal(preGate({ ...base, typed: "" })?.rule, "paste");
 });

@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
 import {
   findMarkers,
+  isQuestion,
   markerStrength,
+  markerTerms,
   MEDIUM_MARKERS_EN,
   MEDIUM_MARKERS_ZH,
   NEGATIONS_EN,
   NEGATIONS_ZH,
+  statementDecision,
   STRONG_MARKERS_EN,
   STRONG_MARKERS_ZH,
 } from "../../src/rank/markers.ts";
@@ -86,4 +89,69 @@ Deno.test("the marker lists are lower-case, trimmed and free of duplicates", () 
   }
   const strong = new Set([...STRONG_MARKERS_ZH, ...STRONG_MARKERS_EN]);
   for (const m of [...MEDIUM_MARKERS_ZH, ...MEDIUM_MARKERS_EN]) assert.ok(!strong.has(m), m);
+});
+
+Deno.test("Japanese and Russian decision language, with negation", () => {
+  assert.equal(markerStrength("今後は pnpm を使う"), "strong");
+  assert.equal(markerStrength("必ずテストを書く"), "strong");
+  assert.equal(markerStrength("npm は使わない"), "strong");
+  assert.equal(markerStrength("決めた: ログは英語で書く"), "strong");
+  assert.equal(markerStrength("ログを見てください"), null);
+  assert.equal(markerStrength("Отныне используем pnpm"), "strong");
+  assert.equal(markerStrength("не используй npm"), "strong");
+  assert.equal(markerStrength("лучше pnpm"), "medium");
+  assert.equal(markerStrength("посмотри логи"), null);
+});
+
+Deno.test("a label with a colon opens a decision: Decision:, Rule:, 决定：", () => {
+  assert.equal(markerStrength("Decision: nightly backups are pg_dump"), "strong");
+  assert.equal(markerStrength("tidy up.\nRule: squash merges"), "strong");
+  assert.equal(markerStrength("规则：主分支只能走 PR"), "strong");
+  assert.equal(markerStrength("the decision was hard"), null);
+});
+
+Deno.test("a clause opening with 'no' prohibits; ', not X' turns an option down; idioms do not", () => {
+  assert.equal(markerStrength("upload it to GitHub, no secret keys"), "strong");
+  assert.equal(markerStrength("drop winston, and no console.log in committed code"), "strong");
+  assert.equal(markerStrength("No deploys on Friday."), "strong");
+  assert.equal(markerStrength("use pnpm, not npm"), "medium");
+  for (const t of ["no, that is wrong", "yes, no problem", "it works, not sure why", "we have no tests"]) {
+    assert.equal(markerStrength(t), null, t);
+  }
+  assert.equal(markerStrength("/a.sh: line 6: No such file or directory"), null);
+});
+
+Deno.test("a question is not a decision, with or without a question mark", () => {
+  for (
+    const q of [
+      "should we always use pnpm?",
+      "why do we never cache",
+      "Is it always like this",
+      "为什么不要用 npm",
+      "要不要迁到 MySQL",
+      "これでいいですか",
+      "Почему не работает",
+    ]
+  ) {
+    assert.ok(isQuestion(q) || statementDecision(q) === null, q);
+    assert.equal(statementDecision(q), null, q);
+  }
+  assert.equal(statementDecision("we always use pnpm"), "strong");
+  assert.equal(isQuestion("we always use pnpm"), false);
+});
+
+Deno.test("idioms and reports are not rules: don't worry, I don't see, 应该已经", () => {
+  assert.equal(markerStrength("dont worry about it"), null);
+  assert.equal(markerStrength("I don't see the file"), null);
+  assert.equal(markerStrength("我们应该已经有这个了"), null);
+  assert.equal(markerStrength("应该用 pnpm"), "medium");
+  // A marker word inside an identifier is a name, not a rule.
+  assert.equal(markerStrength("set the never_cache option"), null);
+  assert.equal(markerStrength("the use-always-flag is set"), null);
+});
+
+Deno.test("the words decisions are made of never count as a topic", () => {
+  const terms = markerTerms();
+  for (const t of ["alwai", "never", "instead", "rather", "必须", "不要"]) assert.ok(terms.has(t), t);
+  for (const t of ["use", "move", "pnpm"]) assert.ok(!terms.has(t), t);
 });

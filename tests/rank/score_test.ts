@@ -3,7 +3,7 @@ import type { RecordKind, VerdictRecord } from "../../src/collect/record.ts";
 import { parseEntities } from "../../src/rank/entities.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 import {
-  COMMON_MIN_DF,
+  COMMON_MIN_SESSIONS,
   ENTITY_WEIGHT,
   MARKER_WEIGHT_MEDIUM,
   MARKER_WEIGHT_NONE,
@@ -163,10 +163,25 @@ Deno.test("common ASCII words are chosen last and a hit matching only them is fl
   assert.equal(filler.coverage, 0);
 });
 
-Deno.test("a word is not common in a small archive where 1% is under a handful of records", () => {
+Deno.test("a word is not common in a small archive where 1% is under a handful of conversations", () => {
   const index = buildMemoryIndex([rec("feline cat"), rec("feline lion"), rec("feline tiger")]);
-  assert.ok(3 <= COMMON_MIN_DF);
+  assert.ok(3 <= COMMON_MIN_SESSIONS);
   assert.equal(selectTerms(index, "feline").terms[0]!.common, false);
+});
+
+Deno.test("commonness counts conversations, not records: one long session's topic stays a topic", () => {
+  // 50 records: "npm" said 40 times in one session, and 10 other conversations of filler.
+  const records = [
+    ...Array.from({ length: 40 }, (_, i) => rec(`npm step ${i} of the install`, { session: "long" })),
+    ...Array.from({ length: 10 }, (_, i) => rec(`other chat ${i}`, { session: `s${i}` })),
+  ];
+  assert.equal(selectTerms(buildMemoryIndex(records), "npm").terms[0]!.common, false);
+  // The same word in more than COMMON_MIN_SESSIONS separate conversations is a habit of speech.
+  const spread = Array.from(
+    { length: COMMON_MIN_SESSIONS + 1 },
+    (_, i) => rec(`npm again ${i}`, { session: `c${i}` }),
+  );
+  assert.equal(selectTerms(buildMemoryIndex(spread), "npm").terms[0]!.common, true);
 });
 
 Deno.test("stopwords count as common even in a small archive", () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isAsciiTerm, isCjkTerm, tokenize } from "../../src/rank/tokenize.ts";
+import { CjkWordSet, isAsciiTerm, isCjkTerm, termOrigins, tokenize } from "../../src/rank/tokenize.ts";
 import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
 
 Deno.test("tokenize() keeps pg_dump whole and adds its parts", () => {
@@ -97,4 +97,28 @@ Deno.test("deriveCjkWords() finds recurring cohesive words and not phrase juncti
   for (const junk of ["据库迁", "移数据", "迁移数"]) assert.ok(!words.has(junk), junk);
   // The result does not depend on the order of the texts.
   assert.deepEqual([...deriveCjkWords([...texts].reverse())], [...words]);
+});
+
+Deno.test("termOrigins() gives tokenize()'s terms, each with where it came from", () => {
+  const lexicon = new CjkWordSet(["数据库"]);
+  const texts = [
+    "npm install or pnpm add?",
+    "run pg_dump nightly on src/db/backup.ts and .\\dev.ps1",
+    "重跑gen-itgc后把 output/evidence 目录打包, see README.md",
+    "以后数据库迁移一律用 flyway 2026-01-05",
+  ];
+  for (const t of texts) {
+    assert.deepEqual(termOrigins(t, lexicon).map((o) => o.term), tokenize(t, lexicon), t);
+  }
+  const o = termOrigins("run pg_dump nightly on src/db/backup.ts and .\\dev.ps1 README.md");
+  const of = (term: string) => o.find((x) => x.term === term)!;
+  // An identifier and its parts share a run; a path's pieces are places; extensions are kinds.
+  assert.equal(of("pg").run, of("pg_dump").run);
+  assert.notEqual(of("nightli").run, of("pg_dump").run);
+  assert.ok(of("db").inPath && of("backup").inPath && !of("pg_dump").inPath);
+  assert.ok(of("ps1").extension && of("md").extension && !of("dev").extension);
+  // Overlapping CJK bigrams carry their spans; lexicon words are flagged.
+  const zh = termOrigins("数据库迁移", lexicon);
+  assert.deepEqual(zh.filter((x) => x.word).map((x) => x.term), ["数据库"]);
+  assert.ok(zh.filter((x) => !x.word).every((x, i, a) => i === 0 || x.start < a[i - 1]!.end));
 });

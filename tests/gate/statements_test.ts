@@ -1,0 +1,90 @@
+import assert from "node:assert/strict";
+import {
+  MAX_SCANNED_CHARS,
+  pastedLineReason,
+  sameTextKey,
+  statementKey,
+  statementsOf,
+  typedText,
+} from "../../src/gate/statements.ts";
+
+const texts = (t: string) => statementsOf(t).statements.map((s) => s.text);
+
+Deno.test("statements are sentences of the typed lines, with their offsets", () => {
+  const text = "Tidy the readme. Upload it to GitHub, no secret keys!\n以后都用 pnpm。不要用 npm\n";
+  const s = statementsOf(text).statements;
+  assert.deepEqual(s.map((x) => x.text), [
+    "Tidy the readme.",
+    "Upload it to GitHub, no secret keys!",
+    "以后都用 pnpm。",
+    "不要用 npm",
+  ]);
+  for (const x of s) assert.equal(text.slice(x.start, x.end), x.text);
+  // A version or a file name is not a sentence end; a Chinese question particle before a space is.
+  assert.deepEqual(texts("use node 20.11 in app.ts please"), ["use node 20.11 in app.ts please"]);
+  assert.deepEqual(texts("这样可以吗 我觉得不行"), ["这样可以吗", "我觉得不行"]);
+});
+
+Deno.test("each kind of pasted line is set aside, with its reason", () => {
+  const pasted = [
+    "> the reviewer said: always squash",
+    "## Deployment notes",
+    "| name | value |",
+    "┃ Error ┃",
+    "@@ -1,4 +1,5 @@",
+    '  "never": true,',
+    "2026-02-19 10:00:01 ERROR never retried",
+    "[12:00:01] must restart",
+    "INFO: always on",
+    'File "/srv/app.py", line 12, in main',
+    "    at run (/srv/main.ts:10:3)",
+    "$ npm install",
+    ">>> import os",
+    "✅ All tests pass, never flaky",
+    "您可以使用 pnpm",
+    "TypeError: x is undefined",
+    "error: could not compile",
+    "/home/a/dev.sh: line 6: /config/env.sh: No such file or directory",
+    "src/a.ts:12:5: error TS2345",
+    "/srv/app/config.yaml",
+    "https://example.test/docs/page",
+    "const x = { a: [1, 2], b: () => {} };",
+  ];
+  for (const line of pasted) assert.ok(pastedLineReason(line) !== null, line);
+  const typed = [
+    "we always squash merges",
+    "Step 1: run the tests",
+    "use pnpm: it is faster",
+    "No deploys on Friday.",
+    "以后都用 pnpm",
+    "ログは英語で書く",
+  ];
+  for (const line of typed) assert.equal(pastedLineReason(line), null, line);
+});
+
+Deno.test("fenced code, wrapped log lines and Claude Code placeholders are pasted", () => {
+  const text = [
+    "why does this fail?",
+    "```",
+    "we always use npm here",
+    "```",
+    "                     ERROR    engine 'pplx' failed: API key is required for",
+    "                              pplx. Please set it via one of these env vars",
+    "[Pasted text #2 +40 lines] fix it",
+  ].join("\n");
+  assert.deepEqual(texts(text), ["why does this fail?", "fix it"]);
+  assert.ok(statementsOf(text).pastedShare > 0.5);
+  assert.equal(typedText(text), "why does this fail?\nfix it");
+});
+
+Deno.test("a record is scanned up to MAX_SCANNED_CHARS", () => {
+  const long = `${"filler words here. ".repeat(MAX_SCANNED_CHARS / 10)}Always use pnpm.`;
+  assert.ok(!texts(long).includes("Always use pnpm."));
+});
+
+Deno.test("the same words compare equal whatever the spacing, punctuation, case and numbers", () => {
+  assert.equal(sameTextKey("Continue with task 002!"), sameTextKey("continue  with task #011"));
+  assert.notEqual(sameTextKey("use pnpm"), sameTextKey("use npm"));
+  assert.equal(statementKey("Use pnpm."), statementKey("use pnpm"));
+  assert.match(statementKey("use pnpm"), /^s[0-9a-f]{16}$/);
+});
