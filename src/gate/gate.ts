@@ -45,6 +45,10 @@ export function anchorIdf(docCount: number): number {
   return ANCHOR_IDF_SHARE * bm25Idf(docCount, 1);
 }
 
+/** A statement that announces decisions: a decision word or label followed by a colon. */
+const DECISION_LABEL =
+  /\b(?:decided|decision|decisions|rule|rules|convention|conventions|policy|agreed)\s*:|(?:决定|规则|约定|決定|ルール)\s*[:：]|(?:решили|решение|правила?)\s*:/i;
+
 /** A statement needs this many distinct rare things of the prompt (anchors), unless one is sharp. */
 export const MIN_DISTINCT_THINGS = 2;
 /** Share of the prompt's informative idf a statement must match: more than a stray word of it. */
@@ -352,7 +356,15 @@ function checkHit(
   let best: Verdict & { coverage: number } | null = null;
   let bestCoverage = 0;
   const anchorsUsed = new Set<string>();
+  // A statement announcing decisions with a colon ("We decided:", "Rules:") makes the rest of its
+  // paragraph (up to a blank line) decisions too: what follows the colon is what was decided.
+  let governor: Statement | null = null;
+  let previousEnd = 0;
   for (const s of statements) {
+    if (/\n\s*\n/.test(text.slice(previousEnd, s.start))) governor = null;
+    previousEnd = s.end;
+    const governedHere = governor !== null;
+    if (DECISION_LABEL.test(s.text) && statementDecision(s.text) !== null) governor = s;
     const terms = new Set(ctx.tokenize(s.text));
     const matched = [...terms].filter((t) => searched.has(t));
     if (matched.length === 0) continue;
@@ -366,7 +378,7 @@ function checkHit(
       if (best === null || v.coverage > best.coverage) best = v;
       continue;
     }
-    if (!decides && statementDecision(s.text) === null) {
+    if (!decides && !governedHere && statementDecision(s.text) === null) {
       if (best === null || best.rule !== "not-a-decision" || v.coverage > best.coverage) {
         best = {
           rule: "not-a-decision",
@@ -387,6 +399,8 @@ function checkHit(
       };
       continue;
     }
+    // A statement decided under an announcement is quoted with it ("We decided: …").
+    if (governedHere && governor !== null && !passing.includes(governor)) passing.push(governor);
     passing.push(s);
     bestCoverage = Math.max(bestCoverage, v.coverage);
     for (const a of v.anchors) anchorsUsed.add(a);

@@ -14,9 +14,10 @@ import { NO_PERMISSIONS } from "../../src/sandbox/permissions.ts";
  * 40 since the hook's decision moved to src/gate/hint.ts so that `verdict replay` runs it too;
  * 41 since a recalled document quote is re-read through collect's own Markdown splitter and
  * credential screen (src/collect/markdown.ts, pulled in by src/rank/recall.ts), so the two can
- * never disagree about where a section ends.
+ * never disagree about where a section ends; 43 since the gate judges a candidate's statements
+ * (src/gate/statements.ts) and reads their decision language at gate time (src/rank/markers.ts).
  */
-const HINT_PATH_MAX_MODULES = 41;
+const HINT_PATH_MAX_MODULES = 43;
 
 interface InfoModule {
   readonly specifier: string;

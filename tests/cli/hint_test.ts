@@ -52,9 +52,13 @@ Deno.test("hint quotes the earlier decision as hook JSON and records it in the c
     ctx,
     /2026-03-01, prompt, \/home\/dev\/shop, .*6f1c2a7e-3b1d-4c55-9a0e-2d7f1e5b8c01\.jsonl:4\n```text\nWe decided/,
   );
-  const ledger = await Deno.readTextFile(`${env.HOME}/.local/state/verdict/seen/live-1.jsonl`);
-  assert.equal(ledger.trim().split("\n").length, 1);
-  assert.equal(JSON.parse(ledger).session, "live-1");
+  // The ledger holds the record shown and a key per quoted statement ("s" + hash, no text).
+  const ledger = (await Deno.readTextFile(`${env.HOME}/.local/state/verdict/seen/live-1.jsonl`))
+    .trim().split("\n").map((l) => JSON.parse(l) as { session: string; id: string });
+  assert.equal(ledger.length, 3);
+  assert.ok(ledger.every((e) => e.session === "live-1"));
+  assert.match(ledger[0]!.id, /^p[0-9a-f]{16}$/);
+  assert.ok(ledger.slice(1).every((e) => /^s[0-9a-f]{16}$/.test(e.id)));
 });
 
 Deno.test("hint output is byte-identical across runs with the clock pinned", async () => {

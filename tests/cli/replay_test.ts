@@ -20,7 +20,7 @@ interface ReplayJson {
     rule: string;
     detail: string;
     notice?: string;
-    quotes?: { id: string; time: string; session: string | null }[];
+    quotes?: { id: string; time: string; session: string | null; kind: string; quote: string }[];
     checks?: { id: string; rule: string; detail: string }[];
   }[];
 }
@@ -75,7 +75,11 @@ Deno.test("replay --json: counts add up, every fired event has its notice and qu
   assert.equal(j.share, Math.round(10_000 * j.fired / j.prompts) / 10_000);
   for (const e of j.events) {
     assert.equal(e.fired, true);
-    assert.match(e.notice!, /^verdict: you decided this before/);
+    // Only a typed decision is "you decided"; a doc, a note or a commit says what it says.
+    const said = { prompt: "you decided this before", note: "your notes say", doc: "your docs say" }[
+      e.quotes![0]!.kind as "prompt" | "note" | "doc"
+    ] ?? "a commit says";
+    assert.ok(e.notice!.startsWith(`verdict: ${said} (`), e.notice);
     assert.ok(e.quotes!.length >= 1 && e.quotes!.length <= 2);
     for (const q of e.quotes!) {
       assert.ok(q.time < e.prompt.time, `${q.id} is older than ${e.prompt.id}`);
@@ -122,7 +126,7 @@ Deno.test("replay --explain lists the silent prompts with their rule, and each c
     /\n {2}silent \((few-terms|no-candidates|not-a-decision|low-coverage|no-anchor|empty|common-only)\): /,
   );
   assert.match(r.stdout, /search terms \(rarest first; common words last\):/);
-  assert.match(r.stdout, / → spoke: anchors /);
+  assert.match(r.stdout, / → spoke: decision statements? on anchors /);
   const j = await replayJson(["--explain"]);
   assert.equal(j.events.length, j.prompts);
   assert.ok(j.events.some((e) => !e.fired && e.checks!.length > 0));

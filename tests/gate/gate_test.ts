@@ -255,3 +255,17 @@ Deno.test("preGate refuses other personas, empty, machine-made and paste-only pr
   assert.equal(preGate({ ...base, prompt: "<task-notification>" })?.rule, "machine-made");
   assert.equal(preGate({ ...base, typed: "" })?.rule, "paste");
 });
+
+Deno.test("a statement announcing decisions with a colon governs its paragraph, and is quoted with it", () => {
+  const text =
+    "We decided: the orders service uses PostgreSQL.\nBackups are pg_dump to the offsite bucket nightly.";
+  const records = [...filler(40), rec(text, { id: "gov" })];
+  const v = hint(records, "move the nightly pg_dump backups off the offsite bucket");
+  assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
+  assert.deepEqual(quoted(v), [
+    "We decided: the orders service uses PostgreSQL.\nBackups are pg_dump to the offsite bucket nightly.",
+  ]);
+  // After a blank line the announcement no longer holds: a plain statement is no decision.
+  const apart = [...filler(40), rec(text.replace("\n", "\n\n"), { id: "apart" })];
+  assert.equal(hint(apart, "move the nightly pg_dump backups off the offsite bucket").rule, "not-a-decision");
+});
