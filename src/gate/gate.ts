@@ -32,7 +32,14 @@ import { bm25Idf } from "../rank/bm25.ts";
 import { markerTerms, statementDecision } from "../rank/markers.ts";
 import type { SearchHit, SearchResult } from "../rank/score.ts";
 import { isCjkTerm, type TermOrigin } from "../rank/tokenize.ts";
-import { PASTED_SHARE, sameTextKey, type Statement, statementKey, statementsOf } from "./statements.ts";
+import {
+  MAX_SCANNED_CHARS,
+  PASTED_SHARE,
+  sameTextKey,
+  type Statement,
+  statementKey,
+  statementsOf,
+} from "./statements.ts";
 
 /**
  * A matched word is an anchor when its idf is at least this share of the largest idf the archive
@@ -112,7 +119,9 @@ export interface GateContext {
   /** Tokenizes a statement exactly as the index does (the corpus's CJK words). */
   readonly tokenize: (text: string) => readonly string[];
   /** A statement term's idf and commonness in the corpus (for the statement's own weight). */
-  readonly termFacts: (term: string) => { readonly idf: number; readonly common: boolean };
+  readonly termIdf: (term: string) => number;
+  /** Whether a statement term is common in the corpus (asked only of rare ones: it may read a posting list). */
+  readonly isCommon: (term: string) => boolean;
   /** The searched text's terms with their origins (tokenize.ts termOrigins). */
   readonly origins: readonly TermOrigin[];
   /** statementKey of each of the prompt's own typed statements, and of its whole typed text. */
@@ -307,7 +316,7 @@ function topicRule(
   // An identifier both name is the topic however much else the statement says.
   if (ownMass !== undefined && ownMass > 0 && !sharp) {
     let shared = 0;
-    for (const t of new Set(informative)) shared += facts.get(t)?.idf ?? 0;
+    for (const t of new Set(anchors)) shared += facts.get(t)?.idf ?? 0;
     const reverse = Math.min(1, shared / ownMass);
     if (reverse < MIN_COVERAGE) {
       return {
@@ -343,7 +352,7 @@ function checkHit(
   const text = ctx.textOf(hit.doc);
   // The same text sent again (a resend, a template) is one thing: judged once, it cannot crowd
   // the candidates, and a decision further down the ranking still gets its turn.
-  const sameText = sameTextKey(text);
+  const sameText = sameTextKey(text.length > MAX_SCANNED_CHARS ? text.slice(0, MAX_SCANNED_CHARS) : text);
   if (judged.has(sameText)) return { rule: "repeat", detail: "the same text as a candidate already judged" };
   judged.add(sameText);
   const { statements, pastedShare } = statementsOf(text);
@@ -368,10 +377,13 @@ function checkHit(
     const terms = new Set(ctx.tokenize(s.text));
     const matched = [...terms].filter((t) => searched.has(t));
     if (matched.length === 0) continue;
+    // The statement's weight is its anchor-rare words: ordinary words do not make it about
+    // something else (and the commonness of a frequent word need not be counted out).
     let ownMass = 0;
     for (const t of terms) {
-      const f = facts.get(t) ?? ctx.termFacts(t);
-      if (!f.common) ownMass += f.idf;
+      const f = facts.get(t);
+      const idf = f?.idf ?? ctx.termIdf(t);
+      if (idf >= anchor && !(f?.common ?? ctx.isCommon(t))) ownMass += idf;
     }
     const v = topicRule(matched, facts, topicIdf, topicMass, anchor, ctx.origins, "no statement", ownMass);
     if (!v.pass) {

@@ -143,19 +143,17 @@ export function hintFor(corpus: Corpus, req: HintRequest): HintOutcome {
   });
   const lexicon = corpusLexicon(corpus);
   const threshold = commonThreshold(corpus);
-  const known = new Map<string, { idf: number; common: boolean }>();
+  const known = new Map<string, number>();
+  const dfOf = (term: string) => {
+    let df = known.get(term);
+    if (df === undefined) known.set(term, df = corpus.docFreq(term));
+    return df;
+  };
   const verdict = decide(result, req.top, {
     textOf: req.textOf,
     tokenize: (text) => tokenize(text, lexicon),
-    termFacts: (term) => {
-      let f = known.get(term);
-      if (f === undefined) {
-        const df = corpus.docFreq(term);
-        f = { idf: bm25Idf(corpus.docCount, df), common: isCommonTerm(corpus, term, df, threshold) };
-        known.set(term, f);
-      }
-      return f;
-    },
+    termIdf: (term) => bm25Idf(corpus.docCount, dfOf(term)),
+    isCommon: (term) => isCommonTerm(corpus, term, dfOf(term), threshold),
     origins: termOrigins(typed.text, lexicon),
     promptKeys: typed.keys,
     shownKeys: req.shown,

@@ -35,6 +35,12 @@ export interface Statements {
 
 /** Beyond this many characters a record is reading material: decisions are said early and briefly. */
 export const MAX_SCANNED_CHARS = 4000;
+/**
+ * A "sentence" longer than this is reading material, not a statement: a run of words nobody types
+ * as one decision (real typed sentences: 99% under 260 characters), and it could not be quoted in
+ * full (HINT_QUOTE_CHARS). It is skipped, which also bounds the gate's tokenizing per prompt.
+ */
+export const MAX_STATEMENT_CHARS = 600;
 /** A record whose pasted lines hold more than this share of its characters is a paste. */
 export const PASTED_SHARE = 0.5;
 
@@ -114,7 +120,7 @@ function splitSentences(line: string, offset: number, out: Statement[]): void {
     const raw = line.slice(start, end);
     const lead = raw.length - raw.trimStart().length;
     const text = raw.trim();
-    if (text !== "") {
+    if (text !== "" && text.length <= MAX_STATEMENT_CHARS) {
       out.push({ text, start: offset + start + lead, end: offset + start + lead + text.length });
     }
   };

@@ -226,20 +226,35 @@ export function commonThreshold(corpus: Corpus): number {
   return Math.max(COMMON_SESSION_SHARE * conversationCount(corpus), COMMON_MIN_SESSIONS);
 }
 
+/** Per corpus, a mark per session (the stamp of the last count that saw it): counting without a Set. */
+const SESSION_MARKS = new WeakMap<Corpus, { marks: Uint32Array; stamp: number }>();
+
 /**
  * The number of distinct conversations holding `term`, counted up to `limit + 1` (enough to say
- * whether it exceeds `limit`): a long list of a frequent word stops early.
+ * whether it exceeds `limit`): a long list of a frequent word stops early. A word frequent in a
+ * few long sessions is read to its end, so the count marks sessions in a typed array.
  */
 export function conversationSpread(corpus: Corpus, term: string, limit: number): number {
   const docs = corpus.postingList(term).docs;
-  const sessions = corpus.columns().sessions;
-  const seen = new Set<number>();
-  for (let i = 0; i < docs.length && seen.size <= limit; i++) {
-    const doc = docs[i]!;
-    const s = sessions[doc]!;
-    seen.add(s === NO_SESSION ? -1 - doc : s);
+  const cols = corpus.columns();
+  const sessions = cols.sessions;
+  let m = SESSION_MARKS.get(corpus);
+  if (m === undefined || m.marks.length < cols.sessionNames.length || m.stamp === 0xffffffff) {
+    m = { marks: new Uint32Array(Math.max(16, cols.sessionNames.length * 2)), stamp: 0 };
+    SESSION_MARKS.set(corpus, m);
   }
-  return seen.size;
+  const stamp = ++m.stamp;
+  const marks = m.marks;
+  let count = 0;
+  for (let i = 0; i < docs.length && count <= limit; i++) {
+    const s = sessions[docs[i]!]!;
+    if (s === NO_SESSION) count++; // a record without a session is a conversation of its own
+    else if (marks[s] !== stamp) {
+      marks[s] = stamp;
+      count++;
+    }
+  }
+  return count;
 }
 
 /** Whether `term` (held by `df` records) is common in `corpus`: a stopword, or used by more conversations than the threshold. */
