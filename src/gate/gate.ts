@@ -198,14 +198,20 @@ export function distinctThings(matched: ReadonlySet<string>, origins: readonly T
   return things;
 }
 
+/** notTopic per prompt (its origins): the gate asks it of every candidate and statement. */
+const NOT_TOPIC = new WeakMap<readonly TermOrigin[], ReadonlySet<string>>();
+
 /**
  * Terms that never count toward a topic: the words decisions are made of (markers.ts
  * markerTerms: always, never, instead, 必须…), file extensions (md, ts), and the pieces of the
  * prompt's paths (a folder is a place, not a topic: two prompts about files in one folder share
  * a path, not a subject).
  */
-export function notTopic(origins: readonly TermOrigin[]): Set<string> {
+export function notTopic(origins: readonly TermOrigin[]): ReadonlySet<string> {
+  const known = NOT_TOPIC.get(origins);
+  if (known !== undefined) return known;
   const out = new Set(markerTerms());
+  NOT_TOPIC.set(origins, out);
   const byTerm = new Map<string, boolean>();
   for (const o of origins) byTerm.set(o.term, (byTerm.get(o.term) ?? true) && (o.extension || o.inPath));
   for (const [t, placeOnly] of byTerm) if (placeOnly) out.add(t);
@@ -256,7 +262,7 @@ interface TermFacts {
 
 /**
  * Anchor, distinct things and coverage, on the terms some text (`where`) matched. With `ownMass`
- * (a statement's own informative idf), coverage is checked both ways: the statement must cover
+ * (a statement's own rare-word idf, weighed on demand), coverage is checked both ways: the statement must cover
  * MIN_COVERAGE of the prompt and the prompt MIN_COVERAGE of the statement — a long sentence that
  * shares a word or two is not about the prompt.
  */
@@ -268,7 +274,7 @@ function topicRule(
   anchor: number,
   origins: readonly TermOrigin[],
   where: string,
-  ownMass?: number,
+  ownMass?: () => number,
 ): TopicCheck {
   const ignored = notTopic(origins);
   const informative = matched.filter((t) => facts.get(t)?.common === false && !ignored.has(t));
@@ -314,10 +320,11 @@ function topicRule(
     };
   }
   // An identifier both name is the topic however much else the statement says.
-  if (ownMass !== undefined && ownMass > 0 && !sharp) {
+  const mass = ownMass !== undefined && !sharp ? ownMass() : 0;
+  if (mass > 0) {
     let shared = 0;
     for (const t of new Set(anchors)) shared += facts.get(t)?.idf ?? 0;
-    const reverse = Math.min(1, shared / ownMass);
+    const reverse = Math.min(1, shared / mass);
     if (reverse < MIN_COVERAGE) {
       return {
         pass: false,
@@ -349,6 +356,12 @@ function checkHit(
   const whole = topicRule(hit.matched, facts, topicIdf, topicMass, anchor, ctx.origins, "the record");
   if (!whole.pass) return whole;
 
+  const decides = hit.meta.kind !== "prompt" && hit.meta.kind !== "commit";
+  // A prompt or commit with no live marker anywhere (the index's marker, markers.ts) has no
+  // decision statement either: refused without reading its text.
+  if (!decides && hit.meta.marker === null) {
+    return { rule: "not-a-decision", detail: "it holds no decision marker" };
+  }
   const text = ctx.textOf(hit.doc);
   // The same text sent again (a resend, a template) is one thing: judged once, it cannot crowd
   // the candidates, and a decision further down the ranking still gets its turn.
@@ -360,7 +373,6 @@ function checkHit(
     return { rule: "paste", detail: `${(pastedShare * 100).toFixed(0)}% of it is pasted material` };
   }
   const searched = new Set(facts.keys());
-  const decides = hit.meta.kind !== "prompt" && hit.meta.kind !== "commit";
   const passing: Statement[] = [];
   let best: Verdict & { coverage: number } | null = null;
   let bestCoverage = 0;
@@ -378,13 +390,17 @@ function checkHit(
     const matched = [...terms].filter((t) => searched.has(t));
     if (matched.length === 0) continue;
     // The statement's weight is its anchor-rare words: ordinary words do not make it about
-    // something else (and the commonness of a frequent word need not be counted out).
-    let ownMass = 0;
-    for (const t of terms) {
-      const f = facts.get(t);
-      const idf = f?.idf ?? ctx.termIdf(t);
-      if (idf >= anchor && !(f?.common ?? ctx.isCommon(t))) ownMass += idf;
-    }
+    // something else (and the commonness of a frequent word need not be counted out). Weighed
+    // only when the other topic rules have passed: it looks up every word of the statement.
+    const ownMass = () => {
+      let mass = 0;
+      for (const t of terms) {
+        const f = facts.get(t);
+        const idf = f?.idf ?? ctx.termIdf(t);
+        if (idf >= anchor && !(f?.common ?? ctx.isCommon(t))) mass += idf;
+      }
+      return mass;
+    };
     const v = topicRule(matched, facts, topicIdf, topicMass, anchor, ctx.origins, "no statement", ownMass);
     if (!v.pass) {
       if (best === null || v.coverage > best.coverage) best = v;

@@ -5,8 +5,8 @@
  * 1. Terms. The query is tokenized like the records (tokenize.ts, with the corpus's CJK words).
  *    A query naming an entity or one of its aliases also gets the terms of all its other names.
  *    Terms absent from the corpus are dropped. The rest are ordered rarest first — "common" words
- *    (stopwords, and terms used in more than COMMON_SESSION_SHARE of the archive's conversations
- *    and in more than COMMON_MIN_SESSIONS of them) after every other term — and at most
+ *    (stopwords, and terms used in more conversations than COMMON_SESSION_SHARE of the records
+ *    and than COMMON_MIN_SESSIONS) after every other term — and at most
  *    MAX_QUERY_TERMS are kept.
  * 2. BM25 over the kept terms (bm25.ts), summed in that order.
  * 3. Weights multiply the BM25 score: source × marker × recency × project × entity.
@@ -78,16 +78,17 @@ export const ENTITY_WEIGHT = 1.5;
 /** At most this many terms are searched: bounds the work per prompt; rarest first keeps the sharp ones. */
 export const MAX_QUERY_TERMS = 16;
 /**
- * A term used in more than this share of the archive's conversations is "common" (SPEC: 1%). A
- * conversation is a session; a record without one (a doc, a note, a commit) is one on its own.
- * Counting conversations rather than records, a topic that one long session keeps returning to
- * stays a topic.
+ * A term is "common" when more conversations use it than this share of the archive's records
+ * (SPEC: 1%). A conversation is a session; a record without one (a doc, a note, a commit) is one
+ * on its own. Counting conversations rather than records, a topic that one long session keeps
+ * returning to stays a topic; the bar is a share of the records, which the index knows without
+ * a pass over them.
  */
 export const COMMON_SESSION_SHARE = 0.01;
 /**
- * …and in more than this many: a word ten separate conversations share is a habit of speech,
- * not a topic. In a young archive (under a thousand conversations) this is the bar, so 1% of 50
- * records never makes every word common.
+ * …and more than this many: a word ten separate conversations share is a habit of speech, not
+ * a topic. In a young archive (under a thousand records) this is the bar, so 1% of 50 records
+ * never makes every word common.
  */
 export const COMMON_MIN_SESSIONS = 10;
 /** Hits returned when the caller does not say. */
@@ -208,22 +209,9 @@ export function recencyWeight(mode: SearchMode, timeMs: number, nowMs: number): 
   return Math.max(RECALL_RECENCY_FLOOR, 1 / (1 + ageDays / RECALL_DECAY_DAYS));
 }
 
-/** Conversations an archive holds, counted incrementally per corpus (an AppendIndex only grows). */
-const CONVERSATIONS = new WeakMap<Corpus, { scanned: number; unsessioned: number }>();
-
-/** The number of conversations in `corpus`: its distinct sessions plus its records without one. */
-export function conversationCount(corpus: Corpus): number {
-  const cols = corpus.columns();
-  let c = CONVERSATIONS.get(corpus);
-  if (c === undefined) CONVERSATIONS.set(corpus, c = { scanned: 0, unsessioned: 0 });
-  for (let d = c.scanned; d < corpus.docCount; d++) if (cols.sessions[d] === NO_SESSION) c.unsessioned++;
-  c.scanned = corpus.docCount;
-  return cols.sessionNames.length + c.unsessioned;
-}
-
 /** How many conversations more than which a term is common, in `corpus`. */
 export function commonThreshold(corpus: Corpus): number {
-  return Math.max(COMMON_SESSION_SHARE * conversationCount(corpus), COMMON_MIN_SESSIONS);
+  return Math.max(COMMON_SESSION_SHARE * corpus.docCount, COMMON_MIN_SESSIONS);
 }
 
 /** Per corpus, a mark per session (the stamp of the last count that saw it): counting without a Set. */
