@@ -633,19 +633,24 @@ function openingNos(text: string): number[] {
 }
 
 /**
- * "use pnpm, not npm" / "tabs, not spaces": a clause after a comma or a dash that opens with
- * "not" and a word names the option turned down — a choice, of medium strength — unless it is
- * an aside (excluded below: "not sure", "not yet").
+ * "use pnpm, not npm" / "we use tabs, not spaces": a clause after a comma or a dash that opens
+ * with "not" and a word, after a verb of choice, names the option turned down — a choice, of
+ * medium strength — unless it is an aside (excluded below: "not sure", "not yet").
  */
 const CLAUSE_NOT =
   /(?:,|\s[-–—])\s*(not)\s+(?!(?:sure|yet|now|really|quite|exactly|much|working|that|bad|only|just|even|always)\b)[a-z`'"@./_-]/g;
 
-/** Where each "not" that opens a clause (CLAUSE_NOT) starts. */
+/** A verb of choice earlier in the same sentence: "use pnpm, not npm", not "you edited main, not the branch". */
+const CHOICE_VERB = /\b(?:use|uses|using|prefer|prefers|pick|choose|go with|stick with|keep)\b[^.!?\n]*$/;
+
+/** Where each "not" that opens a clause (CLAUSE_NOT) after a verb of choice starts. */
 function clauseNots(text: string): number[] {
   const starts: number[] = [];
   CLAUSE_NOT.lastIndex = 0;
   for (let m = CLAUSE_NOT.exec(text); m !== null; m = CLAUSE_NOT.exec(text)) {
-    starts.push(m.index + m[0].lastIndexOf("not"));
+    if (CHOICE_VERB.test(text.slice(Math.max(0, m.index - 200), m.index))) {
+      starts.push(m.index + m[0].lastIndexOf("not"));
+    }
   }
   return starts;
 }

@@ -155,3 +155,9 @@ Deno.test("the words decisions are made of never count as a topic", () => {
   for (const t of ["alwai", "never", "instead", "rather", "必须", "不要"]) assert.ok(terms.has(t), t);
   for (const t of ["use", "move", "pnpm"]) assert.ok(!terms.has(t), t);
 });
+
+Deno.test("', not X' is a choice only after a verb of choice", () => {
+  assert.equal(markerStrength("we use tabs, not spaces"), "medium");
+  assert.equal(markerStrength("you updated the spec in the main workspace, not the session repo"), null);
+  assert.equal(markerStrength("figure out the tests yourself (domain modules, not cli commands)"), null);
+});
