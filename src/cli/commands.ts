@@ -353,7 +353,7 @@ out of the window, can still be quoted to a prompt.
 Where replay is not the live hook: the CJK words that index Chinese and Japanese text
 are derived once from the whole records file (the live index derives them at each
 collect from what it holds then; on the development histories replay's decisions
-equal those of an index built from scratch at the prompt in 124 of 125 sampled
+equal those of an index built from scratch at the prompt in 125 of 125 sampled
 prompts); the archive is taken as fresh at every prompt (live, it is as old as the
 last collect); a record counts from its own time (a doc edited later is unseen by
 earlier prompts). Nothing is written, not even the cooldown ledger.`,

@@ -11,18 +11,23 @@
  *   paste          the prompt is pasted material only (a log, a table…): it asks nothing itself
  * Rules on each candidate, in rank order. First on the whole record (cheap, from the ranking):
  *   common-only    every matched term is common (stopwords, or used in many conversations)
- *   no-anchor      no matched word is rare enough (ANCHOR_IDF_SHARE of the largest idf)
+ *   no-anchor      no matched word is rare enough (ANCHOR_IDF_SHARE of the largest idf); a
+ *                  number alone (a year, a count) is never an anchor
  *   few-terms      fewer than MIN_DISTINCT_THINGS distinct things matched — counted by structure:
  *                  an identifier with its parts is one thing, overlapping CJK n-grams are one
- *                  thing, `npm` and `pnpm` are two — and none of them is an identifier
+ *                  thing, `npm` and `pnpm` are two — and none of them is an identifier; decision
+ *                  words, file extensions and the pieces of the prompt's paths are no topic
  *   low-coverage   the record matches less than MIN_COVERAGE of the prompt's informative weight
+ *   not-a-decision a prompt or commit without a live marker anywhere (the index's marker)
  * Then on its typed statements (statements.ts), the record's text read only now:
+ *   repeat         the same text as a candidate already judged (a resend, a template)
  *   paste          most of the record is pasted material
- *   (the four rules above, now within one statement: the topic must be matched by the
- *    statement that is quoted, not by words scattered over a long record)
+ *   (the topic rules above, now within one statement, and both ways: the statement covers
+ *    MIN_COVERAGE of the prompt, and the prompt MIN_COVERAGE of the statement's rare words)
  *   not-a-decision no statement that matches is a decision: a prompt's or a commit's statement
- *                  needs a live decision marker (markers.ts: not negated, not in a question);
- *                  docs and notes are written down on purpose, so their statements count
+ *                  needs a live decision marker (markers.ts: not negated, not in a question), or
+ *                  to follow one that announces decisions with a colon ("We decided:") in its
+ *                  paragraph; docs and notes are written down on purpose, so their statements count
  *   repeat         the statement is one the prompt says again word for word, or already shown
  *                  in this session (the same text sent again is one thing)
  * And between quotes:

@@ -7,10 +7,13 @@
  *
  * Pasted material, line by line (PASTE_RULES below, one reason each): a paste placeholder, a code
  * fence and what it holds, a quoted line (`>`), a markdown heading or table row, box drawing, a
- * diff line, a log or stack-trace line, a shell or REPL prompt, a line that is only a path or a
- * URL, and a line whose characters are mostly code punctuation. A whole record is a paste when its
- * pasted lines hold most of its characters (PASTED_SHARE): what is left is a note on the paste
- * ("why does this fail"), not a decision.
+ * diff line, a JSON key line, a log or stack-trace line, a shell or REPL prompt, a line opening
+ * with a pictograph or addressed to the user as 您 (an assistant's answer), program output
+ * (`TypeError: …`, `error: …`, `file:12: …`), a line that is only paths or URLs, a line whose
+ * characters are mostly code punctuation, and a line indented deeper than the pasted line before
+ * it (the paste wrapped). A whole record is a paste when its pasted lines hold most of its
+ * characters (PASTED_SHARE): what is left is a note on the paste ("why does this fail"), not a
+ * decision. A "sentence" over MAX_STATEMENT_CHARS is reading material and skipped.
  *
  * Pure and cheap: the gate runs this on its candidates only (at most GATE_CANDIDATES records per
  * prompt, each read up to MAX_SCANNED_CHARS).

@@ -392,7 +392,9 @@ function crossTable(e: Evaluation): string[] {
   }
   const fired = e.cross.reduce((s, c) => s + c.fired, 0);
   const prompts = e.cross.reduce((s, c) => s + c.promptCount, 0);
-  lines.push(`  all pairs: ${fired}/${prompts} = ${pct(fired, prompts)} false fires`);
+  // The target is at most 0.5%: two decimals, so a handful of fires does not print as 0.0%.
+  const share = prompts === 0 ? "-" : `${(100 * fired / prompts).toFixed(2)}%`;
+  lines.push(`  all pairs: ${fired}/${prompts} = ${share} false fires`);
   return lines;
 }
 
