@@ -86,9 +86,13 @@ export function isMachineMade(prompt: string): boolean {
  */
 export const REPEAT_MIN_KEY_CHARS = 24;
 
+/** A prompt is read to the search bound (its start and end), and a long sentence of it is kept. */
+const PROMPT_LIMITS = { maxChars: HINT_PROMPT_MAX_CHARS + 1, maxStatementChars: HINT_PROMPT_MAX_CHARS + 1 };
+
 /** The typed part of a prompt: its statements, pasted material left out (statements.ts). */
 export function typedPrompt(prompt: string): { text: string; keys: Set<string>; whole: string } {
-  const statements = statementsOf(prompt).statements;
+  // The prompt's start and end within the bound, read whole: what a person typed may run long.
+  const statements = statementsOf(promptForSearch(prompt), PROMPT_LIMITS).statements;
   const text = statements.map((s) => s.text).join("\n");
   const keys = new Set(statements.map((s) => statementKey(s.text)));
   if (text !== "") keys.add(statementKey(text));

@@ -116,14 +116,14 @@ export function pastedLineReason(line: string): string | null {
  */
 const SENTENCE_END = /[。！？]+|[.!?]+(?=\s|$)|[吗呢](?=\s)/g;
 
-function splitSentences(line: string, offset: number, out: Statement[]): void {
+function splitSentences(line: string, offset: number, out: Statement[], maxStatement: number): void {
   let start = 0;
   SENTENCE_END.lastIndex = 0;
   const push = (end: number) => {
     const raw = line.slice(start, end);
     const lead = raw.length - raw.trimStart().length;
     const text = raw.trim();
-    if (text !== "" && text.length <= MAX_STATEMENT_CHARS) {
+    if (text !== "" && text.length <= maxStatement) {
       out.push({ text, start: offset + start + lead, end: offset + start + lead + text.length });
     }
   };
@@ -134,9 +134,21 @@ function splitSentences(line: string, offset: number, out: Statement[]): void {
   push(line.length);
 }
 
-/** The typed statements of `text` (its first MAX_SCANNED_CHARS characters), and how much of it is pasted. */
-export function statementsOf(text: string): Statements {
-  const scanned = text.length > MAX_SCANNED_CHARS ? text.slice(0, MAX_SCANNED_CHARS) : text;
+/** How much of a text statementsOf reads, and the longest sentence it keeps. */
+export interface ScanLimits {
+  readonly maxChars: number;
+  readonly maxStatementChars: number;
+}
+
+/** A record's limits: MAX_SCANNED_CHARS of it, sentences up to MAX_STATEMENT_CHARS. */
+export const RECORD_LIMITS: ScanLimits = {
+  maxChars: MAX_SCANNED_CHARS,
+  maxStatementChars: MAX_STATEMENT_CHARS,
+};
+
+/** The typed statements of `text` (within `limits`), and how much of it is pasted. */
+export function statementsOf(text: string, limits: ScanLimits = RECORD_LIMITS): Statements {
+  const scanned = text.length > limits.maxChars ? text.slice(0, limits.maxChars) : text;
   const out: Statement[] = [];
   let pasted = 0;
   let total = 0;
@@ -169,7 +181,7 @@ export function statementsOf(text: string): Statements {
       pasted += p.replace(/\s+/g, "").length;
       return " ".repeat(p.length);
     });
-    splitSentences(line, lineStart, out);
+    splitSentences(line, lineStart, out, limits.maxStatementChars);
   }
   return { statements: out, pastedShare: total === 0 ? 0 : pasted / total };
 }

@@ -23,12 +23,13 @@ function rec(i: number, text: string): VerdictRecord {
   };
 }
 
-const CORPUS = buildMemoryIndex([
+const RECORDS = [
   rec(0, "we decided zebracorn backups run nightly"),
   rec(1, "always use quokkadb for the queue"),
   rec(2, "never deploy wombatctl on fridays"),
   ...Array.from({ length: 40 }, (_, i) => rec(10 + i, `filler record number ${i} about nothing`)),
-]);
+];
+const CORPUS = buildMemoryIndex(RECORDS);
 
 const request = (prompt: string) => ({
   prompt,
@@ -39,6 +40,7 @@ const request = (prompt: string) => ({
   entities: [],
   personas: [],
   top: 2,
+  textOf: (doc: number) => RECORDS[doc]!.text,
 });
 
 Deno.test("hintFor() searches only the start and the end of a prompt longer than the bound", () => {
