@@ -52,9 +52,15 @@ import {
  * hundred of 200,000. A hint needs an anchor: ordinary words together are not a topic.
  */
 export const ANCHOR_IDF_SHARE = 0.6;
+/**
+ * …and a word in this many records or fewer is an anchor in any archive: a decision is said,
+ * then written into a rules file and perhaps mentioned once more, and in a young archive of a
+ * handful of records that alone would make its words look frequent.
+ */
+export const ANCHOR_MAX_DF = 3;
 /** The idf a matched word needs to be an anchor, in an archive of `docCount` records. */
 export function anchorIdf(docCount: number): number {
-  return ANCHOR_IDF_SHARE * bm25Idf(docCount, 1);
+  return Math.min(ANCHOR_IDF_SHARE * bm25Idf(docCount, 1), bm25Idf(docCount, ANCHOR_MAX_DF));
 }
 
 /** A statement that announces decisions: a decision word or label followed by a colon. */

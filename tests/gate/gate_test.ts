@@ -269,3 +269,15 @@ Deno.test("a statement announcing decisions with a colon governs its paragraph, 
   const apart = [...filler(40), rec(text.replace("\n", "\n\n"), { id: "apart" })];
   assert.equal(hint(apart, "move the nightly pg_dump backups off the offsite bucket").rule, "not-a-decision");
 });
+
+Deno.test("in a young archive a decision written into a rules file still speaks (a word in 3 records is rare)", () => {
+  const records = [
+    rec("From now on use pnpm, never npm, to install packages in this repo.", { id: "d" }),
+    rec("$release version 2 with the pnpm switch"),
+    rec("Please record that rule in AGENTS.md."),
+    rec("# Rules\n\n- Use pnpm, never npm.\n", { kind: "note", session: null }),
+  ];
+  const v = hint(records, "Should I install lodash with npm or pnpm?");
+  assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
+  assert.deepEqual(quoted(v), ["From now on use pnpm, never npm, to install packages in this repo."]);
+});
