@@ -12,8 +12,7 @@
  * Rules on each candidate, in rank order. First on the whole record (cheap, from the ranking):
  *   common-only    every matched term is common (stopwords, or used in many conversations)
  *   no-anchor      no matched word is rare enough (ANCHOR_IDF_SHARE of the largest idf, or in
- *                  ANCHOR_MAX_DF records or fewer); a
- *                  number alone (a year, a count) is never an anchor
+ *                  ANCHOR_MAX_DF records or fewer); a number alone (a year, a count) is never one
  *   few-terms      fewer than MIN_DISTINCT_THINGS distinct things matched — counted by structure:
  *                  an identifier with its parts is one thing, overlapping CJK n-grams are one
  *                  thing, `npm` and `pnpm` are two — and none of them is an identifier; decision
