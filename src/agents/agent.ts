@@ -129,7 +129,11 @@ export interface AgentKit {
    * role: they reach the checks in DoctorAgent.files, and the doctor Worker may read them.
    */
   readonly doctorFiles?: readonly { readonly role: string; path(at: AgentEnv): string }[];
-  /** Checks of this agent's own wiring (its hooks), run by doctor after the shared checks. */
+  /**
+   * Checks of this agent's own wiring (its hooks), run by doctor after the shared checks. A
+   * check's id names only what it checks ("hooks", "plugin"): doctor reports it under the
+   * agent's id ("codex hooks", src/install/doctor.ts agentCheckId).
+   */
   doctor(ctx: DoctorContext): Promise<Check[]>;
 }
 

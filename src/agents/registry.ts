@@ -25,11 +25,12 @@ export const AGENTS: readonly AgentEntry[] = [
   {
     id: "codex",
     label: "Codex",
-    wires: "hook and MCP server",
+    wires: "hooks and MCP server",
     readsHelp: "typed input and AGENTS.md writes from Codex TUI sessions (~/.codex/sessions)",
-    installHelp: "the UserPromptSubmit hook in hooks.json, and a delimited block in config.toml holding " +
-      "[mcp_servers.verdict] and the [hooks.state] entry by which Codex trusts that hook " +
-      "(both in $CODEX_HOME, else ~/.codex). Codex runs no hook it has not been told to trust.",
+    installHelp: "the UserPromptSubmit, PreCompact and SessionStart(compact) hooks in hooks.json, and a " +
+      "delimited block in config.toml holding [mcp_servers.verdict] and the [hooks.state] entries by " +
+      "which Codex trusts those hooks (both in $CODEX_HOME, else ~/.codex). Codex runs no hook it has " +
+      "not been told to trust.",
     load: () => import("./codex/mod.ts"),
     hookDialect: () => import("./codex/hook_dialect.ts"),
   },

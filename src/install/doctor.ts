@@ -300,11 +300,20 @@ async function sandboxCheck(job: DoctorJob, env: Env): Promise<Check> {
   return check("sandbox", "fail", `the permission probe failed: ${why}`, `run "${probeCmd}" to see why`);
 }
 
-/** Each agent's own checks (its hooks), in registry order. */
+/**
+ * The id an agent's own check is reported under: the agent's id, then what the check names
+ * ("codex hooks", "opencode plugin"), so every agent's checks are told apart the same way.
+ */
+export function agentCheckId(agentId: string, check: string): string {
+  return `${agentId} ${check}`;
+}
+
+/** Each agent's own checks (its hooks), in registry order, under agentCheckId. */
 async function agentChecks(job: DoctorJob, agents: readonly Agent[]): Promise<Check[]> {
   const out: Check[] = [];
   for (const agent of agents) {
-    out.push(...await agent.doctor({ agent: jobAgent(job, agent), bin: job.bin, read: readOrNull }));
+    const checks = await agent.doctor({ agent: jobAgent(job, agent), bin: job.bin, read: readOrNull });
+    out.push(...checks.map((c) => ({ ...c, id: agentCheckId(agent.id, c.id) })));
   }
   return out;
 }

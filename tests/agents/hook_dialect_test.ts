@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { dialect as claude } from "../../src/agents/claude/hook_dialect.ts";
+import { dialect as codex } from "../../src/agents/codex/hook_dialect.ts";
 import { dialect as qwen, PRE_COMPACT_CONTEXT_CHARS } from "../../src/agents/qwen/hook_dialect.ts";
 import { AGENTS, hookDialectOf } from "../../src/agents/registry.ts";
 import { JsonValueEnd, readFirstJsonValue } from "../../src/fsutil/bytes.ts";
@@ -21,6 +22,44 @@ Deno.test("claude dialect: the output is byte for byte what verdict printed befo
     '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"C"}}',
   );
   assert.equal(claude.render("user-prompt", {}), null);
+});
+
+Deno.test("codex dialect: a block is continue:false; PreCompact gets nothing its schema does not allow", () => {
+  const j = (v: unknown) => JSON.stringify(v);
+  assert.equal(codex.canBlockCompaction, true);
+  // Codex 0.169's PreCompact output allows continue, stopReason, suppressOutput and systemMessage
+  // only; Claude's {"decision": "block"} is "invalid PreCompact hook JSON output" to it (seen).
+  assert.equal(j(codex.render("pre-compact", { block: "R" })), '{"continue":false,"stopReason":"R"}');
+  assert.equal(j(codex.render("pre-compact", { notice: "N", context: "C" })), '{"systemMessage":"N"}');
+  assert.equal(
+    j(codex.render("session-start", { context: "C" })),
+    '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"C"}}',
+  );
+  assert.equal(
+    j(codex.render("user-prompt", { context: "C" })),
+    '{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":"C"}}',
+  );
+  assert.equal(codex.render("pre-compact", {}), null);
+  assert.deepEqual(
+    codex.read({
+      session_id: "s",
+      turn_id: "t",
+      transcript_path: "/h/.codex/sessions/r.jsonl",
+      cwd: "/p",
+      hook_event_name: "PreCompact",
+      model: "gpt-5.5",
+      trigger: "auto",
+    }),
+    {
+      event: "pre-compact",
+      prompt: null,
+      session: "s",
+      cwd: "/p",
+      transcript: "/h/.codex/sessions/r.jsonl",
+      trigger: "auto",
+      source: null,
+    },
+  );
 });
 
 Deno.test("claude dialect: reads the snake_case input, naming verdict's events and no others", () => {

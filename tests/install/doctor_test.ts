@@ -70,14 +70,14 @@ Deno.test({
       ["roots", "ok"],
       ["records", "ok"],
       ["index", "ok"],
-      ["hooks", "ok"],
+      ["claude hooks", "ok"],
       ["codex hooks", "ok"],
       ["mcp", "ok"],
       ["schedule", "ok"],
       ["sandbox", "ok"],
     ]);
     assert.match(d.one("roots").message, /^1 doc root and 1 git repo, all readable$/);
-    assert.match(d.one("hooks").message, /^UserPromptSubmit, PreCompact, SessionStart\(compact\) in /);
+    assert.match(d.one("claude hooks").message, /^UserPromptSubmit, PreCompact, SessionStart\(compact\) in /);
     assert.match(
       d.one("mcp").message,
       /^registered with Claude Code \(.*\.claude\.json\) and Codex \(.*config\.toml\)$/,
@@ -109,7 +109,7 @@ Deno.test("doctor: a missing config is fine (defaults); a fresh HOME fails on re
   });
   assert.equal(d.one("transcripts").status, "warn");
   assert.deepEqual([d.one("records").status, d.one("records").fix], ["fail", "run verdict collect"]);
-  assert.equal(d.one("hooks").status, "skip", "no Claude Code here at all");
+  assert.equal(d.one("claude hooks").status, "skip", "no Claude Code here at all");
   assert.deepEqual([d.one("mcp").status, d.one("mcp").fix], ["fail", "run verdict install"]);
   assert.equal(d.one("sandbox").status, "ok");
 });
@@ -178,8 +178,8 @@ Deno.test({
     assert.equal((await runCli(["uninstall", "--claude"], { env })).code, 0);
     const noHooks = await doctor(env);
     assert.equal(noHooks.code, 1);
-    assert.deepEqual(noHooks.one("hooks"), {
-      id: "hooks",
+    assert.deepEqual(noHooks.one("claude hooks"), {
+      id: "claude hooks",
       status: "fail",
       message:
         `not registered in ${env.HOME}/.claude/settings.json: UserPromptSubmit, PreCompact, SessionStart(compact)`,
@@ -202,9 +202,9 @@ Deno.test({
       0,
     );
     const moved = await doctor(env);
-    assert.equal(moved.one("hooks").status, "warn");
+    assert.equal(moved.one("claude hooks").status, "warn");
     assert.match(
-      moved.one("hooks").message,
+      moved.one("claude hooks").message,
       /^the hooks run \/old\/verdict, but this verdict is \/opt\/verdict\/bin\/verdict$/,
     );
   },
@@ -215,12 +215,12 @@ Deno.test("doctor: a settings file that does not parse is a finding with its lin
   await Deno.mkdir(`${home}/.claude`);
   await Deno.writeTextFile(`${home}/.claude/settings.json`, '{"hooks": {]}');
   const d = await doctor({ HOME: home });
-  assert.equal(d.one("hooks").status, "fail");
+  assert.equal(d.one("claude hooks").status, "fail");
   assert.match(
-    d.one("hooks").message,
+    d.one("claude hooks").message,
     /^Cannot parse ".*settings\.json": Property name expected at line 1, column 12$/,
   );
-  assert.match(d.one("hooks").fix!, /settings\.json:1:12$/);
+  assert.match(d.one("claude hooks").fix!, /settings\.json:1:12$/);
 });
 
 Deno.test("doctor: a Codex hook that Codex will not run (untrusted, edited, turned off) fails, with the way to trust it", async () => {
@@ -230,7 +230,10 @@ Deno.test("doctor: a Codex hook that Codex will not run (untrusted, edited, turn
   assert.equal((await runCli(["install", "--codex"], { env })).code, 0);
   const ok = await doctor(env);
   assert.equal(ok.one("codex hooks").status, "ok");
-  assert.equal(ok.one("codex hooks").message, `UserPromptSubmit in ${home}/.codex/hooks.json, trusted`);
+  assert.equal(
+    ok.one("codex hooks").message,
+    `UserPromptSubmit, PreCompact, SessionStart(compact) in ${home}/.codex/hooks.json, trusted`,
+  );
   const config = `${home}/.codex/config.toml`;
   const installed = await Deno.readTextFile(config);
   const key = `${home}/.codex/hooks.json:user_prompt_submit:0:0`;
@@ -243,8 +246,8 @@ Deno.test("doctor: a Codex hook that Codex will not run (untrusted, edited, turn
     status: "fail",
     message:
       `Codex will not run verdict's UserPromptSubmit hook: it is not trusted (no [hooks.state] entry for ${key})`,
-    fix: "run verdict install --codex (it records trust for the hook it writes), or in Codex type /hooks, " +
-      'select the verdict hook and press "t"',
+    fix: "run verdict install --codex (it records trust for the hooks it writes), or in Codex type /hooks, " +
+      'select each verdict hook and press "t"',
   });
   // The hook edited after it was trusted: its hash no longer matches.
   await Deno.writeTextFile(config, installed);

@@ -8,6 +8,7 @@ import {
   hookCommand,
   HOOKS,
   hookStatus,
+  type HookSub,
   installedHookProgram,
   installHooks,
   isHandWiredHandler,
@@ -29,7 +30,7 @@ import {
   uninstallCodex,
 } from "../../src/agents/codex/mcp.ts";
 import { installCodexHooks } from "../../src/agents/codex/hooks.ts";
-import { hookTrustHash } from "../../src/agents/codex/trust.ts";
+import { eventKeyLabel, hookTrustHash } from "../../src/agents/codex/trust.ts";
 import { HostFileError } from "../../src/install/errors.ts";
 import { JsoncSyntaxError } from "../../src/config/jsonc.ts";
 import { assertGolden, fixture, GOLDEN_BIN, GOLDEN_ENV } from "./_golden.ts";
@@ -205,35 +206,53 @@ Deno.test("installClaudeMcp() refuses a verdict server it did not write, and uni
 
 Deno.test("installCodex() appends one delimited block and touches no other byte; uninstall cuts it out", () => {
   const before = fixture("codex/config.before.toml");
-  // hooks.json is planned first in the same job: the block trusts the hook it now holds.
+  // hooks.json is planned first in the same job: the block trusts the hooks it now holds.
   const hooksPath = "/home/dev/.codex/hooks.json";
   const hooks = installCodexHooks("", hooksPath, BIN, ENV).text;
   assertGolden("codex/hooks.after.json", hooks);
   const planned = new Map([[HOOKS_ROLE, { path: hooksPath, agentPath: hooksPath, text: hooks }]]);
   const r = installCodex(before, "config.toml", BIN, ENV, planned);
-  assert.deepEqual(r.changes, ["[mcp_servers.verdict] added", "UserPromptSubmit hook trusted"]);
+  assert.deepEqual(r.changes, [
+    "[mcp_servers.verdict] added",
+    "UserPromptSubmit hook trusted",
+    "PreCompact hook trusted",
+    "SessionStart hook trusted",
+  ]);
   assertGolden("codex/config.after.toml", r.text);
   assert.ok(r.text.startsWith(before));
+  const trust = (
+    event: string,
+    sub: HookSub,
+    matcher: string | null,
+    timeout: number,
+    statusMessage?: string,
+  ) =>
+    `\n[hooks.state."${hooksPath}:${eventKeyLabel(event)}:0:0"]\ntrusted_hash = "${
+      hookTrustHash(event, matcher, { command: hookCommand(BIN, ENV, sub, "codex"), timeout, statusMessage })
+    }"\n`;
   assert.equal(
     r.text.slice(before.length),
-    `\n${BLOCK_BEGIN}\n[mcp_servers.verdict]\ncommand = "${BIN}"\nargs = ["mcp"]\nenv = { VERDICT_RECORDS = "/home/dev/data/records.jsonl" }\n\n` +
-      `[hooks.state."${hooksPath}:user_prompt_submit:0:0"]\ntrusted_hash = "${
-        hookTrustHash("UserPromptSubmit", null, {
-          command: hookCommand(BIN, ENV, "user-prompt", "codex"),
-          timeout: 5,
-        })
-      }"\n${BLOCK_END}\n`,
+    `\n${BLOCK_BEGIN}\n[mcp_servers.verdict]\ncommand = "${BIN}"\nargs = ["mcp"]\nenv = { VERDICT_RECORDS = "/home/dev/data/records.jsonl" }\n` +
+      trust("UserPromptSubmit", "user-prompt", null, 5) +
+      trust("PreCompact", "pre-compact", null, 30, "verdict: checking for unlanded work") +
+      trust("SessionStart", "session-start", "compact", 10) +
+      `${BLOCK_END}\n`,
   );
   assert.deepEqual(installCodex(r.text, "c", BIN, ENV, planned).changes, []);
   // Without hooks.json in the job (an older job, or no hook to trust) the block holds the server only.
   assert.deepEqual(installCodex(before, "c", BIN, ENV).changes, ["[mcp_servers.verdict] added"]);
   assert.equal(codexMcpState(r.text, "c"), "ours");
   assert.equal(uninstallCodex(r.text, "c").text, before);
-  // A changed binary replaces the block in place, trusting the hook as it is now written.
+  // A changed binary replaces the block in place, trusting the hooks as they are now written.
   const movedHooks = installCodexHooks(hooks, hooksPath, "/new/verdict", {}).text;
   const movedPlan = new Map([[HOOKS_ROLE, { path: hooksPath, agentPath: hooksPath, text: movedHooks }]]);
   const moved = installCodex(r.text + "\n[other]\nx = 1\n", "c", "/new/verdict", {}, movedPlan);
-  assert.deepEqual(moved.changes, ["[mcp_servers.verdict] updated", "UserPromptSubmit hook trust updated"]);
+  assert.deepEqual(moved.changes, [
+    "[mcp_servers.verdict] updated",
+    "UserPromptSubmit hook trust updated",
+    "PreCompact hook trust updated",
+    "SessionStart hook trust updated",
+  ]);
   assert.ok(moved.text.endsWith("\n[other]\nx = 1\n"));
   assert.match(moved.text, /command = "\/new\/verdict"\nargs = \["mcp"\]\n\n\[hooks\.state\./);
   assert.ok(moved.text.includes(
@@ -242,11 +261,13 @@ Deno.test("installCodex() appends one delimited block and touches no other byte;
       timeout: 5,
     }),
   ));
-  // Without a hook to trust, the old trust goes with the old hook.
+  // Without a hook to trust, the old trust goes with the old hooks.
   const bare = installCodex(r.text, "c", "/new/verdict", {});
   assert.deepEqual(bare.changes, [
     "[mcp_servers.verdict] updated",
     "trust of /home/dev/.codex/hooks.json:user_prompt_submit:0:0 removed",
+    "trust of /home/dev/.codex/hooks.json:pre_compact:0:0 removed",
+    "trust of /home/dev/.codex/hooks.json:session_start:0:0 removed",
   ]);
   assert.match(bare.text, /command = "\/new\/verdict"\nargs = \["mcp"\]\n# <<< verdict <<<\n/);
 });

@@ -1,10 +1,13 @@
 /**
- * The Codex hook verdict wires into `<codex home>/hooks.json` (the same JSON shape as Claude
- * Code's settings, src/install/hook_json.ts), and where Codex's trust gate looks for it.
+ * The Codex hooks verdict wires into `<codex home>/hooks.json` (the same JSON shape as Claude
+ * Code's settings, src/install/hook_json.ts), and where Codex's trust gate looks for them.
  *
- * Only UserPromptSubmit: verdict's PreCompact and SessionStart(compact) hooks build the
- * compaction verdict from a Claude Code transcript and cannot read a Codex rollout yet, so wiring
- * them into Codex would run code that can only say nothing.
+ * Claude Code's three: UserPromptSubmit (the hint), PreCompact (the compaction verdict, judged
+ * from the rollout re-framed by judge_lines.ts) and SessionStart with matcher "compact" (the
+ * handoff, after the compaction). Codex 0.169 fires PreCompact on `/compact` (trigger "manual")
+ * and before an automatic compaction ("auto"), and SessionStart with source "compact" before the
+ * next model request after either (seen with the real binary). Each command passes
+ * `--agent codex`; timeouts are in seconds.
  */
 import type { EditResult } from "../../install/errors.ts";
 import {
@@ -27,6 +30,10 @@ import { isDeepStrictEqual } from "node:util";
 
 /** Seconds Codex waits. The hint gives up on its own after 400 ms; 5 s is the backstop. */
 const HINT_TIMEOUT_S = 5;
+/** Judging a session runs git and reads the rollout: as Claude Code's 30 s. */
+const PRE_COMPACT_TIMEOUT_S = 30;
+/** The handoff is one small file read. */
+const SESSION_START_TIMEOUT_S = 10;
 
 export const CODEX_HOOKS: readonly HookSpec[] = [
   {
@@ -34,6 +41,24 @@ export const CODEX_HOOKS: readonly HookSpec[] = [
     sub: "user-prompt",
     matcher: null,
     timeout: HINT_TIMEOUT_S,
+    statusMessage: null,
+    agent: "codex",
+  },
+  {
+    event: "PreCompact",
+    sub: "pre-compact",
+    matcher: null,
+    timeout: PRE_COMPACT_TIMEOUT_S,
+    statusMessage: "verdict: checking for unlanded work",
+    agent: "codex",
+  },
+  // SessionStart fires for several sources; only "compact" needs the handoff (Codex matches the
+  // matcher against the source: seen, the startup one did not run it).
+  {
+    event: "SessionStart",
+    sub: "session-start",
+    matcher: "compact",
+    timeout: SESSION_START_TIMEOUT_S,
     statusMessage: null,
     agent: "codex",
   },
@@ -49,7 +74,7 @@ export function installCodexHooks(
 }
 
 /**
- * Removes verdict's hook; a hooks.json left with nothing in it is deleted (Codex reads a missing
+ * Removes verdict's hooks; a hooks.json left with nothing in it is deleted (Codex reads a missing
  * file the same way, and install may have created it).
  */
 export function uninstallCodexHooks(text: string, path: string): EditResult {
@@ -64,7 +89,7 @@ export function codexHookStatus(text: string, path: string): HookStatus[] {
 
 /** One of verdict's hooks in hooks.json, with the trust Codex wants for it. */
 export interface TrustWanted {
-  /** "UserPromptSubmit", for messages. */
+  /** The event ("UserPromptSubmit"), for messages. */
   readonly label: string;
   /** The `[hooks.state."…"]` key. */
   readonly key: string;

@@ -6,15 +6,18 @@
  * - Sessions: rollouts under `<folder>/sessions/YYYY/MM/DD/` and `<folder>/archived_sessions/`,
  *   read by rollout.ts (which tells the file generations apart from their first lines; a new
  *   generation is a new branch there, a wholly new file format a second reader here).
- * - Wiring: the UserPromptSubmit hook in `<folder>/hooks.json` (hooks.ts), planned first, then
- *   a delimited block in `<folder>/config.toml` (mcp.ts) holding the MCP server and the trust
- *   Codex requires before it runs that hook (trust.ts).
- * - Doctor: the hook, and whether Codex will run it (doctor.ts).
+ * - Wiring: the UserPromptSubmit, PreCompact and SessionStart(compact) hooks in
+ *   `<folder>/hooks.json` (hooks.ts), planned first, then a delimited block in
+ *   `<folder>/config.toml` (mcp.ts) holding the MCP server and the trust Codex requires before
+ *   it runs those hooks (trust.ts). The hook entries speak Codex's dialect (hook_dialect.ts).
+ * - Compaction: the judge reads the rollout re-framed (judge_lines.ts).
+ * - Doctor: the hooks, and whether Codex will run them (doctor.ts).
  */
 import { joinPath, resolvePath } from "../../config/paths.ts";
 import type { AgentEnv, AgentKit } from "../agent.ts";
 import { codexHooksCheck, CONFIG_ROLE } from "./doctor.ts";
 import { installCodexHooks, uninstallCodexHooks } from "./hooks.ts";
+import { asClaudeTranscript } from "./judge_lines.ts";
 import { codexMcpState, HOOKS_ROLE, installCodex, uninstallCodex } from "./mcp.ts";
 import { createCodexParser } from "./rollout.ts";
 
@@ -70,6 +73,6 @@ export const kit: AgentKit = {
       mcpState: codexMcpState,
     },
   ],
-  judgeTranscript: null,
+  judgeTranscript: asClaudeTranscript,
   doctor: async (ctx) => [await codexHooksCheck(ctx)],
 };

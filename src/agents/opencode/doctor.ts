@@ -9,23 +9,23 @@ import type { DoctorContext } from "../agent.ts";
 import { isOurPlugin, pluginProgram } from "./plugin.ts";
 
 /** The role of the plugin file (see mod.ts). */
-export const PLUGIN_ROLE = "opencode-plugin";
+export const PLUGIN_ROLE = "plugin";
 
 export async function pluginCheck(ctx: DoctorContext): Promise<Check> {
-  if (!ctx.agent.present) return check("opencode-plugin", "skip", "OpenCode not found; no plugin to check");
+  if (!ctx.agent.present) return check("plugin", "skip", "OpenCode not found; no plugin to check");
   const path = ctx.agent.files.find((f) => f.role === PLUGIN_ROLE)!.path;
   let text: string | null;
   try {
     text = await ctx.read(path);
   } catch (err) {
-    return check("opencode-plugin", "fail", `Cannot read "${path}": ${reason(err)}`, `make ${path} readable`);
+    return check("plugin", "fail", `Cannot read "${path}": ${reason(err)}`, `make ${path} readable`);
   }
   if (text === null) {
-    return check("opencode-plugin", "fail", `no hint plugin at ${path}`, "run verdict install --opencode");
+    return check("plugin", "fail", `no hint plugin at ${path}`, "run verdict install --opencode");
   }
   if (!isOurPlugin(text)) {
     return check(
-      "opencode-plugin",
+      "plugin",
       "warn",
       `${path} was not written by verdict install; OpenCode runs it, but it is not verdict's hint`,
       "move it away, then run verdict install --opencode",
@@ -34,11 +34,11 @@ export async function pluginCheck(ctx: DoctorContext): Promise<Check> {
   const program = pluginProgram(text);
   if (program !== ctx.bin) {
     return check(
-      "opencode-plugin",
+      "plugin",
       "warn",
       `the hint plugin runs ${program ?? "an unknown program"}, but this verdict is ${ctx.bin}`,
       "run verdict install --opencode to point it here",
     );
   }
-  return check("opencode-plugin", "ok", `hint plugin (chat.message) in ${path}; OpenCode loads it at start`);
+  return check("plugin", "ok", `hint plugin (chat.message) in ${path}; OpenCode loads it at start`);
 }

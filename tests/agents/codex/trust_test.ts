@@ -18,7 +18,7 @@ import {
   hookTrustHash,
   readHookStates,
 } from "../../../src/agents/codex/trust.ts";
-import { hookCommand } from "../../../src/install/hook_json.ts";
+import { hookCommand, type HookSub } from "../../../src/install/hook_json.ts";
 
 Deno.test("hookTrustHash() gives the hashes Codex 0.169.0 reports for the same hooks", () => {
   const cases: [string, string | null, Parameters<typeof hookTrustHash>[2], string][] = [
@@ -77,6 +77,47 @@ Deno.test("hookTrustHash() gives the hashes Codex 0.169.0 reports for the same h
       `${event} ${JSON.stringify(handler)}`,
     );
   }
+  // verdict's own three handlers, exactly as install writes them for /opt/verdict/bin/verdict
+  // (Codex's `hooks/list` on that hooks.json answered these, with trustStatus "trusted" for the
+  // block install wrote).
+  const BIN = "/opt/verdict/bin/verdict";
+  const ours: [string, string | null, HookSub, number, string | undefined, string][] = [
+    [
+      "UserPromptSubmit",
+      null,
+      "user-prompt",
+      5,
+      undefined,
+      "e91e4d3da108b03192cf8f5ac08cd0d0315fee2b1e86285f842e80f5e7586d1c",
+    ],
+    [
+      "PreCompact",
+      null,
+      "pre-compact",
+      30,
+      "verdict: checking for unlanded work",
+      "ef202ea506e9c95aa98368a4a9a3c4793c04ff6dc1d6899dfdf0097fee05a940",
+    ],
+    [
+      "SessionStart",
+      "compact",
+      "session-start",
+      10,
+      undefined,
+      "b2a9f2f883eaede58ca7d60a8c20910ca562831c20bdb961d34562b977d4a941",
+    ],
+  ];
+  for (const [event, matcher, sub, timeout, statusMessage, hex] of ours) {
+    const command = hookCommand(BIN, {}, sub, "codex");
+    assert.equal(hookTrustHash(event, matcher, { command, timeout, statusMessage }), `sha256:${hex}`, event);
+    // And it is the very handler install writes for that event.
+    const spec = CODEX_HOOKS.find((h) => h.event === event)!;
+    assert.deepEqual([spec.matcher, spec.timeout, spec.statusMessage ?? undefined], [
+      matcher,
+      timeout,
+      statusMessage,
+    ]);
+  }
   // Codex ignores a matcher on UserPromptSubmit (same hash with one), not on SessionStart.
   assert.equal(hookTrustHash("UserPromptSubmit", "x", { command: "echo hi" }), `sha256:${cases[0]![3]}`);
   assert.notEqual(hookTrustHash("SessionStart", null, { command: "echo hi" }), `sha256:${cases[4]![3]}`);
@@ -130,25 +171,43 @@ function plannedWith(hooksText: string) {
   return new Map([[HOOKS_ROLE, { path: HOOKS_PATH, agentPath: HOOKS_PATH, text: hooksText }]]);
 }
 
-Deno.test("install trusts the hook it wrote at the position it holds after other tools' hooks", () => {
+Deno.test("install trusts the hooks it wrote at the positions they hold after other tools' hooks", () => {
   const other = JSON.stringify({
-    hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "other-tool submit" }] }] },
+    hooks: {
+      UserPromptSubmit: [{ hooks: [{ type: "command", command: "other-tool submit" }] }],
+      SessionStart: [{ matcher: "startup", hooks: [{ type: "command", command: "other-tool start" }] }],
+    },
   });
   const hooks = installCodexHooks(other, HOOKS_PATH, BIN, {}).text;
   const wanted = wantedTrust(hooks, HOOKS_PATH, HOOKS_PATH, isExactlyOurs(BIN, {}));
-  assert.deepEqual(wanted, [{
-    label: "UserPromptSubmit",
-    key: `${HOOKS_PATH}:user_prompt_submit:1:0`,
-    hash: hookTrustHash("UserPromptSubmit", null, {
-      command: hookCommand(BIN, {}, "user-prompt", "codex"),
-      timeout: 5,
-    }),
-  }]);
+  const command = (sub: HookSub) => hookCommand(BIN, {}, sub, "codex");
+  assert.deepEqual(wanted, [
+    {
+      label: "UserPromptSubmit",
+      key: `${HOOKS_PATH}:user_prompt_submit:1:0`,
+      hash: hookTrustHash("UserPromptSubmit", null, { command: command("user-prompt"), timeout: 5 }),
+    },
+    {
+      label: "SessionStart",
+      key: `${HOOKS_PATH}:session_start:1:0`,
+      hash: hookTrustHash("SessionStart", "compact", { command: command("session-start"), timeout: 10 }),
+    },
+    {
+      label: "PreCompact",
+      key: `${HOOKS_PATH}:pre_compact:0:0`,
+      hash: hookTrustHash("PreCompact", null, {
+        command: command("pre-compact"),
+        timeout: 30,
+        statusMessage: "verdict: checking for unlanded work",
+      }),
+    },
+  ]);
   const r = installCodex("", "/home/dev/.codex/config.toml", BIN, {}, plannedWith(hooks));
-  assert.deepEqual(readHookStates(r.text).get(wanted[0]!.key)?.trustedHash, wanted[0]!.hash);
-  // Only ours: the other tool's hook is not trusted by verdict.
-  assert.equal(readHookStates(r.text).size, 1);
-  assert.equal(CODEX_HOOKS.length, 1);
+  const states = readHookStates(r.text);
+  for (const w of wanted) assert.equal(states.get(w.key)?.trustedHash, w.hash, w.label);
+  // Only ours: the other tool's hooks are not trusted by verdict.
+  assert.equal(states.size, 3);
+  assert.deepEqual(CODEX_HOOKS.map((h) => h.event), ["UserPromptSubmit", "PreCompact", "SessionStart"]);
 });
 
 Deno.test("install never trusts a hook that only looks like verdict's (injection)", () => {
@@ -168,7 +227,7 @@ Deno.test("install never trusts a hook that only looks like verdict's (injection
   const fixed = installCodexHooks(text, HOOKS_PATH, BIN, {});
   assert.ok(!fixed.text.includes("evil"));
   const trusted = installCodex("", "c", BIN, {}, plannedWith(fixed.text));
-  assert.equal(readHookStates(trusted.text).size, 1);
+  assert.equal(readHookStates(trusted.text).size, CODEX_HOOKS.length);
 });
 
 Deno.test("a hook state Codex already keeps outside our block is left to Codex, with a note when it differs", () => {

@@ -157,7 +157,7 @@ Deno.test("verdict install --copilot: a dry-run diff first, then both files; doc
       id: string;
       status: string;
       message: string;
-    }[]).filter((c) => c.id === "hooks" && c.message.startsWith("Copilot CLI"));
+    }[]).filter((c) => c.id === "copilot hooks");
   const ok = await doctor();
   assert.deepEqual(ok.map((c) => c.status), ["ok"], JSON.stringify(ok));
   assert.match(

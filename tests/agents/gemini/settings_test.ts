@@ -145,7 +145,7 @@ Deno.test("verdict install --gemini: a dry-run diff first, then the file; doctor
       status: string;
       message: string;
     }[];
-  const hooks = (await doctor()).filter((c) => c.id === "hooks" && c.message.startsWith("Gemini CLI"));
+  const hooks = (await doctor()).filter((c) => c.id === "gemini hooks");
   assert.deepEqual(hooks.map((c) => c.status), ["ok"], JSON.stringify(hooks));
   assert.match(hooks[0]!.message, /BeforeAgent in .*settings\.json \(user hooks need no trust step\)/);
   const text = await Deno.readTextFile(`${home}/.gemini/settings.json`);
@@ -156,7 +156,7 @@ Deno.test("verdict install --gemini: a dry-run diff first, then the file; doctor
       '"ui": {"theme": "GitHub"}, "hooksConfig": {"enabled": false},',
     ),
   );
-  const off = (await doctor()).find((c) => c.id === "hooks" && c.message.startsWith("Gemini CLI"))!;
+  const off = (await doctor()).find((c) => c.id === "gemini hooks")!;
   assert.equal(off.status, "fail");
   assert.match(off.message, /will not run verdict's hooks: hooksConfig\.enabled is false/);
   const un = await runCli(["uninstall", "--gemini"], { env });

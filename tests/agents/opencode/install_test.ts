@@ -69,7 +69,7 @@ Deno.test("opencode install: plugin and mcp.verdict added, comments kept; idempo
   assert.match(again.stdout, /nothing to do: verdict is already installed/);
 
   const doctor = JSON.parse((await runCli(["doctor", "--json"], { env: env(w.home) })).stdout);
-  const plug = doctor.checks.find((c: { id: string }) => c.id === "opencode-plugin");
+  const plug = doctor.checks.find((c: { id: string }) => c.id === "opencode plugin");
   assert.equal(plug.status, "ok", plug.message);
   assert.match(doctor.checks.find((c: { id: string }) => c.id === "mcp").message, /OpenCode/);
 
@@ -79,7 +79,7 @@ Deno.test("opencode install: plugin and mcp.verdict added, comments kept; idempo
   await assert.rejects(Deno.stat(w.plugin), Deno.errors.NotFound);
   assert.equal(await Deno.readTextFile(w.config), USER_CONFIG);
   const after = JSON.parse((await runCli(["doctor", "--json"], { env: env(w.home) })).stdout);
-  assert.equal(after.checks.find((c: { id: string }) => c.id === "opencode-plugin").status, "fail");
+  assert.equal(after.checks.find((c: { id: string }) => c.id === "opencode plugin").status, "fail");
 });
 
 Deno.test("opencode install: a foreign plugin file or mcp.verdict is refused, and nothing is written", async () => {
@@ -98,7 +98,7 @@ Deno.test("opencode install: a foreign plugin file or mcp.verdict is refused, an
   assert.match(u.stdout, /this plugin was not written by verdict install; left as is/);
   assert.equal(await Deno.readTextFile(w.plugin), "export const Mine = async () => ({});\n");
   const doctor = JSON.parse((await runCli(["doctor", "--json"], { env: env(w.home) })).stdout);
-  assert.equal(doctor.checks.find((c: { id: string }) => c.id === "opencode-plugin").status, "warn");
+  assert.equal(doctor.checks.find((c: { id: string }) => c.id === "opencode plugin").status, "warn");
 
   const v = await home(
     `{ "mcp": { "verdict": { "type": "local", "command": ["/bin/sh", "-c", "evil"] } } }\n`,

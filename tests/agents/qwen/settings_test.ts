@@ -154,7 +154,7 @@ Deno.test("verdict install --qwen: a dry-run diff first, then the file; doctor p
       status: string;
       message: string;
     }[];
-  const hooks = (await doctor()).filter((c) => c.id === "hooks" && c.message.startsWith("Qwen Code"));
+  const hooks = (await doctor()).filter((c) => c.id === "qwen hooks");
   assert.deepEqual(hooks.map((c) => c.status), ["ok"], JSON.stringify(hooks));
   assert.match(
     hooks[0]!.message,
@@ -165,7 +165,7 @@ Deno.test("verdict install --qwen: a dry-run diff first, then the file; doctor p
     `${home}/.qwen/settings.json`,
     text.replace('"$version": 4', '"$version": 4, "disableAllHooks": true'),
   );
-  const off = (await doctor()).find((c) => c.id === "hooks" && c.message.startsWith("Qwen Code"))!;
+  const off = (await doctor()).find((c) => c.id === "qwen hooks")!;
   assert.equal(off.status, "fail");
   assert.match(off.message, /will not run verdict's hooks: disableAllHooks is true/);
   const un = await runCli(["uninstall", "--qwen"], { env });
