@@ -8,7 +8,8 @@
  * - `approval_policy = "never"` and a full-access sandbox (no bubblewrap here), the project
  *   trusted, analytics off;
  * - the TUI's first-run screens pre-seeded ([notice.model_migrations], the screen-reader probe),
- *   or the first prompt answers a dialog instead.
+ *   or the first prompt answers a dialog instead;
+ * - the plan tool turned on ([tools.update_plan]), so a session can leave an unfinished plan.
  */
 import { installCli, isExecutable } from "../harness/install_cli.ts";
 import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
@@ -57,6 +58,11 @@ export function codexConfig(ws: Workspace, server: ModelServer<ResponsesReply>):
     "",
     "[analytics]",
     "enabled = false",
+    "",
+    "# The plan tool (update_plan) is off for this model by default; a person who keeps plans turns",
+    "# it on, and the compaction verdict counts an unfinished plan's steps as todos.",
+    "[tools.update_plan]",
+    "enabled = true",
     "",
     "[tui]",
     "screen_reader_detection_done = true",
@@ -154,9 +160,19 @@ export class CodexTui {
    */
   async submit(text: string, expect?: string): Promise<RecordedRequest[]> {
     const from = this.#server.requests.length;
+    // The echo is one more occurrence of the text's end than the screen held before (it may hold
+    // some already: "/compact" is in the message of a stopped compaction).
+    const tail = text.replace(/^[!/]/, "").slice(-16);
+    const count = (screen: string) => screen.split(tail).length - 1;
+    const before = count(await this.tmux.screen());
     await this.tmux.type(text);
-    const tail = text.replace(/^[!/]/, "").slice(-16).replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-    await this.tmux.waitForScreen(new RegExp(tail), "the typed text");
+    const deadline = performance.now() + 30_000;
+    while (count(await this.tmux.screen()) <= before) {
+      if (performance.now() > deadline) {
+        throw new Error(`The screen never showed the typed text "${text}":\n${await this.tmux.screen()}`);
+      }
+      await delay(100);
+    }
     await this.tmux.press("Enter");
     if (expect !== undefined) {
       const folded = expect.toLowerCase();

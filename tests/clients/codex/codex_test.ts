@@ -3,10 +3,12 @@
  * offline: the scripted OpenAI Responses model on 127.0.0.1, a temp HOME, a git project. One
  * story is driven once (the scenario below) and each test checks one claim on what it left:
  *
- *  1. `verdict install` (hooks.json, the MCP server and the hook's trust in config.toml), then
- *     session A in the TUI, with no trust-bypass flag: a decision, a skill invoked with
- *     arguments (`$release …`, Codex 0.169's custom slash commands are gone), an AGENTS.md write
- *     (apply_patch), a `!` shell line and `/compact`;
+ *  1. `verdict install` (hooks.json, the MCP server and the hooks' trust in config.toml), with
+ *     `judge.block_manual` on, then session A in the TUI, with no trust-bypass flag: a decision,
+ *     a skill invoked with arguments (`$release …`, Codex 0.169's custom slash commands are
+ *     gone), an AGENTS.md write (apply_patch), a `!` shell line, a plan (update_plan) left
+ *     unfinished, then `/compact` (PreCompact judges preserve_first and stops it), `/compact`
+ *     again (it passes, and compacts), and a prompt after it (the SessionStart handoff);
  *  2. `verdict collect`, then session B in the TUI: a prompt the decision bears on (the hint),
  *     small talk (no hint), and a question the model answers through the MCP recall tool;
  *  3. the trust gate: with verdict's trust entry removed, doctor says Codex will not run the
@@ -26,11 +28,19 @@ const NAME = testPrefix("codex");
 
 /** The marker verdict's hint block starts with (src/gate/render.ts). */
 const HINT_MARK = "[verdict recall]";
+/** The first words of the compaction handoff (src/cli/cmd/hook_session_start.ts). */
+const HANDOFF_MARK = "[verdict compaction handoff]";
 
 const DECISION = "From now on use pnpm, never npm, to install packages in this repo.";
 const SKILL = "$release version 2 with the pnpm switch";
 const MEMORY = "Please record that rule in AGENTS.md.";
 const SHELL = "!git status --short";
+const PLAN = "Plan the release: keep a plan of the steps.";
+const PLAN_STEPS = [
+  { step: "Write the changelog", status: "in_progress" },
+  { step: "Tag v2", status: "pending" },
+];
+const AFTER_COMPACT = "What is left to do for the release?";
 const BEARS_ON_DECISION = "Should I install lodash with npm or pnpm?";
 const SMALL_TALK = "thanks, that is all for now";
 const ASK_RECALL = "Check with the recall tool what we decided about package managers.";
@@ -61,6 +71,10 @@ interface Story {
   /** The TUI's first screen in session A (no hook-review dialog when trust was recorded). */
   readonly startScreen: string;
   readonly doctor: Record<string, { status: string; message: string }>;
+  /** The TUI's screen after the first `/compact` (stopped) and after the second (compacted). */
+  readonly compactScreens: { stopped: string; passed: string };
+  /** The handoff files the PreCompact hook wrote. */
+  readonly handoffFiles: readonly string[];
   readonly untrusted: { doctor: { status: string; message: string; fix: string | null }; exec: Exec };
   readonly retrusted: { doctor: { status: string; message: string }; exec: Exec };
   readonly records: Record<string, unknown>[];
@@ -87,6 +101,9 @@ const story = once(async (): Promise<Story> => {
     { when: "from now on use pnpm", reply: { text: "Understood: pnpm only, never npm." } },
     { when: "record that rule in AGENTS.md", reply: { custom: "apply_patch", input: PATCH } },
     { afterTool: true, when: "AGENTS.md", reply: { text: "Wrote AGENTS.md." } },
+    { when: "plan the release", reply: { tool: "update_plan", args: { plan: PLAN_STEPS } } },
+    { afterTool: true, when: "Plan updated", reply: { text: "Next, I'll write the changelog." } },
+    { when: "what is left to do", reply: { text: "The changelog, then the tag." } },
     { when: "lodash", once: false, reply: { text: "Run `pnpm add lodash`." } },
     // MCP tools are deferred: the model searches for them first (Codex runs the search itself).
     {
@@ -123,9 +140,16 @@ const story = once(async (): Promise<Story> => {
 
   const install = await ws.verdict(["install", "--codex"]);
   const doctor = await doctorChecks(ws);
+  // The person asked verdict to stop a manual compaction while work is unlanded.
+  await Deno.mkdir(`${ws.home}/.config/verdict`, { recursive: true });
+  await Deno.writeTextFile(
+    `${ws.home}/.config/verdict/config.json`,
+    '{ "judge": { "block_manual": true } }\n',
+  );
 
   // Session A: no --dangerously-bypass-hook-trust; the hook runs only because it is trusted.
   let startScreen = "";
+  const compactScreens = { stopped: "", passed: "" };
   {
     await using tui = await CodexTui.start(ws, server);
     startScreen = await tui.tmux.screen();
@@ -137,8 +161,19 @@ const story = once(async (): Promise<Story> => {
     await tui.submit(MEMORY, "AGENTS.md");
     mark("shell");
     await tui.submit(SHELL);
+    mark("plan");
+    await tui.submit(PLAN, "plan the release");
+    // PreCompact judges preserve_first and stops the compaction (continue: false)…
+    mark("compact-stopped");
+    await tui.submit("/compact");
+    compactScreens.stopped = await tui.tmux.waitForScreen(/Hook stopped/, "the stopped compaction", 60_000);
+    await tui.idle();
+    // …and a second /compact within 120 s goes through.
     mark("compact");
     await tui.submit("/compact", "CONTEXT CHECKPOINT COMPACTION");
+    compactScreens.passed = await tui.tmux.waitForScreen(/Context compacted/, "the compaction");
+    mark("after-compact");
+    await tui.submit(AFTER_COMPACT, "what is left to do");
     mark("session-a-end");
     await tui.quit();
   }
@@ -184,6 +219,12 @@ const story = once(async (): Promise<Story> => {
   mark("after-uninstall");
   const afterUninstall = await codexExec(ws, [AFTER_UNINSTALL]);
 
+  const handoffFiles: string[] = [];
+  try {
+    for await (const e of Deno.readDir(`${ws.home}/.local/state/verdict/handoff`)) handoffFiles.push(e.name);
+  } catch {
+    // none written
+  }
   const all: Record<string, Record<string, unknown>[]> = {};
   for (const f of await rollouts(ws)) all[f] = await readJsonl(f);
   let hooksJson = true;
@@ -202,6 +243,8 @@ const story = once(async (): Promise<Story> => {
     after: { config: await Deno.readTextFile(configPath), hooksJson },
     startScreen,
     doctor,
+    compactScreens,
+    handoffFiles,
     untrusted: { doctor: untrustedDoctor, exec: untrustedExec },
     retrusted: { doctor: retrustedDoctor, exec: retrustedExec },
     records,
@@ -214,11 +257,12 @@ const story = once(async (): Promise<Story> => {
 
 // ---- reading what was recorded
 
-/** The conversation turns of the step starting at mark `from` (up to the next mark). */
+/** The conversation turns of the step starting at mark `from` (up to the mark set after it). */
 function turnsOf(s: Story, from: string): RecordedRequest[] {
+  const names = Object.keys(s.marks); // in the order they were set
   const start = s.marks[from]!;
-  const ends = Object.values(s.marks).filter((m) => m > start);
-  const end = ends.length ? Math.min(...ends) : s.requests.length;
+  const next = names[names.indexOf(from) + 1];
+  const end = next === undefined ? s.requests.length : s.marks[next]!;
   return s.requests.slice(start, end).filter((r) => r.turn && !r.side);
 }
 
@@ -257,12 +301,22 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.equal(s.install.code, 0, s.install.stderr);
-    assertIncludes(s.install.stdout, "UserPromptSubmit hook added");
-    assertIncludes(s.install.stdout, "[mcp_servers.verdict] added, UserPromptSubmit hook trusted");
+    assertIncludes(
+      s.install.stdout,
+      "UserPromptSubmit hook added, PreCompact hook added, SessionStart(compact) hook added",
+    );
+    assertIncludes(
+      s.install.stdout,
+      "[mcp_servers.verdict] added, UserPromptSubmit hook trusted, PreCompact hook trusted, SessionStart hook trusted",
+    );
     assert.equal(s.doctor["codex hooks"]?.status, "ok", s.doctor["codex hooks"]?.message);
+    assert.match(
+      s.doctor["codex hooks"]!.message,
+      /^UserPromptSubmit, PreCompact, SessionStart\(compact\) in .*, trusted$/,
+    );
     // Codex did not ask to review the hook: it found it trusted.
     assert.ok(!/hooks? need review/i.test(s.startScreen), s.startScreen);
-    // It ran it: its context (the hint) reached the model (see the hint test), and exec says so.
+    // It ran them: their context reached the model (see the hint and compaction tests), and exec says so.
     assertIncludes(s.retrusted.exec.stdout + s.retrusted.exec.stderr, "UserPromptSubmit");
     // And it started the MCP server: its namespace came back from the tool search.
     const recall = turnsOf(s, "recall");
@@ -280,6 +334,8 @@ Deno.test({
       DECISION,
       SKILL,
       MEMORY,
+      PLAN,
+      AFTER_COMPACT,
       BEARS_ON_DECISION,
       SMALL_TALK,
       ASK_RECALL,
@@ -306,6 +362,7 @@ Deno.test({
         : "";
     const machine = {
       "hook context": lines.find((l) => userText(l).includes(HINT_MARK)),
+      "compaction handoff": lines.find((l) => userText(l).includes(HANDOFF_MARK)),
       "injected skill body": lines.find((l) => userText(l).includes("<skill>")),
       "environment block": lines.find((l) => userText(l).includes("<environment_context>")),
       "! shell command": lines.find((l) => userText(l).includes("<user_shell_command>")),
@@ -316,6 +373,7 @@ Deno.test({
     for (
       const bad of [
         HINT_MARK,
+        HANDOFF_MARK,
         "<skill>",
         "Prepare the release notes",
         "<environment_context>",
@@ -397,6 +455,65 @@ Deno.test({
       (payload(l).item as Record<string, unknown>)?.type === "McpToolCall"
     );
     assert.equal(calls.length, 1);
+  },
+});
+
+/** A screen's text with its line breaks and indentation folded (the TUI wraps long lines). */
+function folded(screen: string): string {
+  return screen.replace(/\s+/g, " ");
+}
+
+Deno.test({
+  name:
+    `${NAME}: /compact runs PreCompact: preserve_first stops it (block_manual), the second /compact passes`,
+  ...CLIENT_TEST,
+  async fn() {
+    const s = await story();
+    // Stopped: Codex made no compaction request, showed why, and wrote no compaction.
+    const stopped = turnsOf(s, "compact-stopped");
+    assert.deepEqual(stopped.filter((r) => r.text.includes("CONTEXT CHECKPOINT")), [], "it compacted anyway");
+    const why = folded(s.compactScreens.stopped);
+    assertIncludes(why, "Hook stopped");
+    assertIncludes(why, "verdict: preserve_first (over_threshold)");
+    assertIncludes(why, "Land it first");
+    // Passed: the request was made, and the person saw the verdict and where the handoff is.
+    assert.ok(turnsOf(s, "compact").some((r) => r.text.includes("CONTEXT CHECKPOINT COMPACTION")));
+    const seen = folded(s.compactScreens.passed);
+    assertIncludes(seen, "Hook · verdict: preserve_first (over_threshold)");
+    assertIncludes(seen, "handoff:");
+    const sessionA = Object.values(s.rollouts).find((ls) => JSON.stringify(ls).includes(PLAN))!;
+    assert.equal(
+      sessionA.filter((l) => l.type === "compacted").length,
+      1,
+      "one compaction, the second /compact",
+    );
+    assert.deepEqual(s.handoffFiles, [`${String(payload(sessionA[0]!).id)}.md`]);
+  },
+});
+
+Deno.test({
+  name:
+    `${NAME}: the SessionStart(compact) handoff, judged from the rollout, reaches the model after the compaction`,
+  ...CLIENT_TEST,
+  async fn() {
+    const s = await story();
+    const next = turnsOf(s, "after-compact")[0]!;
+    assertIncludes(next.input!.text, AFTER_COMPACT);
+    const messages = inputMessages(next.body);
+    const summary = messages.findIndex((m) => m.text.includes("Another language model started"));
+    const handoff = messages.findIndex((m) => m.role === "developer" && m.text.includes(HANDOFF_MARK));
+    assert.ok(summary >= 0, "the request holds no compaction summary");
+    assert.ok(handoff > summary, "the handoff is not in the request after the compaction summary");
+    const text = messages[handoff]!.text;
+    // What the judge read from the rollout: the plan's open steps (update_plan), the untracked
+    // AGENTS.md the patch added, the decision nothing wrote down, the announced next step.
+    assertIncludes(text, "- todo (TodoWrite, line ");
+    assertIncludes(text, "Write the changelog (in_progress)");
+    assertIncludes(text, "Tag v2 (pending)");
+    assertIncludes(text, "?? AGENTS.md");
+    assertIncludes(text, `(typed prompt, line `);
+    assertIncludes(text, DECISION);
+    assertIncludes(text, "Next, I'll write the changelog.");
   },
 });
 
