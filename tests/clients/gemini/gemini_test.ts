@@ -75,14 +75,11 @@ interface Story {
   readonly hooks: string;
 }
 
-/**
- * `verdict doctor --json`'s check of Gemini CLI's hooks (its id, "hooks", is shared with other
- * agents' hook checks; the message names the agent).
- */
+/** `verdict doctor --json`'s check of Gemini CLI's hooks ("gemini hooks": each agent's checks carry its id). */
 async function hooksCheck(ws: Workspace): Promise<DoctorLine | undefined> {
   const r = await ws.verdict(["doctor", "--json"]);
   const checks = JSON.parse(r.stdout).checks as DoctorLine[];
-  return checks.find((c) => c.id === "hooks" && /^Gemini CLI\b/.test(c.message));
+  return checks.find((c) => c.id === "gemini hooks");
 }
 
 const story = once(async (): Promise<Story> => {
