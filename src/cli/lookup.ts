@@ -10,6 +10,7 @@ import { compileCredentialRules } from "../collect/secrets.ts";
 import { inline, jsonWithoutRawBreaks, neutralise, truncate } from "../rank/quote.ts";
 import { openRecaller, RECALL_QUOTE_CHARS, type RecallAnswer, type RecallOptions } from "../rank/recall.ts";
 import type { SearchHit } from "../rank/score.ts";
+import { sourcePosition } from "../collect/record.ts";
 
 /** Most quotes a look-up may ask for. */
 export const MAX_TOP = 50;
@@ -89,6 +90,7 @@ export function answerJson(
       session: h.session,
       source_file: h.source_file,
       source_line: h.source_line,
+      ...(h.source_ref !== undefined ? { source_ref: h.source_ref } : {}),
       score: round(h.score),
       matched: h.matched,
       quote: neutralise(truncate(h.quote, RECALL_QUOTE_CHARS)),
@@ -155,8 +157,8 @@ export function answerText(answer: RecallAnswer, explain: boolean): string {
   answer.hits.forEach((h, i) => {
     out.push(
       `${i + 1}. ${date(h.time)}  ${h.kind}  ${inline(h.project) || "-"}  ${
-        inline(h.source_file)
-      }:${h.source_line}  score ${h.score.toFixed(4)}  matched: ${h.matched.map(inline).join(", ")}`,
+        inline(sourcePosition({ ...h, commit: null }))
+      }  score ${h.score.toFixed(4)}  matched: ${h.matched.map(inline).join(", ")}`,
     );
     const w = explain ? ex?.hits[i] : undefined;
     if (w) {

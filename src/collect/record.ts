@@ -20,8 +20,14 @@ export interface VerdictRecord {
   readonly session: string | null;
   /** Absolute path of the file the record came from (for git: the repository path). */
   readonly source_file: string;
-  /** 1-based line in source_file (for git records: 0). */
+  /** 1-based line in source_file (for git records and rows of a database: 0). */
   readonly source_line: number;
+  /**
+   * For a source that has rows, not lines (OpenCode's SQLite store): the id of the row the
+   * record came from, which the agent's own tools name (a message id for a prompt, a part id
+   * for a note). Absent for every other source.
+   */
+  readonly source_ref?: string;
   /** Commit hash for git records, else null. */
   readonly commit: string | null;
 }
@@ -92,12 +98,16 @@ export function asRecord(value: unknown): VerdictRecord | null {
     typeof r.source_line !== "number" ||
     !RECORD_KINDS.includes(r.kind as RecordKind) || !ORIGINS.includes(r.origin as RecordOrigin) ||
     !(r.session === null || typeof r.session === "string") ||
-    !(r.commit === null || typeof r.commit === "string")
+    !(r.commit === null || typeof r.commit === "string") ||
+    !(r.source_ref === undefined || typeof r.source_ref === "string")
   ) return null;
   return r as unknown as VerdictRecord;
 }
 
-/** Serialises with a fixed key order so equal records give equal bytes. */
+/**
+ * Serialises with a fixed key order so equal records give equal bytes (`source_ref` only when
+ * the record has one, so records of line sources keep the bytes they always had).
+ */
 export function recordLine(r: VerdictRecord): string {
   return JSON.stringify({
     id: r.id,
@@ -109,9 +119,33 @@ export function recordLine(r: VerdictRecord): string {
     session: r.session,
     source_file: r.source_file,
     source_line: r.source_line,
+    ...(r.source_ref !== undefined ? { source_ref: r.source_ref } : {}),
     commit: r.commit,
   });
 }
+
+/** The fields a record's position is told from (a record, or a recall hit carrying them). */
+export type SourcePlace = Pick<
+  VerdictRecord,
+  "kind" | "source_file" | "source_line" | "commit" | "source_ref"
+>;
+
+/**
+ * Where a record came from, the way a person finds it again, for every output that shows it
+ * (the hint, recall, query, the MCP answer): "file:line" for a line of a file; a repository and
+ * the commit's short hash for a commit or tag; "database#row-id" for a row of a store
+ * (OpenCode's message or part id); the file alone when nothing finer is known.
+ */
+export function sourcePosition(r: SourcePlace): string {
+  if ((r.kind === "commit" || r.kind === "tag") && r.commit) {
+    return `${r.source_file} ${r.commit.slice(0, COMMIT_SHOWN_CHARS)}`;
+  }
+  if (r.source_ref !== undefined && r.source_ref !== "") return `${r.source_file}#${r.source_ref}`;
+  return r.source_line > 0 ? `${r.source_file}:${r.source_line}` : r.source_file;
+}
+
+/** A commit's hash is shown this long: unique in any repository a person keeps (git's own default is 7+). */
+const COMMIT_SHOWN_CHARS = 12;
 
 /** The archive's order: oldest first, then by id, so any collect order gives the same file. */
 export function compareRecords(a: VerdictRecord, b: VerdictRecord): number {

@@ -5,7 +5,7 @@
  * data rather than an instruction; the quote itself is fenced and neutralised.
  */
 import type { HookReply } from "../agents/agent.ts";
-import type { VerdictRecord } from "../collect/record.ts";
+import { sourcePosition, type VerdictRecord } from "../collect/record.ts";
 import { VERDICT_HINT_MARKER } from "../collect/line_parser.ts";
 import { basename } from "../config/paths.ts";
 import { fencedQuote, oneLine } from "../rank/quote.ts";
@@ -21,10 +21,7 @@ export interface Hint extends HookReply {
 }
 
 function where(r: VerdictRecord): string {
-  const source = r.kind === "commit" || r.kind === "tag"
-    ? `${r.source_file} ${r.commit?.slice(0, 12) ?? ""}`.trim()
-    : `${r.source_file}:${r.source_line}`;
-  return `${r.time.slice(0, 10)}, ${r.kind}, ${r.project || "no project"}, ${source}`;
+  return `${r.time.slice(0, 10)}, ${r.kind}, ${r.project || "no project"}, ${sourcePosition(r)}`;
 }
 
 /** A quote as shown: the record it comes from and the statements of it quoted. */

@@ -34,6 +34,8 @@ export interface RecallHit {
   readonly session: string | null;
   readonly source_file: string;
   readonly source_line: number;
+  /** The row id in a store without lines (VerdictRecord.source_ref); absent otherwise. */
+  readonly source_ref?: string;
   readonly score: number;
   readonly matched: readonly string[];
   /**
@@ -291,6 +293,7 @@ export function openRecaller(input: RecallerInput): Recaller {
           session: r.session,
           source_file: r.source_file,
           source_line: r.source_line,
+          ...(r.source_ref !== undefined ? { source_ref: r.source_ref } : {}),
           score: h.score,
           matched: h.matched,
           quote,

@@ -6,6 +6,7 @@
  */
 import { normalizeLineBreaks } from "../rank/quote.ts";
 import type { RecallAnswer, RecallHit } from "../rank/recall.ts";
+import { sourcePosition } from "../collect/record.ts";
 import { fill, type JsonFormat, type RecallFormat, type ResultFormats } from "./contract.ts";
 
 /** C0/C1 controls except tab and newline, DEL, and the bidirectional embedding/override/isolate marks. */
@@ -40,8 +41,8 @@ function hitDate(time: string): string {
 }
 
 function hitSource(hit: RecallHit): string {
-  const file = oneLine(hit.source_file);
-  return hit.source_line > 0 ? `${file}:${hit.source_line}` : file;
+  // A hit carries no commit: a git record shows its repository.
+  return oneLine(sourcePosition({ ...hit, commit: null }));
 }
 
 function formatHit(hit: RecallHit, rank: number, f: RecallFormat): string[] {

@@ -12,7 +12,8 @@
  * database nor its log changed since the last read.
  *
  * Records: prompts (prompt.ts decides) and landed instruction-file writes; id from the message or
- * part id, time from its row, project from the session's directory.
+ * part id, which is also the record's position (`source_ref`: the database has no lines), time
+ * from its row, project from the session's directory.
  */
 import type { StoreInput, StoreRead } from "../agent.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
@@ -233,6 +234,7 @@ function readSnapshot(
       session: session.id,
       source_file: input.file,
       source_line: 0,
+      source_ref: id,
       commit: null,
     });
   };
@@ -266,6 +268,7 @@ function readSnapshot(
       session: session.id,
       source_file: input.file,
       source_line: 0,
+      source_ref: id,
       commit: null,
     });
   };

@@ -59,6 +59,9 @@ Deno.test({
       assert.equal(rec.project, PROJECT);
       assert.equal(rec.source_file, file);
       assert.doesNotMatch(rec.text, /VERDICT-HINT|The following tool was executed|^"/);
+      // The database has no lines: the position is the row OpenCode names (message, or tool part).
+      assert.equal(rec.source_line, 0);
+      assert.match(rec.source_ref ?? "", rec.kind === "prompt" ? /^msg_[0-9A-Za-z]+$/ : /^prt_[0-9A-Za-z]+$/);
     }
     const withHeadless = await read(file, null, true);
     assert.deepEqual(shape(withHeadless.records), [...RUN_RECORDS, ...TUI_RECORDS]);
