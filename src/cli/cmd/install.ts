@@ -130,7 +130,8 @@ function describe(r: FileReport, action: InstallJob["action"], dryRun: boolean):
     what = action === "install" ? "already installed" : "nothing of verdict's here";
   } else what = r.changes.join(", ");
   const lines = [`${label}: ${r.file.path} ${verb}: ${what}`];
-  if (!dryRun && (r.status === "updated" || r.status === "removed")) lines.push(`  backup: ${r.file.backup}`);
+  // A removed file was wholly verdict's and applyJob keeps no copy of it: only an update has a backup.
+  if (!dryRun && r.status === "updated") lines.push(`  backup: ${r.file.backup}`);
   for (const note of r.notes) lines.push(`  note: ${note}`);
   return lines;
 }

@@ -77,6 +77,8 @@ Deno.test("opencode install: plugin and mcp.verdict added, comments kept; idempo
   assert.equal(u.code, 0, u.stderr);
   assert.match(u.stdout, /OpenCode hint plugin: .* removed: hint plugin deleted/);
   await assert.rejects(Deno.stat(w.plugin), Deno.errors.NotFound);
+  // No backup is claimed for a file wholly verdict's (none is kept).
+  assert.doesNotMatch(u.stdout, /backup: .*plugin/);
   assert.equal(await Deno.readTextFile(w.config), USER_CONFIG);
   const after = JSON.parse((await runCli(["doctor", "--json"], { env: env(w.home) })).stdout);
   assert.equal(after.checks.find((c: { id: string }) => c.id === "opencode plugin").status, "fail");
