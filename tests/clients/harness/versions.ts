@@ -46,6 +46,12 @@ export const CLIENTS = {
     pkg: "@google/gemini-cli",
     pinned: "0.61.0",
   },
+  "opencode": {
+    id: "opencode",
+    label: "OpenCode",
+    pkg: "opencode-ai",
+    pinned: "1.18.33",
+  },
 } as const satisfies Record<string, ClientSpec>;
 
 export type ClientId = keyof typeof CLIENTS;

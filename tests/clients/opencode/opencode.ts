@@ -1,0 +1,263 @@
+/**
+ * Driving the real OpenCode offline: the pinned (or `--latest`) npm package, a temp HOME whose
+ * `~/.config/opencode/opencode.json` points an OpenAI-compatible provider at the Chat Completions
+ * model on 127.0.0.1, and sessions either headless (`opencode run`) or interactive in tmux. What
+ * it takes (seen with 1.18.33, ../shared/clients/opencode/NOTES.md):
+ *
+ * - the native binary of the platform package (`opencode-linux-x64/bin/opencode`): the
+ *   launcher `opencode-ai` ships is a stub its postinstall script replaces, and the installer
+ *   runs no install scripts;
+ * - `@opencode-ai/plugin` of the same version already in `~/.config/opencode/` (its
+ *   `node_modules` and `package.json`), as OpenCode leaves it for a person who is online. The
+ *   installer caches it beside the CLI (harness/install_cli.ts), so a fresh machine fetches both
+ *   once;
+ * - the npm registry pointed at the model server (`npm_config_registry`): at every start
+ *   OpenCode asks the registry about that package, whether it is there or not. Asked the real
+ *   registry, the tests would not be offline; asked nothing that answers, OpenCode waits about
+ *   70 s before it draws anything. The model server answers 404 at once, and OpenCode goes on;
+ * - models.dev fetches, the auto-updater and the default plugins off (OPENCODE_DISABLE_*), and
+ *   edits and shell commands allowed (no permission dialog takes a prompt).
+ */
+import { installCli, isExecutable } from "../harness/install_cli.ts";
+import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
+import { type ChatReply, systemText } from "../harness/openai_chat.ts";
+import { delay, TmuxSession } from "../harness/tmux.ts";
+import { CLIENTS, versionOf } from "../harness/versions.ts";
+import type { Workspace } from "../harness/workspace.ts";
+
+/** Visibly fake; OpenCode sends it as a bearer token to the provider. */
+export const API_KEY = "opencode-test-key-not-real";
+/** The provider and model names in opencode.json (`<provider>/<model>`). */
+export const MODEL = "local/test-model";
+/** The package OpenCode installs into its config folder (its plugin API). */
+export const PLUGIN_PKG = "@opencode-ai/plugin";
+
+/** How OpenCode's own requests start (answered apart, never by the script). */
+const SIDE_PROMPTS = ["You are a title generator", "You are a context summarization agent"];
+
+/** Is `body` a request OpenCode makes for itself (a title, a compaction summary)? */
+export function isOpenCodeSide(body: unknown): boolean {
+  const system = systemText(body);
+  return SIDE_PROMPTS.some((p) => system.startsWith(p));
+}
+
+/** The platform packages that may hold the binary, in the order the launcher's postinstall tries. */
+function nativePackages(): string[] {
+  const os = Deno.build.os === "darwin" ? "darwin" : Deno.build.os === "windows" ? "windows" : "linux";
+  const arch = Deno.build.arch === "aarch64" ? "arm64" : "x64";
+  const base = `opencode-${os}-${arch}`;
+  if (arch !== "x64") return [base];
+  let avx2 = true;
+  try {
+    avx2 = /(^|\s)avx2(\s|$)/.test(Deno.readTextFileSync("/proc/cpuinfo"));
+  } catch {
+    // not Linux: the launcher's default order
+  }
+  return avx2 ? [base, `${base}-baseline`] : [`${base}-baseline`, base];
+}
+
+/** The OpenCode binary of the version under test, installed into the cache when missing. */
+export async function openCodeBinary(): Promise<string> {
+  const version = versionOf("opencode");
+  const prefix = await installCli(CLIENTS.opencode.pkg, version);
+  const tried: string[] = [];
+  for (const pkg of nativePackages()) {
+    const bin = `${prefix}/node_modules/${pkg}/bin/opencode`;
+    if (await isExecutable(bin)) return bin;
+    tried.push(bin);
+  }
+  throw new Error(
+    `Cannot run OpenCode ${version}: none of ${
+      tried.join(", ")
+    } is an executable (the package layout changed?)`,
+  );
+}
+
+/** The opencode.json a person who pointed OpenCode at a local provider would have. */
+export function openCodeConfig(server: ModelServer<ChatReply>): Record<string, unknown> {
+  const [provider, model] = MODEL.split("/");
+  return {
+    $schema: "https://opencode.ai/config.json",
+    provider: {
+      [provider!]: {
+        npm: "@ai-sdk/openai-compatible",
+        name: "Local test model",
+        options: { baseURL: `${server.origin}/v1`, apiKey: API_KEY },
+        models: { [model!]: { name: "Test model", tool_call: true } },
+      },
+    },
+    model: MODEL,
+    small_model: MODEL,
+    autoupdate: false,
+    share: "disabled",
+    permission: { edit: "allow", bash: "allow" },
+  };
+}
+
+/**
+ * Writes `~/.config/opencode/opencode.json` and puts the plugin package there (see the head of
+ * this file). Returns the config file's path.
+ */
+export async function seedOpenCodeHome(ws: Workspace, server: ModelServer<ChatReply>): Promise<string> {
+  const dir = `${ws.home}/.config/opencode`;
+  await Deno.mkdir(dir, { recursive: true });
+  const deps = await installCli(PLUGIN_PKG, versionOf("opencode"));
+  const cp = await new Deno.Command("cp", {
+    args: ["-R", `${deps}/node_modules`, `${deps}/package.json`, `${dir}/`],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!cp.success) {
+    throw new Error(`Cannot copy ${PLUGIN_PKG} into ${dir}: ${new TextDecoder().decode(cp.stderr)}`);
+  }
+  const path = `${dir}/opencode.json`;
+  await Deno.writeTextFile(path, JSON.stringify(openCodeConfig(server), null, 2) + "\n");
+  return path;
+}
+
+export function openCodeEnv(ws: Workspace, server: ModelServer<ChatReply>): Record<string, string> {
+  return ws.env({
+    OPENCODE_DISABLE_MODELS_FETCH: "1",
+    OPENCODE_DISABLE_AUTOUPDATE: "1",
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+    npm_config_registry: `${server.origin}${REGISTRY_PATH}`,
+  });
+}
+
+/** Where OpenCode's package look-ups go on the model server (answered 404, recorded). */
+export const REGISTRY_PATH = "/npm-registry/";
+
+export interface HeadlessResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** `opencode run PROMPT` in the project, stdin closed. */
+export async function openCodeRun(
+  ws: Workspace,
+  server: ModelServer<ChatReply>,
+  prompt: string,
+): Promise<HeadlessResult> {
+  await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
+  const out = await new Deno.Command(await openCodeBinary(), {
+    args: ["run", prompt],
+    cwd: ws.project,
+    env: openCodeEnv(ws, server),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(120_000),
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** The key hints under the prompt box, drawn once the TUI takes input (prompt or shell mode). */
+const READY = /ctrl\+p commands|esc exit shell mode/;
+/** Shown while a turn runs. */
+const BUSY = /esc interrupt/i;
+
+/** Ctrl-C presses at most, each followed by a wait for the exit. */
+const QUIT_TRIES = 3;
+const QUIT_WAIT_MS = 8_000;
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** An interactive OpenCode in tmux. */
+export class OpenCodeTui {
+  readonly tmux: TmuxSession;
+  readonly #server: ModelServer<ChatReply>;
+
+  private constructor(tmux: TmuxSession, server: ModelServer<ChatReply>) {
+    this.tmux = tmux;
+    this.#server = server;
+  }
+
+  static async start(ws: Workspace, server: ModelServer<ChatReply>): Promise<OpenCodeTui> {
+    await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
+    const tmux = await TmuxSession.start({
+      argv: [await openCodeBinary()],
+      cwd: ws.project,
+      env: openCodeEnv(ws, server),
+      dir: ws.root,
+    });
+    const tui = new OpenCodeTui(tmux, server);
+    await tui.idle(90_000);
+    return tui;
+  }
+
+  /** Waits until no turn runs and the prompt box is drawn and still. */
+  async idle(timeoutMs = 60_000): Promise<string> {
+    const deadline = performance.now() + timeoutMs;
+    while (true) {
+      const screen = await this.tmux.waitQuiet(600, Math.max(deadline - performance.now(), 1000));
+      if (READY.test(screen) && !BUSY.test(screen)) return screen;
+      if (performance.now() > deadline) {
+        throw new Error(`OpenCode did not come back to its prompt box; the screen shows:\n${screen}`);
+      }
+      await delay(200);
+    }
+  }
+
+  /**
+   * Types `text` and presses Enter, then waits for what it causes and for the TUI to be idle
+   * again: with `expect` a string, the conversation turn whose latest input holds it; with a
+   * function, the first request it accepts (a side request such as the compaction summary);
+   * with `screen`, a screen matching it (a `!` command asks no model). Returns the requests
+   * made meanwhile.
+   */
+  async submit(
+    text: string,
+    expect?: string | ((r: RecordedRequest) => boolean),
+    screen?: RegExp,
+  ): Promise<RecordedRequest[]> {
+    const from = this.#server.requests.length;
+    await this.tmux.type(text);
+    // "!" switches the box to shell mode and "/" opens the command list: neither is echoed.
+    const tail = text.replace(/^[!/]/, "").slice(-16);
+    await this.tmux.waitForScreen(new RegExp(escapeRegExp(tail)), "the typed text");
+    await this.tmux.waitQuiet(300);
+    await this.tmux.press("Enter");
+    if (typeof expect === "string") {
+      const folded = expect.toLowerCase();
+      await this.#server.waitFor(
+        `a turn holding "${expect}"`,
+        (r) => r.turn && !r.side && (r.input?.text.toLowerCase().includes(folded) ?? false),
+        { from, timeoutMs: 60_000 },
+      );
+    } else if (expect !== undefined) {
+      await this.#server.waitFor(`the request "${text}" makes`, expect, { from, timeoutMs: 60_000 });
+    }
+    if (screen !== undefined) await this.tmux.waitForScreen(screen, `what "${text}" shows`);
+    await this.idle();
+    return this.#server.requests.slice(from);
+  }
+
+  /**
+   * Ends the session with Ctrl-C (on an empty prompt box it exits; on a busy or filled one it
+   * first interrupts or clears, so it is pressed again while the TUI stays) and waits for the exit.
+   */
+  async quit(): Promise<number> {
+    try {
+      for (let tries = 0; tries < QUIT_TRIES; tries++) {
+        await this.tmux.press("C-c");
+        try {
+          return await this.tmux.waitExit(QUIT_WAIT_MS);
+        } catch {
+          // still running: press again
+        }
+      }
+      return await this.tmux.waitExit(20_000);
+    } finally {
+      await this.tmux.close();
+    }
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.tmux.close();
+  }
+}
