@@ -20,7 +20,7 @@ import {
   toolNames,
 } from "../harness/anthropic_messages.ts";
 import type { RecordedRequest } from "../harness/model_server.ts";
-import { assertIncludes, CLIENT_TEST, once, readJsonl } from "../harness/scenario.ts";
+import { assertIncludes, CLIENT_TEST, once, promptTexts, readJsonl, turnsOf } from "../harness/scenario.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { Workspace } from "../harness/workspace.ts";
 import { claudePrint, ClaudeTui, seedClaudeHome, transcripts } from "./claude_code.ts";
@@ -139,11 +139,7 @@ const story = once(async (): Promise<Story> => {
   const headless = await claudePrint(ws, server, HEADLESS);
   await ws.verdictOk(["collect"]);
   const records = await ws.readRecords();
-  const config = `${ws.root}/headless.json`;
-  await Deno.writeTextFile(config, '{ "include_headless": true }\n');
-  const headlessOut = `${ws.root}/headless-records.jsonl`;
-  await ws.verdictOk(["collect", "--full", "--out", headlessOut], { env: { VERDICT_CONFIG: config } });
-  const headlessRecords = await readJsonl(headlessOut);
+  const headlessRecords = await ws.collectIncludingHeadless();
 
   const uninstall = await ws.verdict(["uninstall"]);
   mark("after-uninstall");
@@ -180,14 +176,6 @@ const story = once(async (): Promise<Story> => {
 
 // ---- reading what was recorded
 
-/** The model turns of the step starting at mark `from` (up to the next mark, or `to`). */
-function turnsOf(s: Story, from: string, to?: string): RecordedRequest[] {
-  const start = s.marks[from]!;
-  const ends = Object.values(s.marks).filter((m) => m > start);
-  const end = to ? s.marks[to]! : ends.length ? Math.min(...ends) : s.requests.length;
-  return s.requests.slice(start, end).filter((r) => r.turn && !r.side);
-}
-
 function textOfMessage(m: AnthropicMessage): string {
   return blocksOf(m).map((b) => typeof b.text === "string" ? b.text : JSON.stringify(b)).join("\n");
 }
@@ -211,10 +199,6 @@ function afterLastUser(r: RecordedRequest): string {
 
 function allLines(s: Story): Record<string, unknown>[] {
   return Object.values(s.transcripts).flat();
-}
-
-function prompts(records: readonly Record<string, unknown>[]): string[] {
-  return records.filter((r) => r.kind === "prompt").map((r) => String(r.text));
 }
 
 // ---- the claims
@@ -248,7 +232,7 @@ Deno.test({
     assert.deepEqual(failures, [], "a hook failed");
     // and it started the MCP server and listed its tool to the model in session A. (Not always in the
     // very first request: 2.1.332 sends it before the MCP server has connected.)
-    const sessionA = turnsOf(s, "decision", "hint");
+    const sessionA = turnsOf(s, "decision", { to: "hint" });
     assert.ok(
       sessionA.some((t) => t.text.includes("mcp__verdict__verdict_recall")),
       "no request of session A listed mcp__verdict__verdict_recall",
@@ -261,7 +245,7 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    assert.deepEqual(prompts(s.records), [
+    assert.deepEqual(promptTexts(s.records), [
       DECISION,
       SLASH,
       MEMORY,
@@ -336,9 +320,12 @@ Deno.test({
     if (!file) throw new Error("the -p session wrote no transcript");
     const entrypoints = new Set(file[1].filter((l) => l.type === "user").map((l) => l.entrypoint));
     assert.deepEqual([...entrypoints], ["sdk-cli"]);
-    assert.ok(!prompts(s.records).includes(HEADLESS), "a -p prompt was collected without include_headless");
     assert.ok(
-      prompts(s.headlessRecords).includes(HEADLESS),
+      !promptTexts(s.records).includes(HEADLESS),
+      "a -p prompt was collected without include_headless",
+    );
+    assert.ok(
+      promptTexts(s.headlessRecords).includes(HEADLESS),
       "include_headless did not collect the -p prompt",
     );
   },

@@ -19,7 +19,7 @@
 import assert from "node:assert/strict";
 import type { RecordedRequest } from "../harness/model_server.ts";
 import { inputItems, inputMessages, responsesServer, toolNames } from "../harness/openai_responses.ts";
-import { assertIncludes, CLIENT_TEST, once, readJsonl } from "../harness/scenario.ts";
+import { assertIncludes, CLIENT_TEST, once, promptTexts, readJsonl, turnsOf } from "../harness/scenario.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { Workspace } from "../harness/workspace.ts";
 import { codexDaemons, codexExec, CodexTui, rollouts, seedCodexHome } from "./codex.ts";
@@ -208,11 +208,7 @@ const story = once(async (): Promise<Story> => {
   const headless = await codexExec(ws, [HEADLESS]);
   await ws.verdictOk(["collect"]);
   const records = await ws.readRecords();
-  const config = `${ws.root}/headless.json`;
-  await Deno.writeTextFile(config, '{ "include_headless": true }\n');
-  const headlessOut = `${ws.root}/headless-records.jsonl`;
-  await ws.verdictOk(["collect", "--full", "--out", headlessOut], { env: { VERDICT_CONFIG: config } });
-  const headlessRecords = await readJsonl(headlessOut);
+  const headlessRecords = await ws.collectIncludingHeadless();
 
   const beforeUninstall = await Deno.readTextFile(configPath);
   const uninstall = await ws.verdict(["uninstall", "--codex"]);
@@ -257,15 +253,6 @@ const story = once(async (): Promise<Story> => {
 
 // ---- reading what was recorded
 
-/** The conversation turns of the step starting at mark `from` (up to the mark set after it). */
-function turnsOf(s: Story, from: string): RecordedRequest[] {
-  const names = Object.keys(s.marks); // in the order they were set
-  const start = s.marks[from]!;
-  const next = names[names.indexOf(from) + 1];
-  const end = next === undefined ? s.requests.length : s.marks[next]!;
-  return s.requests.slice(start, end).filter((r) => r.turn && !r.side);
-}
-
 /** The developer messages after the last user message of a request (Codex puts hook context there). */
 function afterLastUser(r: RecordedRequest): string {
   const messages = inputMessages(r.body);
@@ -281,10 +268,6 @@ function turnFor(s: Story, typed: string): RecordedRequest {
   const hit = s.requests.find((r) => r.turn && !r.side && (r.input?.text.includes(typed) ?? false));
   if (!hit) throw new Error(`no model request carried the prompt "${typed}"`);
   return hit;
-}
-
-function prompts(records: readonly Record<string, unknown>[]): string[] {
-  return records.filter((r) => r.kind === "prompt").map((r) => String(r.text));
 }
 
 function allLines(s: Story): Record<string, unknown>[] {
@@ -330,7 +313,7 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    assert.deepEqual(prompts(s.records), [
+    assert.deepEqual(promptTexts(s.records), [
       DECISION,
       SKILL,
       MEMORY,
@@ -399,10 +382,10 @@ Deno.test({
     assert.equal(payload(file[0]!).source, "exec");
     for (const p of [HEADLESS, UNTRUSTED, RETRUSTED]) {
       assert.ok(
-        !prompts(s.records).includes(p),
+        !promptTexts(s.records).includes(p),
         `an exec prompt was collected without include_headless: ${p}`,
       );
-      assert.ok(prompts(s.headlessRecords).includes(p), `include_headless did not collect "${p}"`);
+      assert.ok(promptTexts(s.headlessRecords).includes(p), `include_headless did not collect "${p}"`);
     }
   },
 });

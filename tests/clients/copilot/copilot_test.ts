@@ -14,7 +14,7 @@
 import assert from "node:assert/strict";
 import { chatMessages, type ChatReply, toolNames, toolResults } from "../harness/openai_chat.ts";
 import type { RecordedRequest, Rule } from "../harness/model_server.ts";
-import { assertIncludes, CLIENT_TEST, once, readJsonl } from "../harness/scenario.ts";
+import { assertIncludes, CLIENT_TEST, once, promptTexts, readJsonl, turnsOf } from "../harness/scenario.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { Workspace } from "../harness/workspace.ts";
 import { copilotPrint, copilotServer, CopilotTui, eventFiles, seedCopilotHome } from "./copilot.ts";
@@ -106,11 +106,7 @@ const story = once(async (): Promise<Story> => {
   const headless = await copilotPrint(ws, server, HEADLESS);
   await ws.verdictOk(["collect"]);
   const records = await ws.readRecords();
-  const config = `${ws.root}/headless.json`;
-  await Deno.writeTextFile(config, '{ "include_headless": true }\n');
-  const headlessOut = `${ws.root}/headless-records.jsonl`;
-  await ws.verdictOk(["collect", "--full", "--out", headlessOut], { env: { VERDICT_CONFIG: config } });
-  const headlessRecords = await readJsonl(headlessOut);
+  const headlessRecords = await ws.collectIncludingHeadless();
 
   const uninstall = await ws.verdict(["uninstall"]);
   mark("after-uninstall");
@@ -138,13 +134,6 @@ const story = once(async (): Promise<Story> => {
   };
 });
 
-function turnsOf(s: Story, from: string): RecordedRequest[] {
-  const start = s.marks[from]!;
-  const ends = Object.values(s.marks).filter((m) => m > start);
-  const end = ends.length ? Math.min(...ends) : s.requests.length;
-  return s.requests.slice(start, end).filter((r) => r.turn);
-}
-
 /** The text of the last user message of a request (Copilot puts hook context in it). */
 function lastUserText(r: RecordedRequest): string {
   return chatMessages(r.body).filter((m) => m.role === "user").at(-1)?.text ?? "";
@@ -161,10 +150,6 @@ function allEvents(s: Story): Record<string, unknown>[] {
 }
 
 const data = (e: Record<string, unknown>) => (e.data ?? {}) as Record<string, unknown>;
-
-function prompts(records: readonly Record<string, unknown>[]): string[] {
-  return records.filter((r) => r.kind === "prompt").map((r) => String(r.text));
-}
 
 Deno.test({
   name: `${NAME}: verdict install wires the hook and MCP in a form Copilot CLI loads and runs`,
@@ -195,7 +180,7 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    assert.deepEqual(prompts(s.records), [
+    assert.deepEqual(promptTexts(s.records), [
       DECISION,
       MEMORY,
       AFTER_COMPACT,
@@ -245,9 +230,12 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.deepEqual(s.headless.code, 0, s.headless.stderr);
-    assert.ok(!prompts(s.records).includes(HEADLESS), "a -p prompt was collected without include_headless");
     assert.ok(
-      prompts(s.headlessRecords).includes(HEADLESS),
+      !promptTexts(s.records).includes(HEADLESS),
+      "a -p prompt was collected without include_headless",
+    );
+    assert.ok(
+      promptTexts(s.headlessRecords).includes(HEADLESS),
       "include_headless did not collect the -p prompt",
     );
   },
@@ -258,7 +246,7 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    const text = lastUserText(turnsOf(s, "hint")[0]!);
+    const text = lastUserText(turnsOf(s, "hint", { withSide: true })[0]!);
     assertIncludes(text, BEARS_ON_DECISION);
     assertIncludes(text, HINT_MARK);
     assertIncludes(text, DECISION);
@@ -270,12 +258,14 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    const turns = turnsOf(s, "small-talk");
+    const turns = turnsOf(s, "small-talk", { withSide: true });
     assert.ok(turns.length >= 1, "small talk reached no model request");
     for (const t of turns) {
       assert.ok(!t.text.includes(HINT_MARK.replaceAll("[", "\\[")) && !lastUserText(t).includes(HINT_MARK));
     }
-    for (const t of turnsOf(s, "decision")) assert.ok(!lastUserText(t).includes(HINT_MARK));
+    for (const t of turnsOf(s, "decision", { withSide: true })) {
+      assert.ok(!lastUserText(t).includes(HINT_MARK));
+    }
   },
 });
 
@@ -284,7 +274,7 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    const turns = turnsOf(s, "recall");
+    const turns = turnsOf(s, "recall", { withSide: true });
     const after = turns.find((t) => toolResults(t.body).length > 0);
     assert.ok(after, "no request after the call carries a tool result");
     assertIncludes(toolResults(after.body).at(-1)!.text, DECISION, "the recall tool's result");

@@ -16,7 +16,7 @@
 import assert from "node:assert/strict";
 import { contentsOf, geminiServer, textOfContent, toolNames } from "../harness/gemini_api.ts";
 import type { RecordedRequest } from "../harness/model_server.ts";
-import { assertIncludes, CLIENT_TEST, once, readJsonl } from "../harness/scenario.ts";
+import { assertIncludes, CLIENT_TEST, once, promptTexts, readJsonl, turnsOf } from "../harness/scenario.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { Workspace } from "../harness/workspace.ts";
 import { chatFiles, geminiPrint, GeminiTui, seedGeminiHome } from "./gemini.ts";
@@ -154,11 +154,7 @@ const story = once(async (): Promise<Story> => {
   const headless = await geminiPrint(ws, server, HEADLESS);
   await ws.verdictOk(["collect"]);
   const records = await ws.readRecords();
-  const config = `${ws.root}/headless.json`;
-  await Deno.writeTextFile(config, '{ "include_headless": true }\n');
-  const headlessOut = `${ws.root}/headless-records.jsonl`;
-  await ws.verdictOk(["collect", "--full", "--out", headlessOut], { env: { VERDICT_CONFIG: config } });
-  const headlessRecords = await readJsonl(headlessOut);
+  const headlessRecords = await ws.collectIncludingHeadless();
 
   const uninstall = await ws.verdict(["uninstall"]);
   const after = await Deno.readTextFile(settings);
@@ -192,22 +188,10 @@ const story = once(async (): Promise<Story> => {
 
 // ---- reading what was recorded
 
-/** The conversation turns of the step starting at mark `from` (up to the next mark). */
-function turnsOf(s: Story, from: string): RecordedRequest[] {
-  const start = s.marks[from]!;
-  const ends = Object.values(s.marks).filter((m) => m > start);
-  const end = ends.length ? Math.min(...ends) : s.requests.length;
-  return s.requests.slice(start, end).filter((r) => r.turn && !r.side);
-}
-
 /** The text of the last user content of a request (Gemini CLI appends hook context there). */
 function lastUserText(r: RecordedRequest): string {
   const users = contentsOf(r.body).filter((c) => c.role === "user");
   return users.length ? textOfContent(users.at(-1)!) : "";
-}
-
-function prompts(records: readonly Record<string, unknown>[]): string[] {
-  return records.filter((r) => r.kind === "prompt").map((r) => String(r.text));
 }
 
 function allLines(s: Story): Record<string, unknown>[] {
@@ -267,7 +251,7 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    assert.deepEqual(prompts(s.records), [
+    assert.deepEqual(promptTexts(s.records), [
       DECISION,
       MEMORY,
       AT_FILE,
@@ -322,11 +306,14 @@ Deno.test({
     );
     if (!file) throw new Error("the -p session wrote no chat");
     for (const p of [HEADLESS, DISABLED]) {
-      assert.ok(!prompts(s.records).includes(p), `a -p prompt was collected without include_headless: ${p}`);
-      assert.ok(prompts(s.headlessRecords).includes(p), `include_headless did not collect "${p}"`);
+      assert.ok(
+        !promptTexts(s.records).includes(p),
+        `a -p prompt was collected without include_headless: ${p}`,
+      );
+      assert.ok(promptTexts(s.headlessRecords).includes(p), `include_headless did not collect "${p}"`);
     }
     // The interactive prompts are collected either way.
-    assert.ok(prompts(s.headlessRecords).includes(DECISION));
+    assert.ok(promptTexts(s.headlessRecords).includes(DECISION));
   },
 });
 

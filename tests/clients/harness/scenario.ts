@@ -1,7 +1,9 @@
 /**
- * Small pieces every client test file uses: one scenario run shared by the file's tests, and
- * reading the JSONL files agents write.
+ * Small pieces every client test file uses: one scenario run shared by the file's tests, the
+ * requests of one step of it, the prompts of a records file, and reading the JSONL files agents
+ * write.
  */
+import type { RecordedRequest } from "./model_server.ts";
 
 /**
  * `run` once, the first time the result is asked for; every later call gets the same promise.
@@ -36,4 +38,35 @@ export function assertIncludes(text: string, part: string, what = "the text"): v
   if (!text.includes(part)) {
     throw new Error(`${what} does not contain ${JSON.stringify(part)}; it ends:\n${text.slice(-1500)}`);
   }
+}
+
+/** What a story keeps of its requests: all of them, and where each named step began. */
+export interface Marked {
+  readonly requests: readonly RecordedRequest[];
+  /** Index into `requests` where each step began (marked just before the step ran). */
+  readonly marks: Readonly<Record<string, number>>;
+}
+
+/**
+ * The model turns of the step that began at mark `from`, up to the mark set after it (or to
+ * mark `to`): by the order the marks were set, so a step that made no request ends where the
+ * next one begins, not where the next request was. Side requests (titles, summaries the agent
+ * asks for itself) only `withSide`.
+ */
+export function turnsOf(
+  s: Marked,
+  from: string,
+  opts: { readonly to?: string; readonly withSide?: boolean } = {},
+): RecordedRequest[] {
+  const start = s.marks[from];
+  if (start === undefined) throw new Error(`the story has no step "${from}"`);
+  const names = Object.keys(s.marks); // in the order they were set (names are not numbers)
+  const next = opts.to ?? names[names.indexOf(from) + 1];
+  const end = next === undefined ? s.requests.length : s.marks[next]!;
+  return s.requests.slice(start, end).filter((r) => r.turn && (opts.withSide === true || !r.side));
+}
+
+/** The texts of the prompt records, in order. */
+export function promptTexts(records: readonly Record<string, unknown>[]): string[] {
+  return records.filter((r) => r.kind === "prompt").map((r) => String(r.text));
 }

@@ -155,6 +155,20 @@ export class Workspace {
     return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
   }
 
+  /**
+   * A whole collect with `include_headless` on, into a file of its own (the archive a default
+   * collect keeps is left as it is); its records.
+   */
+  async collectIncludingHeadless(): Promise<Record<string, unknown>[]> {
+    const config = `${this.root}/headless.json`;
+    await Deno.writeTextFile(config, '{ "include_headless": true }\n');
+    const out = `${this.root}/headless-records.jsonl`;
+    await this.verdictOk(["collect", "--full", "--out", out], { env: { VERDICT_CONFIG: config } });
+    return (await Deno.readTextFile(out)).split("\n").filter((l) => l.trim() !== "").map((l) =>
+      JSON.parse(l)
+    );
+  }
+
   /** The `verdict hook …` runs so far, in the order they ended. */
   async hookCalls(): Promise<HookCall[]> {
     let text: string;

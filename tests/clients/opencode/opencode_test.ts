@@ -18,7 +18,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import type { RecordedRequest } from "../harness/model_server.ts";
 import { chatMessages, chatServer, systemText, toolNames, toolResults } from "../harness/openai_chat.ts";
-import { assertIncludes, CLIENT_TEST, once, readJsonl } from "../harness/scenario.ts";
+import { assertIncludes, CLIENT_TEST, once, promptTexts, turnsOf } from "../harness/scenario.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { listFiles, Workspace } from "../harness/workspace.ts";
 import { isOpenCodeSide, openCodeRun, OpenCodeTui, seedOpenCodeHome } from "./opencode.ts";
@@ -205,13 +205,7 @@ const story = once(async (): Promise<Story> => {
   const headless = await openCodeRun(ws, server, HEADLESS);
   await ws.verdictOk(["collect"]);
   const records = await ws.readRecords();
-  const headlessConfig = `${ws.root}/headless.json`;
-  await Deno.writeTextFile(headlessConfig, '{ "include_headless": true }\n');
-  const headlessOut = `${ws.root}/headless-records.jsonl`;
-  await ws.verdictOk(["collect", "--full", "--out", headlessOut], {
-    env: { VERDICT_CONFIG: headlessConfig },
-  });
-  const headlessRecords = await readJsonl(headlessOut);
+  const headlessRecords = await ws.collectIncludingHeadless();
 
   const filesBeforeUninstall = await configFiles(ws);
   const uninstall = await ws.verdict(["uninstall"]);
@@ -250,21 +244,9 @@ const story = once(async (): Promise<Story> => {
 
 // ---- reading what was recorded
 
-/** The conversation turns of the step starting at mark `from` (up to the next mark). */
-function turnsOf(s: Story, from: string): RecordedRequest[] {
-  const start = s.marks[from]!;
-  const ends = Object.values(s.marks).filter((m) => m > start);
-  const end = ends.length ? Math.min(...ends) : s.requests.length;
-  return s.requests.slice(start, end).filter((r) => r.turn && !r.side);
-}
-
 /** The text of the last user message of a request (the hint travels inside it). */
 function lastUserText(r: RecordedRequest): string {
   return chatMessages(r.body).filter((m) => m.role === "user").at(-1)?.text ?? "";
-}
-
-function prompts(records: readonly Record<string, unknown>[]): string[] {
-  return records.filter((r) => r.kind === "prompt").map((r) => String(r.text));
 }
 
 const role = (m: StoredMessage) => m.data.role;
@@ -299,7 +281,7 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    assert.deepEqual(prompts(s.records), [DECISION, MEMORY, BEARS_ON_DECISION, SMALL_TALK, ASK_RECALL]);
+    assert.deepEqual(promptTexts(s.records), [DECISION, MEMORY, BEARS_ON_DECISION, SMALL_TALK, ASK_RECALL]);
     assert.ok(
       s.records.every((r) => r.origin === "opencode"),
       JSON.stringify(s.records.map((r) => r.origin)),
@@ -354,13 +336,16 @@ Deno.test({
     );
     if (!stored) throw new Error("the run session stored no prompt");
     assert.equal(texts(stored)[0]!.text, JSON.stringify(HEADLESS));
-    assert.ok(!prompts(s.records).includes(HEADLESS), "a run prompt was collected without include_headless");
     assert.ok(
-      prompts(s.headlessRecords).includes(HEADLESS),
+      !promptTexts(s.records).includes(HEADLESS),
+      "a run prompt was collected without include_headless",
+    );
+    assert.ok(
+      promptTexts(s.headlessRecords).includes(HEADLESS),
       "include_headless did not collect the run prompt",
     );
     // The interactive prompts are collected either way.
-    assert.ok(prompts(s.headlessRecords).includes(DECISION));
+    assert.ok(promptTexts(s.headlessRecords).includes(DECISION));
   },
 });
 

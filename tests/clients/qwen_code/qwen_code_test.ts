@@ -15,7 +15,7 @@
 import assert from "node:assert/strict";
 import { chatMessages, type ChatReply, toolNames, toolResults } from "../harness/openai_chat.ts";
 import type { RecordedRequest, Rule } from "../harness/model_server.ts";
-import { assertIncludes, CLIENT_TEST, once, readJsonl } from "../harness/scenario.ts";
+import { assertIncludes, CLIENT_TEST, once, promptTexts, readJsonl, turnsOf } from "../harness/scenario.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { Workspace } from "../harness/workspace.ts";
 import { chatFiles, qwenPrint, qwenServer, QwenTui, seedQwenHome } from "./qwen_code.ts";
@@ -113,11 +113,7 @@ const story = once(async (): Promise<Story> => {
   const headless = await qwenPrint(ws, server, HEADLESS);
   await ws.verdictOk(["collect"]);
   const records = await ws.readRecords();
-  const config = `${ws.root}/headless.json`;
-  await Deno.writeTextFile(config, '{ "include_headless": true }\n');
-  const headlessOut = `${ws.root}/headless-records.jsonl`;
-  await ws.verdictOk(["collect", "--full", "--out", headlessOut], { env: { VERDICT_CONFIG: config } });
-  const headlessRecords = await readJsonl(headlessOut);
+  const headlessRecords = await ws.collectIncludingHeadless();
 
   const uninstall = await ws.verdict(["uninstall"]);
   mark("after-uninstall");
@@ -150,14 +146,6 @@ const story = once(async (): Promise<Story> => {
 
 // ---- reading what was recorded
 
-/** The conversation turns of the step starting at mark `from` (up to the next mark). */
-function turnsOf(s: Story, from: string, withSide = false): RecordedRequest[] {
-  const start = s.marks[from]!;
-  const ends = Object.values(s.marks).filter((m) => m > start);
-  const end = ends.length ? Math.min(...ends) : s.requests.length;
-  return s.requests.slice(start, end).filter((r) => r.turn && (withSide || !r.side));
-}
-
 /** The text of the last user message of a request (Qwen puts hook context in it, as a part). */
 function lastUserText(r: RecordedRequest): string {
   return chatMessages(r.body).filter((m) => m.role === "user").at(-1)?.text ?? "";
@@ -171,10 +159,6 @@ function turnFor(s: Story, typed: string): RecordedRequest {
 
 function allLines(s: Story): Record<string, unknown>[] {
   return Object.values(s.chats).flat();
-}
-
-function prompts(records: readonly Record<string, unknown>[]): string[] {
-  return records.filter((r) => r.kind === "prompt").map((r) => String(r.text));
 }
 
 // ---- the claims
@@ -207,7 +191,7 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    assert.deepEqual(prompts(s.records), [
+    assert.deepEqual(promptTexts(s.records), [
       DECISION,
       MEMORY,
       AFTER_COMPACT,
@@ -258,9 +242,12 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.deepEqual(s.headless.code, 0, s.headless.stderr);
-    assert.ok(!prompts(s.records).includes(HEADLESS), "a -p prompt was collected without include_headless");
     assert.ok(
-      prompts(s.headlessRecords).includes(HEADLESS),
+      !promptTexts(s.records).includes(HEADLESS),
+      "a -p prompt was collected without include_headless",
+    );
+    assert.ok(
+      promptTexts(s.headlessRecords).includes(HEADLESS),
       "include_headless did not collect the -p prompt",
     );
     // The -p session's prompt has no file_history_snapshot after it (the rule collect relies on).
@@ -322,7 +309,7 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.deepEqual(s.handoffFiles.length, 1, "the PreCompact hook wrote no handoff");
-    const summary = turnsOf(s, "compact", true).find((r) => r.text.includes(HANDOFF_MARK));
+    const summary = turnsOf(s, "compact", { withSide: true }).find((r) => r.text.includes(HANDOFF_MARK));
     assert.ok(summary, "no compaction request carries the PreCompact context");
     assertIncludes(summary.text, "QWEN.md"); // the uncommitted file the handoff lists
     const next = turnsOf(s, "after-compact")[0]!;
