@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { asRecord, type VerdictRecord } from "../../../src/collect/record.ts";
 import { runCli, tempHome } from "../../cli_helper.ts";
 import { COPILOT_EXPECTATIONS, COPILOT_SAMPLES_DIR } from "./expectations.ts";
+import { COPILOT_SAMPLES } from "./samples.ts";
 
 function samplesPresent(): boolean {
   try {
@@ -34,23 +35,15 @@ Deno.test({
   fn: async () => {
     const home = await tempHome();
     const state = `${home}/.copilot/session-state`;
-    const files = new Map<string, string>();
+    const { files } = await COPILOT_SAMPLES.layOut(home);
     for (const e of COPILOT_EXPECTATIONS) {
-      await Deno.mkdir(`${state}/${e.session}/checkpoints`, { recursive: true });
-      const path = `${state}/${e.session}/events.jsonl`;
-      await Deno.copyFile(fileURLToPath(new URL(e.file, COPILOT_SAMPLES_DIR)), path);
-      files.set(e.file, path);
       // A compaction summary beside the session: machine-made, never read.
+      await Deno.mkdir(`${state}/${e.session}/checkpoints`, { recursive: true });
       await Deno.writeTextFile(
         `${state}/${e.session}/checkpoints/001-session.md`,
         "SUMMARY-TEXT of the session\n",
       );
     }
-    // Every line typed in the terminal UI, `/exit` and `!` lines included: not read.
-    await Deno.copyFile(
-      fileURLToPath(new URL("command-history-state.json", COPILOT_SAMPLES_DIR)),
-      `${home}/.copilot/command-history-state.json`,
-    ).catch(() => {});
     await Deno.mkdir(`${state}/escape`, { recursive: true });
     await Deno.writeTextFile(
       `${home}/outside.jsonl`,

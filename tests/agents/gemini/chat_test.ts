@@ -11,13 +11,8 @@ import { createGeminiParser, NO_TYPED_LINES, type TypedLines } from "../../../sr
 import { parseTypedLog } from "../../../src/agents/gemini/project.ts";
 import { asRecord, type VerdictRecord } from "../../../src/collect/record.ts";
 import { runCli, tempHome } from "../../cli_helper.ts";
-import {
-  type ExpectedGemini,
-  GEMINI_EXPECTATIONS,
-  SAMPLE_PROJECT,
-  SAMPLE_PROJECT_ID,
-  SAMPLES_DIR,
-} from "./expectations.ts";
+import { type ExpectedGemini, GEMINI_EXPECTATIONS, SAMPLE_PROJECT, SAMPLES_DIR } from "./expectations.ts";
+import { GEMINI_SAMPLES, geminiProjectFolder } from "./samples.ts";
 
 const DIR = fileURLToPath(SAMPLES_DIR);
 let present = false;
@@ -93,27 +88,11 @@ Deno.test({
 });
 
 /** A temp HOME holding the samples where Gemini CLI keeps them; returns it and the chat paths. */
-async function sampleHome(): Promise<{ home: string; folder: string; chats: Map<string, string> }> {
+async function sampleHome(): Promise<{ home: string; folder: string; chats: ReadonlyMap<string, string> }> {
   const home = await tempHome();
-  const folder = `${home}/.gemini/tmp/${SAMPLE_PROJECT_ID}`;
-  await Deno.mkdir(`${folder}/chats`, { recursive: true });
-  await Deno.copyFile(`${DIR}projects.json`, `${home}/.gemini/projects.json`);
-  await Deno.copyFile(`${DIR}settings.json`, `${home}/.gemini/settings.json`);
-  await Deno.copyFile(`${DIR}logs.json`, `${folder}/logs.json`);
-  // Gemini CLI writes the project's path beside its chats; the samples keep it in projects.json.
-  const projects = JSON.parse(await Deno.readTextFile(`${DIR}projects.json`)).projects as Record<
-    string,
-    string
-  >;
-  const root = Object.entries(projects).find(([, id]) => id === SAMPLE_PROJECT_ID)![0];
-  await Deno.writeTextFile(`${folder}/.project_root`, root);
-  const chats = new Map<string, string>();
-  for (const exp of GEMINI_EXPECTATIONS) {
-    const dest = `${folder}/chats/${exp.name}`;
-    await Deno.copyFile(`${DIR}${exp.sample}`, dest);
-    chats.set(exp.sample, dest);
-  }
-  return { home, folder, chats };
+  const { files } = await GEMINI_SAMPLES.layOut(home);
+  await GEMINI_SAMPLES.layOutSettings(home);
+  return { home, folder: geminiProjectFolder(home), chats: files };
 }
 
 async function readRecords(home: string, name = "records.jsonl"): Promise<VerdictRecord[]> {

@@ -10,8 +10,7 @@ import { fileURLToPath } from "node:url";
 import { asRecord, type VerdictRecord } from "../../../src/collect/record.ts";
 import { runCli, tempHome } from "../../cli_helper.ts";
 import { QWEN_EXPECTATIONS, QWEN_SAMPLES_DIR } from "./expectations.ts";
-
-const PROJECT_DIR = ".qwen/projects/-home-dev-project";
+import { QWEN_PROJECT_DIR as PROJECT_DIR, QWEN_SAMPLES } from "./samples.ts";
 
 function samplesPresent(): boolean {
   try {
@@ -24,15 +23,9 @@ function samplesPresent(): boolean {
 }
 
 /** A HOME with the samples where Qwen keeps them, and what must stay out. */
-async function world(): Promise<{ home: string; chats: Map<string, string> }> {
+async function world(): Promise<{ home: string; chats: ReadonlyMap<string, string> }> {
   const home = await tempHome();
-  const chats = new Map<string, string>();
-  await Deno.mkdir(`${home}/${PROJECT_DIR}/chats`, { recursive: true });
-  for (const e of QWEN_EXPECTATIONS) {
-    const path = `${home}/${PROJECT_DIR}/chats/${e.session}.jsonl`;
-    await Deno.copyFile(fileURLToPath(new URL(e.file, QWEN_SAMPLES_DIR)), path);
-    chats.set(e.file, path);
-  }
+  const { files: chats } = await QWEN_SAMPLES.layOut(home);
   const typed = (text: string) =>
     JSON.stringify({
       uuid: crypto.randomUUID(),
