@@ -224,9 +224,14 @@ function jobAgent(job: DoctorJob, agent: Agent): DoctorAgent {
   return found;
 }
 
-/** Is the MCP server registered with any agent (in the host file each one registers it in)? */
+/**
+ * Is the MCP server registered with any agent (in the host file each one registers it in)? An
+ * entry named "verdict" that runs another program (a stub, a fork, a hand-made server) is not
+ * verdict's: it is named, and install refuses to replace it, so the fix is by hand.
+ */
 async function mcpCheck(job: DoctorJob, agents: readonly Agent[]): Promise<Check> {
-  const where: string[] = [];
+  const ours: string[] = [];
+  const others: string[] = [];
   for (const agent of agents) {
     const files = jobAgent(job, agent).files;
     for (const hostFile of agent.hostFiles) {
@@ -234,21 +239,30 @@ async function mcpCheck(job: DoctorJob, agents: readonly Agent[]): Promise<Check
       const path = files.find((f) => f.role === hostFile.role)!.path;
       try {
         const text = await readOrNull(path);
-        if (text !== null && hostFile.mcpState(text, path) !== null) where.push(`${agent.label} (${path})`);
+        const state = text === null ? null : hostFile.mcpState(text, path);
+        if (state === "ours") ours.push(`${agent.label} (${path})`);
+        else if (state === "other") others.push(`${agent.label} (${path})`);
       } catch (err) {
         return parseFailure("mcp", path, err);
       }
     }
   }
-  if (where.length === 0) {
+  const foreign = others.length === 0
+    ? ""
+    : `; the "verdict" server in ${andList(others)} runs another program, not "verdict mcp"`;
+  const foreignFix = "remove or rename that entry by hand, then run verdict install";
+  if (ours.length === 0) {
     return check(
       "mcp",
       "fail",
-      `the MCP server is registered with ${noneOfList(agents.map((a) => a.label))}`,
-      "run verdict install",
+      `the MCP server is registered with ${noneOfList(agents.map((a) => a.label))}${foreign}`,
+      others.length === 0 ? "run verdict install" : foreignFix,
     );
   }
-  return check("mcp", "ok", `registered with ${andList(where)}`);
+  if (others.length > 0) {
+    return check("mcp", "warn", `registered with ${andList(ours)}${foreign}`, foreignFix);
+  }
+  return check("mcp", "ok", `registered with ${andList(ours)}`);
 }
 
 async function scheduleCheck(job: DoctorJob): Promise<Check> {

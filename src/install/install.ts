@@ -56,6 +56,27 @@ function edit(
     : host.uninstall(text, file.path);
 }
 
+/**
+ * An agent's refusal of its file, with the way past it that still wires the job's other agents
+ * (their flags, exactly: naming an agent this job does not cover would wire one the person does
+ * not have, and naming too few would leave some unwired).
+ */
+function withWayOut(err: HostFileError, job: InstallJob, file: InstallFile): HostFileError {
+  const refused = hostFileByRole(file.role).agent;
+  const others = [...new Set(job.files.map((f) => hostFileByRole(f.role).agent))]
+    .filter((a) => a.id !== refused.id);
+  if (others.length === 0) return err;
+  const command = [
+    `verdict ${job.action}`,
+    ...others.map((a) => `--${a.id}`),
+    ...(job.dryRun ? ["--dry-run"] : []),
+  ];
+  return new HostFileError(
+    err.message,
+    `${err.hint ?? ""}; or leave ${refused.label} out: ${command.join(" ")}`,
+  );
+}
+
 /** Reads every file and plans its edit; throws HostFileError (nothing written) on the first problem. */
 export async function planJob(job: InstallJob): Promise<FileReport[]> {
   const reports: FileReport[] = [];
@@ -76,6 +97,8 @@ export async function planJob(job: InstallJob): Promise<FileReport[]> {
           `fix ${file.path}:${err.line}:${err.column} by hand, then run the command again; nothing was changed`,
         );
       }
+      // A refusal (something verdict did not write where it would write) can also be stepped round.
+      if (err instanceof HostFileError) throw withWayOut(err, job, file);
       throw err;
     }
     const status: FileStatus = result.changes.length === 0

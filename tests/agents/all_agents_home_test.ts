@@ -5,10 +5,11 @@
  * prompts and landed notes, each with its agent's origin, session, project, time, file and line;
  * nothing machine-made, nothing under another agent's name); a second collect adds nothing;
  * include_headless adds exactly the headless prompts. Then `verdict doctor` and `verdict install
- * --dry-run` over the same HOME name all six agents, and, with every agent's real settings files
- * added (each registers the sample run's own stub MCP server under the name "verdict"), install
- * refuses without writing anything. Skipped, with the reason printed, when ../shared/clients is
- * absent.
+ * --dry-run` over the same HOME name all six agents. With every agent's real settings files added
+ * (most register the sample run's own stub MCP server under the name "verdict"), install refuses
+ * without writing anything, each refusal's hint leads past it to wiring the other agents, and
+ * doctor names each stub as not verdict's server. Skipped, with the reason printed, when
+ * ../shared/clients is absent.
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
@@ -173,39 +174,85 @@ Deno.test({
 
 Deno.test({
   name:
-    "with every agent's real settings files too (each names the sample run's stub server \"verdict\"), install refuses and writes nothing",
+    "with every agent's real settings files too (most name the sample run's stub server \"verdict\"): install refuses, its hints lead past each refusal, doctor names each stub",
   ignore: skipped !== null,
   fn: async () => {
     const { home, sets } = await allAgentsHome();
     try {
       for (const s of SAMPLE_SETS) await s.layOutSettings(home);
       const env = { HOME: home, VERDICT_BIN: BIN };
+      const hostPaths = agents.flatMap((a) => a.hostFiles.map((f) => ({ agent: a, path: f.path(at(home)) })));
       const before = new Map<string, string>();
-      for (const agent of agents) {
-        for (const f of agent.hostFiles) {
-          const path = f.path(at(home));
-          before.set(path, await Deno.readTextFile(path).catch(() => "(absent)"));
-        }
+      for (const { path } of hostPaths) {
+        before.set(
+          path,
+          await Deno.readTextFile(path).catch(() => "(absent)"),
+        );
       }
-      for (const args of [["install", "--dry-run"], ["install"]]) {
-        const r = await runCli(args, { env });
-        assert.equal(r.code, 3, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
-        assert.match(r.stderr, /refusing to (edit|replace) .*"verdict install"/);
-        assert.match(r.stderr, /^hint: /m);
+      const unchanged = async (what: string) => {
         for (const [path, text] of before) {
-          assert.equal(
-            await Deno.readTextFile(path).catch(() => "(absent)"),
-            text,
-            `${args.join(" ")}: ${path}`,
-          );
+          assert.equal(await Deno.readTextFile(path).catch(() => "(absent)"), text, `${what}: ${path}`);
         }
+      };
+      // The agents whose real settings register a "verdict" server that is not verdict's.
+      const stubbed = agents.filter((a) =>
+        a.hostFiles.some((f) => {
+          const text = before.get(f.path(at(home)))!;
+          return text !== "(absent)" && f.mcpState?.(text, f.path(at(home))) === "other";
+        })
+      );
+      assert.ok(stubbed.length >= 2, `the samples' settings name ${stubbed.length} stub server(s)`);
+
+      const plain = await runCli(["install"], { env });
+      assert.equal(plain.code, 3, plain.stdout + plain.stderr);
+      await unchanged("install");
+
+      // Follow each refusal's hint (dry runs): it names the agents of the run that was refused but
+      // the refused one, so every step leaves one stubbed agent out, and the last run wires the rest.
+      let args = ["install", "--dry-run"];
+      const refused: string[] = [];
+      for (let step = 0; step < agents.length; step++) {
+        const r = await runCli(args, { env });
+        if (r.code === 0) break;
+        assert.equal(r.code, 3, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
+        const culprit = hostPaths.find(({ path }) => r.stderr.includes(`"${path}"`));
+        assert.ok(culprit, `the refusal names none of the host files: ${r.stderr}`);
+        assert.match(r.stderr, /refusing to (edit|replace) .*"verdict install"/);
+        refused.push(culprit.agent.id);
+        const hint = /^hint: .*; or leave (.+) out: verdict (install(?: --[a-z-]+)+)$/m.exec(r.stderr);
+        assert.ok(hint, `no way past the refusal in: ${r.stderr}`);
+        assert.equal(hint[1], culprit.agent.label);
+        args = hint[2]!.split(" ");
+        assert.ok(args.includes("--dry-run") && !args.includes(`--${culprit.agent.id}`), args.join(" "));
+        await unchanged(args.join(" "));
       }
-      // doctor still runs, and names every agent's sessions.
+      assert.deepEqual(
+        refused.sort(),
+        stubbed.map((a) => a.id).sort(),
+        "the refusals are the stubbed agents",
+      );
+      const last = await runCli(args, { env });
+      assert.equal(last.code, 0, last.stderr);
+      for (const agent of agents) {
+        const wired = agent.hostFiles.some((f) =>
+          last.stdout.includes(`${f.label}: ${f.path(at(home))} would be`)
+        );
+        assert.equal(wired, !refused.includes(agent.id), `${args.join(" ")} and ${agent.id}`);
+      }
+      await unchanged(args.join(" "));
+
+      // doctor names every agent's sessions, and every stub as not verdict's server.
       const d = await runCli(["doctor", "--json"], { env });
       assert.equal(d.stderr, "");
-      const checks = JSON.parse(d.stdout).checks as { id: string; message: string }[];
+      const checks = JSON.parse(d.stdout).checks as { id: string; status: string; message: string }[];
       const transcripts = checks.find((c) => c.id === "transcripts")!.message;
       for (const agent of agents) assert.ok(transcripts.includes(agent.label), agent.id);
+      const mcp = checks.find((c) => c.id === "mcp")!;
+      assert.equal(mcp.status, "fail", mcp.message);
+      assert.match(mcp.message, /runs another program, not "verdict mcp"$/);
+      for (const agent of stubbed) {
+        assert.ok(mcp.message.includes(`${agent.label} (`), `${agent.id}: ${mcp.message}`);
+      }
     } finally {
       closeAll(sets);
     }

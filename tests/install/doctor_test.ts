@@ -268,3 +268,33 @@ Deno.test("doctor: a Codex hook that Codex will not run (untrusted, edited, turn
   assert.match(off.one("codex hooks").message, /it is turned off/);
   assert.equal(off.one("codex hooks").fix, "in Codex, type /hooks and turn it on");
 });
+
+Deno.test("doctor: an MCP entry named verdict that runs another program is named, never counted as registered", async () => {
+  const home = await tempHome();
+  const env = { HOME: home, VERDICT_BIN: BIN };
+  await Deno.mkdir(`${home}/.claude`, { recursive: true });
+  await Deno.mkdir(`${home}/.gemini`, { recursive: true });
+  const stub = { command: "python3", args: ["/home/dev/tools/mcp_stub.py"] };
+  await Deno.writeTextFile(`${home}/.claude.json`, JSON.stringify({ mcpServers: { verdict: stub } }));
+  const only = await doctor(env);
+  assert.deepEqual(only.one("mcp"), {
+    id: "mcp",
+    status: "fail",
+    message:
+      `the MCP server is registered with none of Claude Code, Codex, Gemini CLI, OpenCode, Qwen Code or ` +
+      `Copilot CLI; the "verdict" server in Claude Code (${home}/.claude.json) runs another program, not ` +
+      `"verdict mcp"`,
+    fix: "remove or rename that entry by hand, then run verdict install",
+  });
+  // install agrees: it will not replace that entry.
+  assert.equal((await runCli(["install", "--claude"], { env })).code, 3);
+  // verdict's own server with Gemini CLI beside the foreign one: registered, with a warning.
+  assert.equal((await runCli(["install", "--gemini"], { env })).code, 0);
+  const both = await doctor(env);
+  assert.equal(both.one("mcp").status, "warn");
+  assert.equal(
+    both.one("mcp").message,
+    `registered with Gemini CLI (${home}/.gemini/settings.json); the "verdict" server in Claude Code ` +
+      `(${home}/.claude.json) runs another program, not "verdict mcp"`,
+  );
+});

@@ -174,7 +174,7 @@ Deno.test("a [mcp_servers.verdict] not written by install is refused, and nothin
   );
   assert.match(
     r.stderr,
-    /^hint: remove or rename that definition by hand, or skip Codex with --claude; nothing was changed$/m,
+    /^hint: remove or rename that definition by hand; or leave Codex out: verdict install --claude$/m,
   );
   assert.deepEqual(await snapshot(home), before);
   // Claude Code alone still installs; uninstall leaves the foreign table.

@@ -21,8 +21,7 @@ export function mcpEntry(bin: string, env: Readonly<Record<string, string>>) {
 export const CLAUDE_MCP: McpServersSpec = {
   entry: mcpEntry,
   personalKeys: [],
-  foreignHint: "remove or rename that entry (claude mcp remove verdict --scope user), or leave Claude Code " +
-    "out by naming the other agents (verdict install --codex)",
+  foreignHint: "remove or rename that entry (claude mcp remove verdict --scope user)",
 };
 
 /** Is `value` a verdict stdio MCP server entry (ours to update or remove)? */

@@ -188,7 +188,7 @@ export function installCodex(
   if (foreign) {
     throw new HostFileError(
       `refusing to edit "${path}": line ${foreign.line} holds ${foreign.what} that "verdict install" did not write`,
-      "remove or rename that definition by hand, or skip Codex with --claude; nothing was changed",
+      "remove or rename that definition by hand",
     );
   }
   const nl = text.includes("\r\n") ? "\r\n" : "\n";

@@ -10,7 +10,5 @@ export const COPILOT_MCP: McpServersSpec = {
   entry: (bin, env) => ({ type: "stdio", command: bin, args: ["mcp"], env: { ...env } }),
   types: ["stdio", "local"],
   personalKeys: ["tools", "timeout", "displayName"],
-  foreignHint:
-    "remove or rename that entry in mcp-config.json (copilot mcp remove verdict), or leave Copilot " +
-    "CLI out by naming the other agents (verdict install --claude)",
+  foreignHint: "remove or rename that entry in mcp-config.json (copilot mcp remove verdict)",
 };

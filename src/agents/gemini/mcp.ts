@@ -14,7 +14,5 @@ export const GEMINI_MCP: McpServersSpec = {
     ...(Object.keys(env).length > 0 ? { env: { ...env } } : {}),
   }),
   personalKeys: ["trust", "timeout", "includeTools", "excludeTools"],
-  foreignHint:
-    "remove or rename that entry (gemini mcp remove verdict), or leave Gemini CLI out by naming the " +
-    "other agents (verdict install --claude)",
+  foreignHint: "remove or rename that entry (gemini mcp remove verdict)",
 };

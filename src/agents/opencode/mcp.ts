@@ -76,7 +76,7 @@ export function installOpenCodeMcp(
   if (!isOurMcpEntry(current)) {
     throw new HostFileError(
       `refusing to replace mcp.verdict in "${path}": it was not written by "verdict install"`,
-      "remove or rename that entry, or leave OpenCode out by naming the other agents' flags",
+      "remove or rename that entry",
     );
   }
   if (isDeepStrictEqual(current, entry)) return { text, changes: [], notes: [] };

@@ -14,7 +14,5 @@ export const QWEN_MCP: McpServersSpec = {
     ...(Object.keys(env).length > 0 ? { env: { ...env } } : {}),
   }),
   personalKeys: ["trust", "timeout", "includeTools", "excludeTools", "description"],
-  foreignHint:
-    "remove or rename that entry (qwen mcp remove verdict), or leave Qwen Code out by naming the " +
-    "other agents (verdict install --claude)",
+  foreignHint: "remove or rename that entry (qwen mcp remove verdict)",
 };
