@@ -6,10 +6,17 @@
  */
 import type { Corpus } from "../rank/bm25.ts";
 import type { Entity } from "../rank/entities.ts";
-import { commonThreshold, corpusLexicon, isCommonTerm, search, type SearchResult } from "../rank/score.ts";
+import {
+  commonThreshold,
+  corpusLexicon,
+  isCommonTerm,
+  search,
+  type SearchOptions,
+  type SearchResult,
+} from "../rank/score.ts";
 import { bm25Idf } from "../rank/bm25.ts";
 import { termOrigins, tokenize } from "../rank/tokenize.ts";
-import { anchorIdf, decide, type GateVerdict, preGate } from "./gate.ts";
+import { anchorIdf, decide, type GateContext, type GateVerdict, preGate } from "./gate.ts";
 import { sameTextKey, statementKey, statementsOf } from "./statements.ts";
 import { VERDICT_HINT_MARKER } from "../collect/line_parser.ts";
 import { hasNotTypedPrefix } from "../agents/claude/prompt.ts";
@@ -113,6 +120,96 @@ export function refuseEarly(
   });
 }
 
+/** The hook's search options for a request: the hint's weights, exclusions and anchor floor. */
+function searchOptions(corpus: Corpus, req: HintRequest, top: number): SearchOptions {
+  return {
+    mode: "hint",
+    nowMs: req.nowMs,
+    ...(req.cwd ? { project: req.cwd } : {}),
+    entities: req.entities,
+    excludeSession: req.session,
+    excludeIds: req.shown,
+    top,
+    // A record without an anchor word is never quoted: do not even score it.
+    minCandidateIdf: anchorIdf(corpus.docCount),
+  };
+}
+
+/** What the gate needs beside the ranking, for a request over `corpus`. */
+function gateContext(corpus: Corpus, req: HintRequest, typed: ReturnType<typeof typedPrompt>): GateContext {
+  const lexicon = corpusLexicon(corpus);
+  const threshold = commonThreshold(corpus);
+  const known = new Map<string, number>();
+  const dfOf = (term: string) => {
+    let df = known.get(term);
+    if (df === undefined) known.set(term, df = corpus.docFreq(term));
+    return df;
+  };
+  return {
+    textOf: req.textOf,
+    tokenize: (text) => tokenize(text, lexicon),
+    termIdf: (term) => bm25Idf(corpus.docCount, dfOf(term)),
+    isCommon: (term) => isCommonTerm(corpus, term, dfOf(term), threshold),
+    origins: termOrigins(typed.text, lexicon),
+    promptKeys: typed.keys,
+    shownKeys: req.shown,
+    repeats: (statement) => {
+      const k = sameTextKey(statement);
+      return k.length >= REPEAT_MIN_KEY_CHARS && typed.whole.includes(k);
+    },
+  };
+}
+
+/**
+ * Why the hook would not quote document `doc` for this request (for evaluation: a relevant
+ * record the hint missed): a pre-ranking rule, "not a candidate" (no anchor word of the prompt
+ * starts it, or it is excluded), its rank when the gate never reached it, and the rule the gate
+ * gives it judged alone.
+ */
+export function whyNotQuoted(
+  corpus: Corpus,
+  req: HintRequest,
+  doc: number,
+): { rule: string; detail: string; rank: number | null; judgedAlone: string | null } {
+  const typed = typedPrompt(req.prompt);
+  const refused = refuseEarly(req, typed);
+  if (refused) return { ...refused, rank: null, judgedAlone: null };
+  const result = search(corpus, typed.text, searchOptions(corpus, req, corpus.docCount));
+  const rank = result.hits.findIndex((h) => h.doc === doc);
+  if (rank < 0) {
+    return {
+      rule: "not-a-candidate",
+      detail: "no anchor word of the prompt is in it",
+      rank: null,
+      judgedAlone: null,
+    };
+  }
+  const hit = result.hits[rank]!;
+  const alone = decide({ ...result, hits: [hit] }, 1, gateContext(corpus, req, typed));
+  const check = alone.checks[0];
+  const judgedAlone = check ? `${check.rule}: ${check.detail}` : `${alone.rule}: ${alone.detail}`;
+  if (rank >= GATE_CANDIDATES) {
+    return {
+      rule: "rank",
+      detail: `ranked ${rank + 1}, beyond the ${GATE_CANDIDATES} candidates`,
+      rank: rank + 1,
+      judgedAlone,
+    };
+  }
+  const inHint = decide(
+    { ...result, hits: result.hits.slice(0, GATE_CANDIDATES) },
+    req.top,
+    gateContext(corpus, req, typed),
+  );
+  const mine = inHint.checks.find((c) => c.id === hit.id);
+  return {
+    rule: mine?.rule ?? "unjudged",
+    detail: mine?.detail ?? `the hint had its ${req.top} quote(s) before reaching it`,
+    rank: rank + 1,
+    judgedAlone,
+  };
+}
+
 /** Decides one prompt's hint over `corpus`. Deterministic: same inputs, same outcome. */
 export function hintFor(corpus: Corpus, req: HintRequest): HintOutcome {
   const typed = typedPrompt(req.prompt);
@@ -134,37 +231,7 @@ export function hintFor(corpus: Corpus, req: HintRequest): HintOutcome {
     };
   }
   // The search reads what the prompt says, not what it pastes: a pasted log asks nothing.
-  const result = search(corpus, typed.text, {
-    mode: "hint",
-    nowMs: req.nowMs,
-    ...(req.cwd ? { project: req.cwd } : {}),
-    entities: req.entities,
-    excludeSession: req.session,
-    excludeIds: req.shown,
-    top: GATE_CANDIDATES,
-    // A record without an anchor word is never quoted: do not even score it.
-    minCandidateIdf: anchorIdf(corpus.docCount),
-  });
-  const lexicon = corpusLexicon(corpus);
-  const threshold = commonThreshold(corpus);
-  const known = new Map<string, number>();
-  const dfOf = (term: string) => {
-    let df = known.get(term);
-    if (df === undefined) known.set(term, df = corpus.docFreq(term));
-    return df;
-  };
-  const verdict = decide(result, req.top, {
-    textOf: req.textOf,
-    tokenize: (text) => tokenize(text, lexicon),
-    termIdf: (term) => bm25Idf(corpus.docCount, dfOf(term)),
-    isCommon: (term) => isCommonTerm(corpus, term, dfOf(term), threshold),
-    origins: termOrigins(typed.text, lexicon),
-    promptKeys: typed.keys,
-    shownKeys: req.shown,
-    repeats: (statement) => {
-      const k = sameTextKey(statement);
-      return k.length >= REPEAT_MIN_KEY_CHARS && typed.whole.includes(k);
-    },
-  });
+  const result = search(corpus, typed.text, searchOptions(corpus, req, GATE_CANDIDATES));
+  const verdict = decide(result, req.top, gateContext(corpus, req, typed));
   return { verdict, result };
 }

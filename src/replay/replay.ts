@@ -17,7 +17,7 @@ import { deriveCjkWords } from "../rank/cjk_words.ts";
 import type { Entity } from "../rank/entities.ts";
 import { buildMemoryIndex } from "../rank/memory_index.ts";
 import type { Corpus } from "../rank/bm25.ts";
-import { hintFor, type HintOutcome, HOOK_TOP } from "../gate/hint.ts";
+import { hintFor, type HintOutcome, type HintRequest, HOOK_TOP, whyNotQuoted } from "../gate/hint.ts";
 import { quoteText, type ShownQuote } from "../gate/render.ts";
 
 export interface ReplaySettings {
@@ -114,16 +114,15 @@ export class Replayer {
   }
 }
 
-/** The hook's decision for one prompt over any corpus (the replay index, or a fresh one to compare). */
-export function decideAgainst(
-  corpus: Corpus,
+/** The hook's request for one replayed prompt. */
+function requestFor(
   textOf: (doc: number) => string,
   prompt: VerdictRecord,
   shown: ReadonlySet<string>,
   settings: ReplaySettings,
-): HintOutcome {
+): HintRequest {
   const ms = Date.parse(prompt.time);
-  return hintFor(corpus, {
+  return {
     prompt: prompt.text,
     session: prompt.session,
     cwd: prompt.project === "" ? null : prompt.project,
@@ -133,7 +132,30 @@ export function decideAgainst(
     personas: settings.personas,
     top: settings.top ?? HOOK_TOP,
     textOf,
-  });
+  };
+}
+
+/** The hook's decision for one prompt over any corpus (the replay index, or a fresh one to compare). */
+export function decideAgainst(
+  corpus: Corpus,
+  textOf: (doc: number) => string,
+  prompt: VerdictRecord,
+  shown: ReadonlySet<string>,
+  settings: ReplaySettings,
+): HintOutcome {
+  return hintFor(corpus, requestFor(textOf, prompt, shown, settings));
+}
+
+/** Why the hook would not quote document `doc` for `prompt` (evaluation: a relevant record missed). */
+export function whyNotAgainst(
+  corpus: Corpus,
+  textOf: (doc: number) => string,
+  prompt: VerdictRecord,
+  shown: ReadonlySet<string>,
+  settings: ReplaySettings,
+  doc: number,
+): ReturnType<typeof whyNotQuoted> {
+  return whyNotQuoted(corpus, requestFor(textOf, prompt, shown, settings), doc);
 }
 
 /** The archive's order: time, then id (the records file's own order). */

@@ -15,8 +15,9 @@
  * the figures and never as relevant; `--unlabelled` prints them (with their texts, for the
  * labeller, to a file outside the repository).
  *
- * Flags: --json (the figures as JSON), --unlabelled (JSONL of unlabelled pairs), --only NAME
- * (one history, own replay and pooled recall only).
+ * Flags: --json (the figures as JSON), --unlabelled (JSONL of unlabelled pairs), --misses (JSONL
+ * of the relevant pooled candidates the hint did not show, with the rule that refused each, and of
+ * the shown quotes labelled irrelevant), --only NAME (one history, own replay and pooled recall only).
  */
 import { fnv1a64, type VerdictRecord } from "../../src/collect/record.ts";
 import { search } from "../../src/rank/score.ts";
@@ -29,6 +30,7 @@ import {
   type ReplayEvent,
   type ReplaySettings,
   sortedRecords,
+  whyNotAgainst,
 } from "../../src/replay/replay.ts";
 import { historiesMissing, type History, historyNames, loadHistory } from "./histories.ts";
 import { statementKey, statementsOf } from "../../src/gate/statements.ts";
@@ -111,7 +113,12 @@ export function shownQuotes(event: ReplayEvent): { record: VerdictRecord; text: 
 export interface PoolItem {
   readonly prompt: VerdictRecord;
   /** Each candidate record once: shown by the hint, or among the recall top 3 (or both). */
-  readonly candidates: readonly { readonly pair: Pair; readonly shown: boolean }[];
+  readonly candidates: readonly {
+    readonly pair: Pair;
+    readonly shown: boolean;
+    /** For a candidate the hint did not show: why (whyNotQuoted), when asked for. */
+    readonly why?: ReturnType<typeof whyNotAgainst>;
+  }[];
 }
 
 export interface OwnRun {
@@ -136,7 +143,7 @@ function sampleOf(records: readonly VerdictRecord[], size: number): Set<string> 
 }
 
 /** Own replay of one history, with the pooled-recall sample drawn as it goes. */
-export function runOwn(history: History): OwnRun {
+export function runOwn(history: History, explainMisses = false): OwnRun {
   const sample = sampleOf(history.records, POOL_SAMPLE);
   const freshSample = sampleOf(history.records, FRESH_CHECKS);
   const events: ReplayEvent[] = [];
@@ -180,10 +187,24 @@ export function runOwn(history: History): OwnRun {
         statementsOf(r.text).statements.some((st) => shownKeys.has(statementKey(st.text)));
       byId.set(r.id, { record: r, shown: said, rank: i + 1 });
     });
+    const docOf = new Map(replayer.records.map((r, doc) => [r.id, doc]));
+    const textOf = (doc: number) => replayer.records[doc]!.text;
     pool.push({
       prompt: event.prompt,
       candidates: [...byId.values()].map((c) => ({
         shown: c.shown,
+        ...(explainMisses && !c.shown
+          ? {
+            why: whyNotAgainst(
+              replayer.index,
+              textOf,
+              event.prompt,
+              event.shownBefore,
+              SETTINGS,
+              docOf.get(c.record.id)!,
+            ),
+          }
+          : {}),
         pair: {
           key: pairKey(event.prompt.text, c.record.text),
           history: history.name,
@@ -316,6 +337,7 @@ export function totalFigures(all: readonly OwnFigures[]): OwnFigures {
 }
 
 export interface Evaluation {
+  readonly runs: readonly OwnRun[];
   readonly own: readonly OwnFigures[];
   readonly total: OwnFigures;
   readonly cross: readonly CrossRun[];
@@ -323,13 +345,19 @@ export interface Evaluation {
 }
 
 /** Runs all three modes over the development set (or the named histories). */
-export function evaluate(names: readonly string[] = historyNames(), withCross = true): Evaluation {
+export function evaluate(
+  names: readonly string[] = historyNames(),
+  withCross = true,
+  explainMisses = false,
+): Evaluation {
   const histories = names.map(loadHistory);
+  const runs: OwnRun[] = [];
   const own: OwnFigures[] = [];
   const unlabelled: Pair[] = [];
   for (const h of histories) {
     const labels = loadLabels(h.name);
-    const run = runOwn(h);
+    const run = runOwn(h, explainMisses);
+    runs.push(run);
     own.push(ownFigures(run, labels));
     const seen = new Set<string>();
     for (const p of [...run.shown, ...run.pool.flatMap((i) => i.candidates.map((c) => c.pair))]) {
@@ -342,7 +370,7 @@ export function evaluate(names: readonly string[] = historyNames(), withCross = 
   if (withCross) {
     for (const a of histories) for (const b of histories) if (a !== b) cross.push(runCross(a, b));
   }
-  return { own, total: totalFigures(own), cross, unlabelled };
+  return { runs, own, total: totalFigures(own), cross, unlabelled };
 }
 
 // --- printing -------------------------------------------------------------------------------
@@ -463,6 +491,47 @@ function unlabelledJsonl(e: Evaluation): string {
   ).join("");
 }
 
+/**
+ * The relevant pooled candidates the hint did not show, each with the rule that refused it, and
+ * the shown quotes labelled irrelevant (with their labels): the two lists a gate change is aimed
+ * at. JSONL, with the texts (to a file outside the repository).
+ */
+function missesJsonl(e: Evaluation): string {
+  const out: string[] = [];
+  const clip = (t: string) => (t.length > 700 ? `${t.slice(0, 700)}…` : t);
+  for (const run of e.runs) {
+    const labels = loadLabels(run.history);
+    for (const item of run.pool) {
+      for (const c of item.candidates) {
+        if (c.shown || labels.get(c.pair.key)?.label !== "relevant") continue;
+        out.push(JSON.stringify({
+          kind: "missed",
+          history: run.history,
+          key: c.pair.key,
+          why: c.why,
+          reason: labels.get(c.pair.key)!.reason,
+          prompt: clip(item.prompt.text),
+          quoted: clip(c.pair.quote),
+        }));
+      }
+    }
+    for (const p of run.shown) {
+      const l = labels.get(p.key);
+      if (l?.label === "relevant") continue;
+      out.push(JSON.stringify({
+        kind: "wrong",
+        history: run.history,
+        key: p.key,
+        label: l?.label ?? "unlabelled",
+        reason: l?.reason ?? "",
+        prompt: clip(p.prompt.text),
+        quoted: clip(p.quote),
+      }));
+    }
+  }
+  return out.map((l) => l + "\n").join("");
+}
+
 if (import.meta.main) {
   const missing = historiesMissing();
   if (missing !== null) {
@@ -471,8 +540,11 @@ if (import.meta.main) {
   }
   const only = Deno.args.indexOf("--only");
   const names = only >= 0 ? [Deno.args[only + 1]!] : historyNames();
-  const e = evaluate(names, only < 0);
-  if (Deno.args.includes("--unlabelled")) {
+  const misses = Deno.args.includes("--misses");
+  const e = evaluate(names, only < 0 && !misses, misses);
+  if (misses) {
+    await Deno.stdout.write(new TextEncoder().encode(missesJsonl(e)));
+  } else if (Deno.args.includes("--unlabelled")) {
     await Deno.stdout.write(new TextEncoder().encode(unlabelledJsonl(e)));
   } else if (Deno.args.includes("--json")) {
     console.log(
