@@ -40,6 +40,7 @@ import { isCjkTerm, type TermOrigin } from "../rank/tokenize.ts";
 import {
   MAX_SCANNED_CHARS,
   PASTED_SHARE,
+  sameTextHash,
   sameTextKey,
   type Statement,
   statementKey,
@@ -163,14 +164,12 @@ export function isSharpTerm(term: string): boolean {
  * part of `pnpm`.
  */
 export function distinctThings(matched: ReadonlySet<string>, origins: readonly TermOrigin[]): number {
+  const shape = shapeOf(origins);
   // Units in prompt order: Latin units by their run id, CJK groups by overlapping spans.
   const units: { terms: Set<string>; counts: boolean }[] = [];
   const latin = new Map<number, { terms: Set<string>; counts: boolean }>();
-  const cjk = origins.filter((o) => o.run < 0 && matched.has(o.term)).sort((a, b) =>
-    a.start - b.start || a.end - b.end
-  );
-  for (const o of origins) {
-    if (o.run < 0 || !matched.has(o.term)) continue;
+  for (const o of shape.latin) {
+    if (!matched.has(o.term)) continue;
     let u = latin.get(o.run);
     if (u === undefined) {
       u = { terms: new Set(), counts: true };
@@ -185,7 +184,8 @@ export function distinctThings(matched: ReadonlySet<string>, origins: readonly T
     group.counts = group.word || group.end - group.start >= 3;
     units.push(group);
   };
-  for (const o of cjk) {
+  for (const o of shape.cjkBySpan) {
+    if (!matched.has(o.term)) continue;
     if (group !== null && o.start < group.end) {
       group.terms.add(o.term);
       group.end = Math.max(group.end, o.end);
@@ -204,13 +204,73 @@ export function distinctThings(matched: ReadonlySet<string>, origins: readonly T
     if (fresh && u.counts) things++;
   }
   // A matched term the prompt does not hold (an entity alias) is one thing of its own.
-  const inPrompt = new Set(origins.map((o) => o.term));
-  for (const t of matched) if (!inPrompt.has(t)) things++;
+  for (const t of matched) if (!shape.terms.has(t)) things++;
   return things;
 }
 
-/** notTopic per prompt (its origins): the gate asks it of every candidate and statement. */
-const NOT_TOPIC = new WeakMap<readonly TermOrigin[], ReadonlySet<string>>();
+/** The facts of a prompt's terms the gate asks of every candidate and statement, worked out once. */
+interface PromptShape {
+  /** Every term of the prompt. */
+  readonly terms: ReadonlySet<string>;
+  /** The Latin origins, in prompt order. */
+  readonly latin: readonly TermOrigin[];
+  /** The CJK origins by span (start, then end; prompt order among equals). */
+  readonly cjkBySpan: readonly TermOrigin[];
+  /** Terms that only ever occur as a file extension or inside a path. */
+  readonly places: ReadonlySet<string>;
+  /** The prompt's identifiers and versions outside a path (isSharpTerm). */
+  readonly sharp: ReadonlySet<string>;
+  /** The parts of each identifier outside a path that has two or more parts. */
+  readonly sharpRuns: readonly (readonly string[])[];
+  /** notTopic: marker words and places. */
+  readonly notTopic: TermSet;
+}
+
+/** What notTopic answers: a set of terms by membership. */
+export interface TermSet {
+  has(term: string): boolean;
+}
+
+/** The shape per prompt (its origins): the gate asks it of every candidate and statement. */
+const SHAPES = new WeakMap<readonly TermOrigin[], PromptShape>();
+
+function shapeOf(origins: readonly TermOrigin[]): PromptShape {
+  const known = SHAPES.get(origins);
+  if (known !== undefined) return known;
+  const byTerm = new Map<string, boolean>();
+  for (const o of origins) byTerm.set(o.term, (byTerm.get(o.term) ?? true) && (o.extension || o.inPath));
+  const places = new Set<string>();
+  for (const [t, placeOnly] of byTerm) if (placeOnly) places.add(t);
+  const markers = markerTerms();
+  const sharp = new Set<string>();
+  const byRun = new Map<number, TermOrigin[]>();
+  for (const o of origins) {
+    if (o.run < 0 || o.inPath) continue;
+    if (isSharpTerm(o.term)) sharp.add(o.term);
+    const list = byRun.get(o.run) ?? [];
+    list.push(o);
+    byRun.set(o.run, list);
+  }
+  const sharpRuns: string[][] = [];
+  for (const run of byRun.values()) {
+    // A run's first term is the whole identifier; its parts follow.
+    const [whole, ...parts] = run;
+    if (whole !== undefined && isSharpTerm(whole.term) && parts.length >= 2) {
+      sharpRuns.push(parts.map((p) => p.term));
+    }
+  }
+  const shape: PromptShape = {
+    terms: new Set(byTerm.keys()),
+    latin: origins.filter((o) => o.run >= 0),
+    cjkBySpan: origins.filter((o) => o.run < 0).sort((a, b) => a.start - b.start || a.end - b.end),
+    places,
+    sharp,
+    sharpRuns,
+    notTopic: { has: (t) => markers.has(t) || places.has(t) },
+  };
+  SHAPES.set(origins, shape);
+  return shape;
+}
 
 /**
  * Terms that never count toward a topic: the words decisions are made of (markers.ts
@@ -218,15 +278,8 @@ const NOT_TOPIC = new WeakMap<readonly TermOrigin[], ReadonlySet<string>>();
  * prompt's paths (a folder is a place, not a topic: two prompts about files in one folder share
  * a path, not a subject).
  */
-export function notTopic(origins: readonly TermOrigin[]): ReadonlySet<string> {
-  const known = NOT_TOPIC.get(origins);
-  if (known !== undefined) return known;
-  const out = new Set(markerTerms());
-  NOT_TOPIC.set(origins, out);
-  const byTerm = new Map<string, boolean>();
-  for (const o of origins) byTerm.set(o.term, (byTerm.get(o.term) ?? true) && (o.extension || o.inPath));
-  for (const [t, placeOnly] of byTerm) if (placeOnly) out.add(t);
-  return out;
+export function notTopic(origins: readonly TermOrigin[]): TermSet {
+  return shapeOf(origins).notTopic;
 }
 
 /**
@@ -236,20 +289,12 @@ export function notTopic(origins: readonly TermOrigin[]): ReadonlySet<string> {
  * topic, so a path's pieces are never sharp.
  */
 function hasSharpMatch(matched: readonly string[], origins: readonly TermOrigin[]): boolean {
+  const shape = shapeOf(origins);
+  if (matched.some((t) => shape.sharp.has(t))) return true;
+  if (shape.sharpRuns.length === 0) return false;
   const hit = new Set(matched);
-  const byRun = new Map<number, TermOrigin[]>();
-  for (const o of origins) {
-    if (o.run < 0 || o.inPath) continue;
-    if (isSharpTerm(o.term) && hit.has(o.term)) return true;
-    const list = byRun.get(o.run) ?? [];
-    list.push(o);
-    byRun.set(o.run, list);
-  }
-  for (const run of byRun.values()) {
-    // A run's first term is the whole identifier; its parts follow.
-    const [whole, ...parts] = run;
-    if (whole === undefined || !isSharpTerm(whole.term) || parts.length < 2) continue;
-    if (new Set(parts.filter((p) => hit.has(p.term)).map((p) => p.term)).size >= 2) return true;
+  for (const parts of shape.sharpRuns) {
+    if (new Set(parts.filter((p) => hit.has(p))).size >= 2) return true;
   }
   return false;
 }
@@ -358,7 +403,7 @@ function checkHit(
   topicIdf: ReadonlyMap<string, number>,
   topicMass: number,
   anchor: number,
-  judged: Set<string>,
+  judged: Map<string, readonly string[]>,
 ): Verdict | { quote: GateQuote; detail: string } {
   if (hit.commonOnly) {
     return { rule: "common-only", detail: `matched only common words: ${hit.matched.join(", ")}` };
@@ -376,9 +421,16 @@ function checkHit(
   const text = ctx.textOf(hit.doc);
   // The same text sent again (a resend, a template) is one thing: judged once, it cannot crowd
   // the candidates, and a decision further down the ranking still gets its turn.
-  const sameText = sameTextKey(text.length > MAX_SCANNED_CHARS ? text.slice(0, MAX_SCANNED_CHARS) : text);
-  if (judged.has(sameText)) return { rule: "repeat", detail: "the same text as a candidate already judged" };
-  judged.add(sameText);
+  // Compared by the hash of their sameTextKey, and the keys themselves only when two hashes meet.
+  const scanned = text.length > MAX_SCANNED_CHARS ? text.slice(0, MAX_SCANNED_CHARS) : text;
+  const hash = sameTextHash(scanned);
+  const earlier = judged.get(hash);
+  if (
+    earlier !== undefined && earlier.some((t) => t === scanned || sameTextKey(t) === sameTextKey(scanned))
+  ) {
+    return { rule: "repeat", detail: "the same text as a candidate already judged" };
+  }
+  judged.set(hash, [...(earlier ?? []), scanned]);
   const { statements, pastedShare } = statementsOf(text);
   if (pastedShare > PASTED_SHARE) {
     return { rule: "paste", detail: `${(pastedShare * 100).toFixed(0)}% of it is pasted material` };
@@ -490,7 +542,8 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
   const checks: HitCheck[] = [];
   const spoken: GateQuote[] = [];
   const spokenKeys = new Set<string>();
-  const judged = new Set<string>();
+  /** The scanned texts of the candidates read so far, by the hash of their sameTextKey. */
+  const judged = new Map<string, readonly string[]>();
   let firstRefusal: Verdict | null = null;
   // A check names its hit's id only when asked (explain): the disk index reads ids from its file.
   const checkOf = (hit: SearchHit, c: { rule: HitCheck["rule"]; detail: string }): HitCheck => ({
@@ -501,6 +554,17 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
   });
   for (const hit of result.hits) {
     if (spoken.length >= limit) break;
+    // Hits come best first: once one scores under TAIL_SCORE_SHARE of the first quote, so do all
+    // that follow, and none of them is read.
+    if (spoken.length > 0 && hit.score < spoken[0]!.hit.score * TAIL_SCORE_SHARE) {
+      checks.push(
+        checkOf(hit, {
+          rule: "weak-tail",
+          detail: `score under ${TAIL_SCORE_SHARE * 100}% of the first quote's`,
+        }),
+      );
+      continue;
+    }
     const c = checkHit(hit, ctx, facts, topicIdf, topicMass, anchor, judged);
     if ("rule" in c) {
       checks.push(checkOf(hit, c));
@@ -509,15 +573,6 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
     }
     if (c.quote.keys.every((k) => spokenKeys.has(k))) {
       checks.push(checkOf(hit, { rule: "repeat", detail: "the same statement as a quote already shown" }));
-      continue;
-    }
-    if (spoken.length > 0 && hit.score < spoken[0]!.hit.score * TAIL_SCORE_SHARE) {
-      checks.push(
-        checkOf(hit, {
-          rule: "weak-tail",
-          detail: `score under ${TAIL_SCORE_SHARE * 100}% of the first quote's`,
-        }),
-      );
       continue;
     }
     checks.push(checkOf(hit, { rule: "spoke", detail: c.detail }));

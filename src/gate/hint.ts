@@ -97,13 +97,21 @@ export const REPEAT_MIN_KEY_CHARS = 24;
 const PROMPT_LIMITS = { maxChars: HINT_PROMPT_MAX_CHARS + 1, maxStatementChars: HINT_PROMPT_MAX_CHARS + 1 };
 
 /** The typed part of a prompt: its statements, pasted material left out (statements.ts). */
-export function typedPrompt(prompt: string): { text: string; keys: Set<string>; whole: string } {
+export function typedPrompt(prompt: string): { text: string; keys: Set<string>; readonly whole: string } {
   // The prompt's start and end within the bound, read whole: what a person typed may run long.
   const statements = statementsOf(promptForSearch(prompt), PROMPT_LIMITS).statements;
   const text = statements.map((s) => s.text).join("\n");
   const keys = new Set(statements.map((s) => statementKey(s.text)));
   if (text !== "") keys.add(statementKey(text));
-  return { text, keys, whole: sameTextKey(text) };
+  let whole: string | undefined;
+  return {
+    text,
+    keys,
+    // sameTextKey of the typed text, made only when a statement is compared with it.
+    get whole() {
+      return whole ??= sameTextKey(text);
+    },
+  };
 }
 
 /** The pre-ranking rules for a request; null when the prompt may be searched. */

@@ -91,22 +91,57 @@ const PASTE_RULES: readonly { readonly why: string; readonly test: RegExp }[] = 
   },
 ];
 
-/** A line is mostly code when code punctuation outnumbers its letters this many to one… */
-const CODE_PUNCTUATION = /[{}()[\];=<>"'`$\\|&*/]/g;
-const LETTERS = /[\p{L}]/gu;
+/** A line is mostly code when code punctuation outnumbers its letters… (1 for each such ASCII unit) */
+const CODE_PUNCTUATION = new Uint8Array(128);
+for (const c of "{}()[];=<>\"'`$\\|&*/") CODE_PUNCTUATION[c.charCodeAt(0)] = 1;
+const LETTER = /\p{L}/u;
 /** …and it is long enough for the count to mean something. */
 const CODE_LINE_MIN_CHARS = 12;
+
+/** Whether code punctuation outnumbers the letters (code points) of `text`, counted in one pass each. */
+function mostlyCodePunctuation(text: string): boolean {
+  let punctuation = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80 && CODE_PUNCTUATION[c] === 1) punctuation++;
+  }
+  if (punctuation === 0) return false;
+  let letters = 0;
+  for (let i = 0; i < text.length && letters < punctuation; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) {
+      if ((c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a)) letters++;
+      continue;
+    }
+    const cp = text.codePointAt(i)!;
+    if (cp > 0xffff) i++;
+    if (LETTER.test(String.fromCodePoint(cp))) letters++;
+  }
+  return punctuation > letters;
+}
 
 /** Why a line is pasted material, or null when it is typed. */
 export function pastedLineReason(line: string): string | null {
   for (const rule of PASTE_RULES) if (rule.test.test(line)) return rule.why;
   const trimmed = line.trim();
-  if (trimmed.length >= CODE_LINE_MIN_CHARS) {
-    const punctuation = trimmed.match(CODE_PUNCTUATION)?.length ?? 0;
-    const letters = trimmed.match(LETTERS)?.length ?? 0;
-    if (punctuation > letters) return "mostly code punctuation";
+  if (trimmed.length >= CODE_LINE_MIN_CHARS && mostlyCodePunctuation(trimmed)) {
+    return "mostly code punctuation";
   }
   return null;
+}
+
+/** Whether a UTF-16 unit is white space as \s is (the line terminators and the Zs spaces). */
+function isSpaceUnit(c: number): boolean {
+  if (c < 0x80) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 ||
+    c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** The UTF-16 units of `text` that are not white space (a line's weight). */
+function weightOf(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (!isSpaceUnit(text.charCodeAt(i))) n++;
+  return n;
 }
 
 /**
@@ -159,7 +194,7 @@ export function statementsOf(text: string, limits: ScanLimits = RECORD_LIMITS): 
   for (const rawLine of scanned.split("\n")) {
     const lineStart = offset;
     offset += rawLine.length + 1;
-    const weight = rawLine.replace(/\s+/g, "").length;
+    const weight = weightOf(rawLine);
     total += weight;
     if (FENCE.test(rawLine)) {
       inFence = !inFence;
@@ -177,8 +212,8 @@ export function statementsOf(text: string, limits: ScanLimits = RECORD_LIMITS): 
     }
     if (weight > 0) pastedIndent = null;
     // A placeholder is the paste itself: it counts as pasted and is cut out of the typed line.
-    const line = rawLine.replace(PLACEHOLDER, (p) => {
-      pasted += p.replace(/\s+/g, "").length;
+    const line = !rawLine.includes("[") ? rawLine : rawLine.replace(PLACEHOLDER, (p) => {
+      pasted += weightOf(p);
       return " ".repeat(p.length);
     });
     splitSentences(line, lineStart, out, limits.maxStatementChars);
@@ -193,10 +228,93 @@ export function typedText(text: string): string {
 
 /**
  * The same words, whatever the spacing, punctuation, case and numbers: two sends of a template
- * ("continue with task 002" / "… task 011") compare equal.
+ * ("continue with task 002" / "… task 011") compare equal. This is the definition; the gate asks it
+ * of every candidate's whole text, so `sameTextKey` computes it in one pass when it can.
  */
-export function sameTextKey(text: string): string {
+export function sameTextKeyByRules(text: string): string {
   return text.normalize("NFKC").toLowerCase().replace(/[\s\p{P}\p{S}]+/gu, "").replace(/\p{N}+/gu, "0");
+}
+
+/** What sameTextKeyByRules does to a UTF-16 unit in one pass: drop it, a digit, or keep its code. */
+const DROP = -1;
+const DIGIT = -2;
+/** Fallback: a unit the one pass cannot map (NFKC might change it, or join it with a neighbour). */
+const UNMAPPED = -3;
+
+/**
+ * The one-pass mapping of a unit: ASCII (whitespace, punctuation and symbols dropped, digits a
+ * digit, letters lower-cased, controls kept); full-width ASCII forms as their ASCII (their NFKC
+ * form); CJK ideographs (NFKC leaves them, they have no case) kept; the ideographic space and
+ * comma and full stop dropped. Any other unit sends the whole text to the rules.
+ */
+function unitKey(c: number): number {
+  if (c < 0x80) {
+    if (c >= 0x61 && c <= 0x7a) return c;
+    if (c >= 0x41 && c <= 0x5a) return c + 0x20;
+    if (c >= 0x30 && c <= 0x39) return DIGIT;
+    if (
+      (c >= 0x09 && c <= 0x0d) || (c >= 0x20 && c <= 0x2f) || (c >= 0x3a && c <= 0x40) ||
+      (c >= 0x5b && c <= 0x60) || (c >= 0x7b && c <= 0x7e)
+    ) return DROP;
+    return c;
+  }
+  if (c >= 0x4e00 && c <= 0x9fff) return c;
+  if (c >= 0x3400 && c <= 0x4dbf) return c;
+  if (c >= 0xff01 && c <= 0xff5e) return unitKey(c - 0xfee0);
+  if (c >= 0x3000 && c <= 0x3002) return DROP;
+  return UNMAPPED;
+}
+
+/**
+ * Calls `emit` with each UTF-16 unit of sameTextKeyByRules(text), in one pass over the text;
+ * false (and nothing emitted) when a unit needs the rules themselves.
+ */
+function eachKeyUnit(text: string, emit: (unit: number) => void): boolean {
+  for (let i = 0; i < text.length; i++) if (unitKey(text.charCodeAt(i)) === UNMAPPED) return false;
+  let digits = false;
+  for (let i = 0; i < text.length; i++) {
+    const k = unitKey(text.charCodeAt(i));
+    if (k === DROP) continue;
+    if (k === DIGIT) {
+      // A run of digits, joined across what is dropped between them, is one "0".
+      if (!digits) emit(0x30);
+      digits = true;
+      continue;
+    }
+    digits = false;
+    emit(k);
+  }
+  return true;
+}
+
+/** sameTextKeyByRules, in one pass over the text when it can. */
+export function sameTextKey(text: string): string {
+  const codes: number[] = [];
+  if (!eachKeyUnit(text, (u) => codes.push(u))) return sameTextKeyByRules(text);
+  let out = "";
+  for (let i = 0; i < codes.length; i += KEY_CHUNK) {
+    out += String.fromCharCode(...codes.slice(i, i + KEY_CHUNK));
+  }
+  return out;
+}
+/** Units per String.fromCharCode call (a bound on its argument count). */
+const KEY_CHUNK = 4096;
+
+/**
+ * fnv1a64(sameTextKey(text)), the key's units hashed as they are found (the same two FNV-1a
+ * streams as record.ts fnv1a64): no key string is built for a candidate's whole text.
+ */
+export function sameTextHash(text: string): string {
+  let h1 = 0x811c9dc5;
+  let h2 = 0x050c5d1f;
+  const mapped = eachKeyUnit(text, (c) => {
+    h1 = Math.imul(h1 ^ (c & 0xff), 0x01000193);
+    h1 = Math.imul(h1 ^ (c >>> 8), 0x01000193);
+    h2 = Math.imul(h2 ^ (c >>> 8), 0x01000193);
+    h2 = Math.imul(h2 ^ (c & 0xff), 0x01000193);
+  });
+  if (!mapped) return fnv1a64(sameTextKeyByRules(text));
+  return (h1 >>> 0).toString(16).padStart(8, "0") + (h2 >>> 0).toString(16).padStart(8, "0");
 }
 
 /**
@@ -204,5 +322,5 @@ export function sameTextKey(text: string): string {
  * sameTextKey (no record id starts with "s", and the ledger holds no text).
  */
 export function statementKey(text: string): string {
-  return `s${fnv1a64(sameTextKey(text))}`;
+  return `s${sameTextHash(text)}`;
 }

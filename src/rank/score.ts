@@ -245,6 +245,19 @@ export function conversationSpread(corpus: Corpus, term: string, limit: number):
   return count;
 }
 
+/**
+ * Conversation counts already made, per corpus, as of its record count (a corpus that grows —
+ * replay's — starts afresh with each record): counting a frequent word's conversations reads a
+ * threshold's worth of its postings, and a long-running process (serve, mcp) asks about the same
+ * words again and again, as the disk index keeps their posting lists.
+ */
+const COMMON_KNOWN = new WeakMap<
+  Corpus,
+  { docCount: number; threshold: number; byTerm: Map<string, boolean> }
+>();
+/** Terms whose commonness is kept per corpus (a bound on the memory a long-running process keeps). */
+const COMMON_KNOWN_MAX = 100_000;
+
 /** Whether `term` (held by `df` records) is common in `corpus`: a stopword, or used by more conversations than the threshold. */
 export function isCommonTerm(
   corpus: Corpus,
@@ -254,7 +267,18 @@ export function isCommonTerm(
 ): boolean {
   if (isStopword(term)) return true;
   // A term in fewer records than the threshold cannot be in more conversations.
-  return df > threshold && conversationSpread(corpus, term, threshold) > threshold;
+  if (!(df > threshold)) return false;
+  let known = COMMON_KNOWN.get(corpus);
+  if (known === undefined || known.docCount !== corpus.docCount || known.threshold !== threshold) {
+    known = { docCount: corpus.docCount, threshold, byTerm: new Map() };
+    COMMON_KNOWN.set(corpus, known);
+  }
+  const seen = known.byTerm.get(term);
+  if (seen !== undefined) return seen;
+  const common = conversationSpread(corpus, term, threshold) > threshold;
+  if (known.byTerm.size >= COMMON_KNOWN_MAX) known.byTerm.clear();
+  known.byTerm.set(term, common);
+  return common;
 }
 
 /** The corpus's CJK words as a tokenizer lexicon. */

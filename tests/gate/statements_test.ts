@@ -2,11 +2,15 @@ import assert from "node:assert/strict";
 import {
   MAX_SCANNED_CHARS,
   pastedLineReason,
+  sameTextHash,
   sameTextKey,
+  sameTextKeyByRules,
   statementKey,
   statementsOf,
   typedText,
 } from "../../src/gate/statements.ts";
+import { fnv1a64 } from "../../src/collect/record.ts";
+import { historiesMissing, historyNames, loadHistory } from "../replay/histories.ts";
 
 const texts = (t: string) => statementsOf(t).statements.map((s) => s.text);
 
@@ -87,4 +91,38 @@ Deno.test("the same words compare equal whatever the spacing, punctuation, case 
   assert.notEqual(sameTextKey("use pnpm"), sameTextKey("use npm"));
   assert.equal(statementKey("Use pnpm."), statementKey("use pnpm"));
   assert.match(statementKey("use pnpm"), /^s[0-9a-f]{16}$/);
+});
+
+Deno.test("sameTextKey and sameTextHash give what the rules give, for every UTF-16 unit and its neighbours", () => {
+  for (let c = 0; c < 0x10000; c++) {
+    const u = String.fromCharCode(c);
+    for (const t of [u, `Ab${u}1`, `1${u}2`, `${u}${u}x`, `x ${u}\u0301`]) {
+      assert.equal(sameTextKey(t), sameTextKeyByRules(t), `U+${c.toString(16)} in ${JSON.stringify(t)}`);
+    }
+  }
+  const samples = [
+    "Continue with task 002!",
+    "ＡＢＣ１２３，以后都用 pnpm。不要用 npm",
+    "名称を、TestCaseからTestBehaviors",
+    "ｶﾀｶﾅ and é and ﬁ and ①",
+    "x".repeat(20_000),
+    "",
+  ];
+  for (const t of samples) {
+    assert.equal(sameTextKey(t), sameTextKeyByRules(t), t.slice(0, 40));
+    assert.equal(sameTextHash(t), fnv1a64(sameTextKeyByRules(t)), t.slice(0, 40));
+  }
+});
+
+Deno.test({
+  name: "sameTextKey and sameTextHash give what the rules give on every text of the development histories",
+  ignore: historiesMissing() !== null,
+  fn() {
+    for (const name of historyNames()) {
+      for (const r of loadHistory(name).records) {
+        assert.equal(sameTextKey(r.text), sameTextKeyByRules(r.text), `${name} ${r.id}`);
+        assert.equal(sameTextHash(r.text), fnv1a64(sameTextKeyByRules(r.text)), `${name} ${r.id}`);
+      }
+    }
+  },
 });

@@ -17,12 +17,14 @@
  *
  * Flags: --json (the figures as JSON), --unlabelled (JSONL of unlabelled pairs), --misses (JSONL
  * of the relevant pooled candidates the hint did not show, with the rule that refused each, and of
- * the shown quotes labelled irrelevant), --only NAME (one history, own replay and pooled recall only).
+ * the shown quotes labelled irrelevant), --digest (a hash of every replayed decision per history
+ * and per cross pair: tests/fixtures/replay/decisions.json), --only NAME (one history, own replay and pooled recall only).
  */
 import { fnv1a64, type VerdictRecord } from "../../src/collect/record.ts";
 import { search } from "../../src/rank/score.ts";
 import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
 import {
+  decisionKey,
   freshIndexAgreement,
   replayArchive,
   Replayer,
@@ -226,6 +228,21 @@ export interface CrossRun {
   readonly archive: string;
   readonly promptCount: number;
   readonly fired: number;
+  /** fnv1a64 over every prompt's decision (decisionOf), in order. */
+  readonly digest: string;
+}
+
+/**
+ * What the gate decided for one prompt, as `--explain` names it: the rule that spoke or kept it
+ * silent, and the records and statements quoted. Two gates decide alike when these are equal.
+ */
+export function decisionOf(event: ReplayEvent): string {
+  return `${event.outcome.verdict.rule} ${decisionKey(event.outcome)}`;
+}
+
+/** fnv1a64 over the decisions of a run, in order. */
+function digestOf(decisions: readonly string[]): string {
+  return fnv1a64(decisions.join("\n"));
 }
 
 /** A's prompts, in time order, each against B's whole archive (every hint is false). */
@@ -234,9 +251,20 @@ export function runCross(a: History, b: History): CrossRun {
   const replayer = new Replayer(deriveCjkWords(archive.map((r) => r.text)), SETTINGS);
   for (const r of archive) replayer.add(r);
   let fired = 0;
+  const decisions: string[] = [];
   const prompts = sortedRecords(a.records).filter((r) => r.kind === "prompt");
-  for (const p of prompts) if (replayer.replay(p).quoted.length > 0) fired++;
-  return { prompts: a.name, archive: b.name, promptCount: prompts.length, fired };
+  for (const p of prompts) {
+    const event = replayer.replay(p);
+    decisions.push(decisionOf(event));
+    if (event.quoted.length > 0) fired++;
+  }
+  return {
+    prompts: a.name,
+    archive: b.name,
+    promptCount: prompts.length,
+    fired,
+    digest: digestOf(decisions),
+  };
 }
 
 // --- figures --------------------------------------------------------------------------------
@@ -308,6 +336,11 @@ export function ownFigures(run: OwnRun, labels: ReadonlyMap<string, LabelEntry>)
     freshAgree: run.fresh.agree,
     freshTotal: run.fresh.total,
   };
+}
+
+/** fnv1a64 over every replayed prompt's decision (decisionOf) of an own run, in order. */
+export function ownDigest(run: OwnRun): string {
+  return digestOf(run.events.map(decisionOf));
 }
 
 /** Sums figures over histories. */
@@ -542,7 +575,12 @@ if (import.meta.main) {
   const names = only >= 0 ? [Deno.args[only + 1]!] : historyNames();
   const misses = Deno.args.includes("--misses");
   const e = evaluate(names, only < 0 && !misses, misses);
-  if (misses) {
+  if (Deno.args.includes("--digest")) {
+    const digests: Record<string, string> = {};
+    for (const run of e.runs) digests[run.history] = ownDigest(run);
+    for (const c of e.cross) digests[`${c.prompts} → ${c.archive}`] = c.digest;
+    console.log(JSON.stringify(digests, null, 2));
+  } else if (misses) {
     await Deno.stdout.write(new TextEncoder().encode(missesJsonl(e)));
   } else if (Deno.args.includes("--unlabelled")) {
     await Deno.stdout.write(new TextEncoder().encode(unlabelledJsonl(e)));

@@ -4,7 +4,7 @@
  * and replay's one approximation (CJK words from the whole archive) stays within its bound.
  */
 import assert from "node:assert/strict";
-import { evaluate, LABELS_DIR, loadLabels } from "./replay_eval.ts";
+import { evaluate, LABELS_DIR, loadLabels, ownDigest } from "./replay_eval.ts";
 import { historiesMissing, historyNames } from "./histories.ts";
 
 const missing = historiesMissing();
@@ -58,4 +58,23 @@ Deno.test("the development histories are never copied into the project", () => {
       assert.deepEqual(Object.keys(JSON.parse(line)).sort(), ["key", "label", "reason"]);
     }
   }
+});
+
+/** Every replayed decision, hashed per history and per cross pair (eval:replay --digest). */
+const DECISIONS = new URL("decisions.json", LABELS_DIR);
+
+Deno.test({
+  name:
+    "the gate decides every prompt of the development histories, own and cross-paired, as decisions.json records",
+  ignore: missing !== null,
+  fn() {
+    const want = JSON.parse(Deno.readTextFileSync(DECISIONS)) as Record<string, string>;
+    const e = evaluate(historyNames(), true);
+    const got: Record<string, string> = {};
+    for (const run of e.runs) got[run.history] = ownDigest(run);
+    for (const c of e.cross) got[`${c.prompts} → ${c.archive}`] = c.digest;
+    // A change that means to decide differently says so: regenerate the file with
+    // `deno task eval:replay --digest > tests/fixtures/replay/decisions.json` and label what it shows.
+    assert.deepEqual(got, want);
+  },
 });
