@@ -129,7 +129,7 @@ export function refuseEarly(
 }
 
 /** The hook's search options for a request: the hint's weights, exclusions and anchor floor. */
-function searchOptions(corpus: Corpus, req: HintRequest, top: number): SearchOptions {
+export function searchOptions(corpus: Corpus, req: HintRequest, top: number): SearchOptions {
   return {
     mode: "hint",
     nowMs: req.nowMs,

@@ -241,11 +241,18 @@ const DIGIT = -2;
 /** Fallback: a unit the one pass cannot map (NFKC might change it, or join it with a neighbour). */
 const UNMAPPED = -3;
 
+/** Each non-ASCII unit's mapping (0: not worked out yet), filled as units are met. */
+const UNIT_KEYS = new Int32Array(0x10000);
+const SPACE_PUNCTUATION_SYMBOL = /^[\s\p{P}\p{S}]$/u;
+const NUMBER = /^\p{N}$/u;
+const MARK = /^\p{M}$/u;
+
 /**
- * The one-pass mapping of a unit: ASCII (whitespace, punctuation and symbols dropped, digits a
- * digit, letters lower-cased, controls kept); full-width ASCII forms as their ASCII (their NFKC
- * form); CJK ideographs (NFKC leaves them, they have no case) kept; the ideographic space and
- * comma and full stop dropped. Any other unit sends the whole text to the rules.
+ * The one-pass mapping of a unit, where it is the same in any text: a unit NFKC leaves alone is
+ * dropped (white space, punctuation, symbol), a digit (a number), or kept lower-cased (one unit,
+ * never the context-cased Σ); a unit whose NFKC form is one ASCII character maps as that
+ * character (full-width forms, the ideographic space). Marks and conjoining jamo (which NFKC may
+ * join with their neighbours) and surrogates send the whole text to the rules.
  */
 function unitKey(c: number): number {
   if (c < 0x80) {
@@ -258,39 +265,45 @@ function unitKey(c: number): number {
     ) return DROP;
     return c;
   }
-  if (c >= 0x4e00 && c <= 0x9fff) return c;
-  if (c >= 0x3400 && c <= 0x4dbf) return c;
-  if (c >= 0xff01 && c <= 0xff5e) return unitKey(c - 0xfee0);
-  if (c >= 0x3000 && c <= 0x3002) return DROP;
-  return UNMAPPED;
+  const known = UNIT_KEYS[c]!;
+  if (known !== 0) return known;
+  const mapped = workOutUnitKey(c);
+  UNIT_KEYS[c] = mapped;
+  return mapped;
 }
 
-/**
- * Calls `emit` with each UTF-16 unit of sameTextKeyByRules(text), in one pass over the text;
- * false (and nothing emitted) when a unit needs the rules themselves.
- */
-function eachKeyUnit(text: string, emit: (unit: number) => void): boolean {
-  for (let i = 0; i < text.length; i++) if (unitKey(text.charCodeAt(i)) === UNMAPPED) return false;
-  let digits = false;
-  for (let i = 0; i < text.length; i++) {
-    const k = unitKey(text.charCodeAt(i));
-    if (k === DROP) continue;
-    if (k === DIGIT) {
-      // A run of digits, joined across what is dropped between them, is one "0".
-      if (!digits) emit(0x30);
-      digits = true;
-      continue;
-    }
-    digits = false;
-    emit(k);
+function workOutUnitKey(c: number): number {
+  const jamo = (c >= 0x1100 && c <= 0x11ff) || (c >= 0xa960 && c <= 0xa97f) || (c >= 0xd7b0 && c <= 0xd7ff);
+  if (jamo || (c >= 0xd800 && c <= 0xdfff) || c === 0x03a3) return UNMAPPED;
+  const unit = String.fromCharCode(c);
+  const nfkc = unit.normalize("NFKC");
+  if (nfkc !== unit) {
+    return nfkc.length === 1 && nfkc.charCodeAt(0) < 0x80 ? unitKey(nfkc.charCodeAt(0)) : UNMAPPED;
   }
-  return true;
+  if (MARK.test(unit)) return UNMAPPED;
+  if (SPACE_PUNCTUATION_SYMBOL.test(unit)) return DROP;
+  if (NUMBER.test(unit)) return DIGIT;
+  const lower = unit.toLowerCase();
+  return lower.length === 1 ? lower.charCodeAt(0) : UNMAPPED;
 }
 
 /** sameTextKeyByRules, in one pass over the text when it can. */
 export function sameTextKey(text: string): string {
   const codes: number[] = [];
-  if (!eachKeyUnit(text, (u) => codes.push(u))) return sameTextKeyByRules(text);
+  let digits = false;
+  for (let i = 0; i < text.length; i++) {
+    const k = unitKey(text.charCodeAt(i));
+    if (k === DROP) continue;
+    if (k === UNMAPPED) return sameTextKeyByRules(text);
+    if (k === DIGIT) {
+      // A run of digits, joined across what is dropped between them, is one "0".
+      if (!digits) codes.push(0x30);
+      digits = true;
+      continue;
+    }
+    digits = false;
+    codes.push(k);
+  }
   let out = "";
   for (let i = 0; i < codes.length; i += KEY_CHUNK) {
     out += String.fromCharCode(...codes.slice(i, i + KEY_CHUNK));
@@ -307,13 +320,21 @@ const KEY_CHUNK = 4096;
 export function sameTextHash(text: string): string {
   let h1 = 0x811c9dc5;
   let h2 = 0x050c5d1f;
-  const mapped = eachKeyUnit(text, (c) => {
-    h1 = Math.imul(h1 ^ (c & 0xff), 0x01000193);
-    h1 = Math.imul(h1 ^ (c >>> 8), 0x01000193);
-    h2 = Math.imul(h2 ^ (c >>> 8), 0x01000193);
-    h2 = Math.imul(h2 ^ (c & 0xff), 0x01000193);
-  });
-  if (!mapped) return fnv1a64(sameTextKeyByRules(text));
+  let digits = false;
+  for (let i = 0; i < text.length; i++) {
+    let k = unitKey(text.charCodeAt(i));
+    if (k === DROP) continue;
+    if (k === UNMAPPED) return fnv1a64(sameTextKeyByRules(text));
+    if (k === DIGIT) {
+      if (digits) continue;
+      digits = true;
+      k = 0x30;
+    } else digits = false;
+    h1 = Math.imul(h1 ^ (k & 0xff), 0x01000193);
+    h1 = Math.imul(h1 ^ (k >>> 8), 0x01000193);
+    h2 = Math.imul(h2 ^ (k >>> 8), 0x01000193);
+    h2 = Math.imul(h2 ^ (k & 0xff), 0x01000193);
+  }
   return (h1 >>> 0).toString(16).padStart(8, "0") + (h2 >>> 0).toString(16).padStart(8, "0");
 }
 

@@ -100,6 +100,19 @@ Deno.test("sameTextKey and sameTextHash give what the rules give, for every UTF-
       assert.equal(sameTextKey(t), sameTextKeyByRules(t), `U+${c.toString(16)} in ${JSON.stringify(t)}`);
     }
   }
+  // Random short strings over units of many scripts, marks and jamo among them (fixed seed).
+  const pool = [
+    ..."aZ09 .,-_'’“”—…•é΅ΣσςΑİıſﬁＡｚ０９，。、「」〜ーかがゝｶﾞ가각각ㄱ한國語Ω№①ⅷ\u0301\u3099\u00ad\u200b\ufeff\u2028",
+  ];
+  let seed = 7;
+  for (let n = 0; n < 20_000; n++) {
+    let t = "";
+    for (let k = 0; k < 6; k++) {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      t += pool[seed % pool.length];
+    }
+    assert.equal(sameTextKey(t), sameTextKeyByRules(t), JSON.stringify(t));
+  }
   const samples = [
     "Continue with task 002!",
     "ＡＢＣ１２３，以后都用 pnpm。不要用 npm",
