@@ -5,7 +5,7 @@
  * Policies (the README lists them):
  * - Each line with a non-empty `display` and a valid `timestamp` is a typed prompt (origin
  *   "claude"), after the same text rules as transcripts: the NOT_TYPED_PREFIXES deny-list and the
- *   hint marker (claude_prompt.ts).
+ *   hint marker (prompt.ts).
  * - Slash commands appear as "/name args": kept as typed when they have args (the same text the
  *   transcript parser builds from `<command-args>`), dropped when bare ("/clear"). A first word
  *   with another "/" in it is a path, not a command, and the line is an ordinary prompt.
@@ -22,6 +22,7 @@ import { basename } from "../../config/paths.ts";
 import type { LineParser, ParserOptions } from "../../collect/line_parser.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
 import type { RepeatRule } from "../agent.ts";
+import { parseObjectLine } from "../json.ts";
 import { typedText } from "./prompt.ts";
 
 /** History lines are small and each one is a candidate, so there is nothing to carry. */
@@ -50,7 +51,7 @@ export function createHistoryParser(
   opts: ParserOptions,
   _carry: HistoryCarry | null,
 ): LineParser<HistoryCarry> {
-  let out: VerdictRecord[] = [];
+  const out: VerdictRecord[] = [];
   let malformed = 0;
 
   function handle(entry: Record<string, unknown>, lineNo: number): void {
@@ -79,23 +80,15 @@ export function createHistoryParser(
 
   return {
     line(text: string, lineNo: number): void {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
+      const entry = parseObjectLine(text);
+      if (entry === null) {
         if (text.trim() !== "") malformed++;
         return;
       }
-      if (typeof value !== "object" || value === null || Array.isArray(value)) {
-        malformed++;
-        return;
-      }
-      handle(value as Record<string, unknown>, lineNo);
+      handle(entry, lineNo);
     },
     drain(): VerdictRecord[] {
-      const done = out;
-      out = [];
-      return done;
+      return out.splice(0);
     },
     carry(): HistoryCarry {
       return {};

@@ -179,6 +179,10 @@ function compareVersions(a: readonly number[], b: readonly number[]): number {
   return 0;
 }
 
+/**
+ * src/agents/json.ts's isObject, kept here: this module is on the per-prompt hint path (the hint
+ * reads the prompt with these rules), which counts its modules (tests/cli/commands_test.ts).
+ */
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -3,7 +3,7 @@
  * line-fed, resumable LineParser that yields typed prompts and memory-file notes.
  *
  * Policies (the README lists them):
- * - Prompts: `typedPromptText` (claude_prompt.ts) decides; see its policies. Files named
+ * - Prompts: `typedPromptText` (prompt.ts) decides; see its policies. Files named
  *   `agent-*.jsonl` or under a `/subagents/` directory are subagent transcripts and yield nothing.
  * - A prompt needs a valid `timestamp`: an entry without one is skipped (a record's time orders
  *   the archive and drives recency; inventing one would be false). Id = "claude:" + uuid, so the
@@ -27,7 +27,8 @@
  */
 import type { LineParser, ParserOptions } from "../../collect/line_parser.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
-import { isMemoryPath } from "../../collect/memory_files.ts";
+import { awaitResult, isMemoryPath, takeAwaited } from "../../collect/memory_files.ts";
+import { isObject, looksLikeObjectLine, parseObjectLine } from "../json.ts";
 import { typedPromptText } from "./prompt.ts";
 
 /** Tools that write a file, and the input field holding its path. */
@@ -43,13 +44,6 @@ const WRITE_TOOLS: Readonly<Record<string, string>> = {
  * holds "CLAUDE.", "AGENTS." or "MEMORY.md", and a memory directory holds "memory".
  */
 const MEMORY_HINTS: readonly string[] = ["CLAUDE.", "AGENTS.", "MEMORY.md", "memory"];
-
-/**
- * A memory write still waiting for its result is dropped from the carry once this many newer
- * ones wait too: results arrive within a few lines, so an old entry lost its result (a crash or
- * a rewind) and would only grow the state file.
- */
-const MAX_PENDING = 256;
 
 /** A memory-file write seen in the transcript whose tool_result has not arrived yet. */
 export interface PendingNote {
@@ -79,7 +73,7 @@ export function createClaudeParser(
 ): LineParser<ClaudeCarry> {
   const pending = restorePending(carry);
   const silent = isSubagentFile(opts.file);
-  let out: VerdictRecord[] = [];
+  const out: VerdictRecord[] = [];
   let malformed = 0;
 
   function handle(entry: Record<string, unknown>, lineNo: number): void {
@@ -127,8 +121,7 @@ export function createClaudeParser(
         malformed++;
         continue;
       }
-      pending.delete(block.id);
-      pending.set(block.id, {
+      awaitResult(pending, block.id, {
         toolUseId: block.id,
         text,
         time,
@@ -136,10 +129,6 @@ export function createClaudeParser(
         session: typeof entry.sessionId === "string" ? entry.sessionId : null,
         line: lineNo,
       });
-      if (pending.size > MAX_PENDING) {
-        const oldest = pending.keys().next().value;
-        if (oldest !== undefined) pending.delete(oldest);
-      }
     }
   }
 
@@ -150,9 +139,8 @@ export function createClaudeParser(
     const failedEntry = typeof entry.toolUseResult === "string" && entry.toolUseResult.startsWith("Error");
     for (const block of content) {
       if (!isObject(block) || block.type !== "tool_result" || typeof block.tool_use_id !== "string") continue;
-      const note = pending.get(block.tool_use_id);
+      const note = takeAwaited(pending, block.tool_use_id);
       if (note === undefined) continue;
-      pending.delete(block.tool_use_id);
       if (block.is_error === true || failedEntry) continue;
       out.push({
         id: recordId("note", `claude:${note.toolUseId}`),
@@ -173,10 +161,10 @@ export function createClaudeParser(
     line(text: string, lineNo: number): void {
       if (silent) return;
       if (tuning.prefilter && !mayMatter(text, pending)) {
-        if (!looksLikeObject(text)) malformed++;
+        if (!looksLikeObjectLine(text)) malformed++;
         return;
       }
-      const entry = parseObject(text);
+      const entry = parseObjectLine(text);
       if (entry === null) {
         if (text.trim() !== "") malformed++;
         return;
@@ -189,9 +177,7 @@ export function createClaudeParser(
       }
     },
     drain(): VerdictRecord[] {
-      const done = out;
-      out = [];
-      return done;
+      return out.splice(0);
     },
     carry(): ClaudeCarry {
       return { pending: [...pending.values()] };
@@ -294,26 +280,6 @@ export function isSubagentFile(file: string): boolean {
     segments.slice(0, -1).includes("subagents");
 }
 
-/** Cheap shape test for lines the prefilter skips: a JSON object line starts "{" and ends "}". */
-export function looksLikeObject(line: string): boolean {
-  const t = line.trim();
-  return t === "" || (t.startsWith("{") && t.endsWith("}"));
-}
-
-/** Parses a line into a JSON object, or null (invalid JSON, or not an object). */
-export function parseObject(line: string): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(line);
-    return isObject(value) ? value : null;
-  } catch {
-    return null;
-  }
-}
-
 function asString(value: unknown): string | null {
   return typeof value === "string" ? value : null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -33,6 +33,7 @@
  * The entries form one chain in file order (uuid = "codex:<line>", each parented to the one
  * before), carrying the session_meta id and the latest working directory.
  */
+import { isObject, parseObjectLine } from "../json.ts";
 import { userMessageItemText, userMessageText } from "./rollout.ts";
 
 type Entry = Record<string, unknown>;
@@ -78,7 +79,7 @@ interface Calls {
 
 export function asClaudeTranscript(text: string): string {
   const raw = text.split("\n");
-  const parsed = raw.map(parseLine);
+  const parsed = raw.map((line) => parseObjectLine(line) ?? undefined);
   const calls = survey(parsed);
   const out: string[] = [];
   let session: string | null = null;
@@ -338,25 +339,5 @@ function contentParts(content: unknown): Entry[] {
 /** A call's arguments: an object, or a JSON text of one; {} otherwise. */
 function objectOf(args: unknown): Record<string, unknown> {
   if (isObject(args)) return args;
-  if (typeof args !== "string") return {};
-  try {
-    const v = JSON.parse(args);
-    return isObject(v) ? v : {};
-  } catch {
-    return {};
-  }
-}
-
-function parseLine(line: string): Entry | undefined {
-  if (line.trim() === "") return undefined;
-  try {
-    const v = JSON.parse(line);
-    return isObject(v) ? v : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  return typeof args === "string" ? parseObjectLine(args) ?? {} : {};
 }

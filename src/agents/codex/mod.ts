@@ -15,6 +15,7 @@
  */
 import { joinPath, resolvePath } from "../../config/paths.ts";
 import type { AgentEnv, AgentKit } from "../agent.ts";
+import { isObject } from "../json.ts";
 import { codexHooksCheck, CONFIG_ROLE } from "./doctor.ts";
 import { installCodexHooks, uninstallCodexHooks } from "./hooks.ts";
 import { asClaudeTranscript } from "./judge_lines.ts";
@@ -25,10 +26,6 @@ import { createCodexParser } from "./rollout.ts";
 export function codexFolder(at: AgentEnv): string {
   const dir = at.env.CODEX_HOME;
   return dir ? resolvePath(dir, at.cwd, at.home) : joinPath(at.home, ".codex");
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export const kit: AgentKit = {

@@ -41,6 +41,7 @@
 import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
 import { isMemoryPath } from "../../collect/memory_files.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
+import { isObject, looksLikeObjectLine, parseObjectLine } from "../json.ts";
 
 /** Originators of the terminal UI, used only when `source` is absent (older files). */
 export const TUI_ORIGINATORS: readonly string[] = ["codex_cli_rs", "codex-tui"];
@@ -94,7 +95,7 @@ export function createCodexParser(
   tuning: CodexParserTuning = { prefilter: true },
 ): LineParser<CodexCarry> {
   let state: CodexCarry = restoreCarry(carry);
-  let out: VerdictRecord[] = [];
+  const out: VerdictRecord[] = [];
   let malformed = 0;
 
   function handle(entry: Record<string, unknown>, lineNo: number): void {
@@ -198,26 +199,18 @@ export function createCodexParser(
   return {
     line(text: string, lineNo: number): void {
       if (tuning.prefilter && !mayMatter(text)) {
-        if (!looksLikeObject(text)) malformed++;
+        if (!looksLikeObjectLine(text)) malformed++;
         return;
       }
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
+      const entry = parseObjectLine(text);
+      if (entry === null) {
         if (text.trim() !== "") malformed++;
         return;
       }
-      if (!isObject(value)) {
-        malformed++;
-        return;
-      }
-      handle(value, lineNo);
+      handle(entry, lineNo);
     },
     drain(): VerdictRecord[] {
-      const done = out;
-      out = [];
-      return done;
+      return out.splice(0);
     },
     carry(): CodexCarry {
       return state;
@@ -313,13 +306,4 @@ export function memoryChanges(item: Readonly<Record<string, unknown>>): string[]
     if (text.trim() !== "") out.push(text.trim());
   }
   return out;
-}
-
-function looksLikeObject(line: string): boolean {
-  const t = line.trim();
-  return t === "" || (t.startsWith("{") && t.endsWith("}"));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

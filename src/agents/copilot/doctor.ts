@@ -10,14 +10,11 @@
 import { parseJsonc } from "../../config/jsonc.ts";
 import { type Check, check, parseFailure } from "../../install/checks.ts";
 import type { DoctorContext } from "../agent.ts";
+import { isObject } from "../json.ts";
 import { copilotHookStatus } from "./hooks.ts";
 
 export const SETTINGS_ROLE = "copilot-settings";
 export const TRUST_ROLE = "copilot-config";
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export async function copilotHooksCheck(ctx: DoctorContext): Promise<Check> {
   if (!ctx.agent.present) return check("hooks", "skip", "Copilot CLI not found; no hooks to check");

@@ -29,7 +29,8 @@
  */
 import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
-import { isMemoryPath } from "../../collect/memory_files.ts";
+import { awaitResult, isMemoryPath, takeAwaited } from "../../collect/memory_files.ts";
+import { isObject, looksLikeObjectLine, parseObjectLine } from "../json.ts";
 
 /** Words of the system prompt of `copilot -p` (1.0.102) that the interactive one lacks. */
 export const NON_INTERACTIVE_MARK = "You are running in non-interactive mode";
@@ -39,9 +40,6 @@ const WRITE_TOOLS: Readonly<Record<string, { path: string; text: string }>> = {
   create: { path: "path", text: "file_text" },
   edit: { path: "path", text: "new_str" },
 };
-
-/** Memory writes waiting for a result beyond this many are dropped oldest first (see claude). */
-const MAX_PENDING = 256;
 
 /** Prompts waiting for the session's mode beyond this many are dropped oldest first. */
 const MAX_WAITING = 64;
@@ -80,7 +78,7 @@ export function createCopilotParser(
     const p = restorePending(n);
     if (p) notes.set(p.key, p);
   }
-  let out: VerdictRecord[] = [];
+  const out: VerdictRecord[] = [];
   let malformed = 0;
 
   function emit(kind: "prompt" | "note", p: CopilotPending): void {
@@ -138,11 +136,8 @@ export function createCopilotParser(
       case "assistant.message":
         return collectWrites(data, event, lineNo);
       case "tool.execution_complete": {
-        const id = typeof data.toolCallId === "string" ? data.toolCallId : null;
-        const note = id === null ? undefined : notes.get(id);
-        if (id === null || note === undefined) return;
-        notes.delete(id);
-        if (data.success === true) emit("note", note);
+        const note = typeof data.toolCallId === "string" ? takeAwaited(notes, data.toolCallId) : undefined;
+        if (note !== undefined && data.success === true) emit("note", note);
         return;
       }
     }
@@ -163,9 +158,7 @@ export function createCopilotParser(
         malformed++; // a memory write without a usable time: skipped and counted
         continue;
       }
-      notes.delete(req.toolCallId);
-      notes.set(req.toolCallId, { key: req.toolCallId, text, time, line: lineNo });
-      if (notes.size > MAX_PENDING) notes.delete(notes.keys().next().value!);
+      awaitResult(notes, req.toolCallId, { key: req.toolCallId, text, time, line: lineNo });
     }
   }
 
@@ -177,18 +170,12 @@ export function createCopilotParser(
         !text.includes('"session.') && !text.includes('"toolRequests"') &&
         !text.includes('"tool.execution_complete"')
       ) {
-        if (!looksLikeObject(text)) malformed++;
+        if (!looksLikeObjectLine(text)) malformed++;
         return;
       }
-      let event: unknown;
-      try {
-        event = JSON.parse(text);
-      } catch {
+      const event = parseObjectLine(text);
+      if (event === null) {
         if (text.trim() !== "") malformed++;
-        return;
-      }
-      if (!isObject(event)) {
-        malformed++;
         return;
       }
       try {
@@ -198,9 +185,7 @@ export function createCopilotParser(
       }
     },
     drain(): VerdictRecord[] {
-      const done = out;
-      out = [];
-      return done;
+      return out.splice(0);
     },
     carry(): CopilotCarry {
       return { session, project, mode, waiting, notes: [...notes.values()] };
@@ -235,13 +220,4 @@ function restorePending(p: unknown): CopilotPending | null {
     typeof p.line !== "number"
   ) return null;
   return { key: p.key, text: p.text, time: p.time, line: p.line };
-}
-
-function looksLikeObject(line: string): boolean {
-  const t = line.trim();
-  return t === "" || (t.startsWith("{") && t.endsWith("}"));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

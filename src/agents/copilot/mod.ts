@@ -17,6 +17,7 @@
  */
 import { joinPath, resolvePath } from "../../config/paths.ts";
 import type { AgentEnv, AgentKit } from "../agent.ts";
+import { isObject } from "../json.ts";
 import { copilotHooksCheck, SETTINGS_ROLE, TRUST_ROLE } from "./doctor.ts";
 import { createCopilotParser } from "./events.ts";
 import { installCopilotHooks, uninstallCopilotHooks } from "./hooks.ts";
@@ -32,10 +33,6 @@ export function copilotFolder(at: AgentEnv): string {
 function depthBelow(path: string, root: string): number {
   if (path === root || !path.startsWith(`${root}/`)) return 0;
   return path.slice(root.length + 1).split("/").length;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 export const kit: AgentKit = {

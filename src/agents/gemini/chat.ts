@@ -30,7 +30,7 @@
  *   project's typed lines (opts.context, see TypedLines) hold its session and text.
  * - Notes: a `gemini` message's `toolCalls` entry with `status:"success"` that wrote a memory
  *   or instruction file (write_file → content, replace → new_string, on a file whose base name
- *   is in MEMORY_FILE_NAMES) or saved a memory (save_memory → fact). The same message line is
+ *   is in GEMINI_MEMORY_FILE_NAMES) or saved a memory (save_memory → fact). The same message line is
  *   written again when its tool calls finish; the record id (the call id) keeps one.
  * - Time = the message's `timestamp` (a message without a valid one is skipped). Project = the
  *   project folder's `.project_root` (opts.context), else "". Session = the header's sessionId.
@@ -44,11 +44,23 @@ import {
   stripLeadingBlocks,
   VERDICT_HINT_MARKER,
 } from "../../collect/line_parser.ts";
+import { hasFileName } from "../../collect/memory_files.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
+import { isObject, parseObjectLine } from "../json.ts";
 import { LEADING_BLOCKS } from "./hook_dialect.ts";
 
-/** Base names of memory and instruction files whose writes become notes. */
-export const MEMORY_FILE_NAMES: readonly string[] = ["GEMINI.md", "AGENTS.md", "CLAUDE.md", "MEMORY.md"];
+/**
+ * Base names of memory and instruction files whose writes become notes. Gemini CLI's own list,
+ * narrower than the shared one (src/collect/memory_files.ts: CLAUDE.local.md, AGENTS.override.md
+ * and any file under a `memory/` directory too). Making it the shared list plus GEMINI.md, as
+ * Qwen Code's is, would add notes: a change of policy, to be decided on its own.
+ */
+export const GEMINI_MEMORY_FILE_NAMES: readonly string[] = [
+  "GEMINI.md",
+  "AGENTS.md",
+  "CLAUDE.md",
+  "MEMORY.md",
+];
 
 /**
  * Text starts of user-role messages Gemini CLI makes itself (read in the 0.61 bundle): the
@@ -96,7 +108,7 @@ export interface GeminiCarry {
 export function createGeminiParser(opts: ParserOptions, carry: GeminiCarry | null): LineParser<GeminiCarry> {
   let state = restoreCarry(carry);
   const lines = isTypedLines(opts.context) ? opts.context : NO_TYPED_LINES;
-  let out: VerdictRecord[] = [];
+  const out: VerdictRecord[] = [];
   let malformed = 0;
 
   function handle(entry: Record<string, unknown>, lineNo: number): void {
@@ -174,28 +186,20 @@ export function createGeminiParser(opts: ParserOptions, carry: GeminiCarry | nul
 
   return {
     line(text: string, lineNo: number): void {
-      let value: unknown;
-      try {
-        value = JSON.parse(text);
-      } catch {
+      const entry = parseObjectLine(text);
+      if (entry === null) {
         if (text.trim() !== "") malformed++;
         return;
       }
-      if (!isObject(value)) {
-        malformed++;
-        return;
-      }
       try {
-        handle(value, lineNo);
+        handle(entry, lineNo);
       } catch {
         // A shape no rule foresaw costs one line, never the collect.
         malformed++;
       }
     },
     drain(): VerdictRecord[] {
-      const done = out;
-      out = [];
-      return done;
+      return out.splice(0);
     },
     carry(): GeminiCarry {
       return state;
@@ -250,7 +254,7 @@ export function memoryWriteText(call: Readonly<Record<string, unknown>>): string
   if (call.name === SAVE_MEMORY_TOOL) text = args.fact;
   else {
     const field = WRITE_TOOLS[call.name];
-    if (field === undefined || typeof args.file_path !== "string" || !isMemoryPath(args.file_path)) {
+    if (field === undefined || typeof args.file_path !== "string" || !isGeminiMemoryPath(args.file_path)) {
       return null;
     }
     text = args[field];
@@ -259,9 +263,8 @@ export function memoryWriteText(call: Readonly<Record<string, unknown>>): string
   return trimmed === "" ? null : trimmed;
 }
 
-export function isMemoryPath(path: string): boolean {
-  const segments = path.replaceAll("\\", "/").split("/");
-  return MEMORY_FILE_NAMES.includes(segments[segments.length - 1] ?? "");
+export function isGeminiMemoryPath(path: string): boolean {
+  return hasFileName(path, GEMINI_MEMORY_FILE_NAMES);
 }
 
 /** Content as a list of part objects (a string is one text part). */
@@ -289,8 +292,4 @@ function restoreCarry(carry: unknown): GeminiCarry {
 
 function isTypedLines(value: unknown): value is TypedLines {
   return isObject(value) && typeof value.project === "string" && value.typed instanceof Map;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

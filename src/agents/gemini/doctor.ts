@@ -12,6 +12,7 @@ import { type Check, check, parseFailure } from "../../install/checks.ts";
 import { hookLabel } from "../../install/hook_json.ts";
 import { MCP_NAME } from "../../install/mcp_servers.ts";
 import type { DoctorContext } from "../agent.ts";
+import { isObject } from "../json.ts";
 import { geminiHookStatus, HINT_HOOK_NAME } from "./hooks.ts";
 
 /** The role of the settings file (see mod.ts). */
@@ -63,10 +64,6 @@ export async function geminiHooksCheck(ctx: DoctorContext): Promise<Check> {
     "ok",
     `Gemini CLI: ${labels.join(", ")} in ${settings} (user hooks need no trust step)`,
   );
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Why the settings keep verdict's hooks from running, or null. */

@@ -21,9 +21,14 @@
  *    yields nothing.
  */
 import { VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
+import { hasFileName } from "../../collect/memory_files.ts";
+import { isObject } from "../json.ts";
 
-/** Instruction files OpenCode loads, whose landed writes become notes. */
-export const MEMORY_FILE_NAMES: readonly string[] = ["AGENTS.md", "CLAUDE.md"];
+/**
+ * Instruction files OpenCode loads, whose landed writes become notes: OpenCode's own list, the
+ * two files it reads as instructions, narrower than the shared one (src/collect/memory_files.ts).
+ */
+export const OPENCODE_MEMORY_FILE_NAMES: readonly string[] = ["AGENTS.md", "CLAUDE.md"];
 
 /** The permission rules `opencode run` gives the sessions it creates (all three denied). */
 const RUN_MODE_DENIES: readonly string[] = ["question", "plan_enter", "plan_exit"];
@@ -166,7 +171,7 @@ export function memoryWrite(data: unknown): MemoryWrite | null {
   const state = isObject(data.state) ? data.state : null;
   if (!textOf || !state || !isObject(state.input)) return null;
   const path = str(state.input.filePath);
-  if (path === null || !isMemoryPath(path)) return null;
+  if (path === null || !isOpenCodeMemoryPath(path)) return null;
   const text = textOf(state.input)?.trim() ?? "";
   if (text === "") return null;
   const status = state.status === "completed"
@@ -177,15 +182,10 @@ export function memoryWrite(data: unknown): MemoryWrite | null {
   return { text, status };
 }
 
-export function isMemoryPath(path: string): boolean {
-  const segments = path.replaceAll("\\", "/").split("/");
-  return MEMORY_FILE_NAMES.includes(segments[segments.length - 1] ?? "");
+export function isOpenCodeMemoryPath(path: string): boolean {
+  return hasFileName(path, OPENCODE_MEMORY_FILE_NAMES);
 }
 
 function str(v: unknown): string | null {
   return typeof v === "string" ? v : null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -16,6 +16,7 @@
  * from its row, project from the session's directory.
  */
 import type { StoreInput, StoreRead } from "../agent.ts";
+import { isObject } from "../json.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
 import {
   SqliteFormatError,
@@ -320,8 +321,4 @@ function timeOf(snap: SqliteSnapshot, table: TableInfo, mark: RowMark): number {
 
 function str(v: unknown): string | null {
   return typeof v === "string" && v !== "" ? v : null;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -33,7 +33,8 @@
  */
 import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
-import { isMemoryPath } from "../../collect/memory_files.ts";
+import { awaitResult, hasFileName, isMemoryPath, takeAwaited } from "../../collect/memory_files.ts";
+import { isObject, looksLikeObjectLine, parseObjectLine } from "../json.ts";
 
 /** Starts of text parts Qwen adds to a user message beside what was typed. */
 export const MACHINE_PART_PREFIXES: readonly string[] = [
@@ -52,12 +53,9 @@ const WRITE_TOOLS: Readonly<Record<string, string | null>> = {
 /** Qwen's own instruction file (its `context.fileName` default), beside the names every agent shares. */
 const QWEN_MEMORY_NAMES: readonly string[] = ["QWEN.md"];
 
-function isQwenMemoryPath(path: string): boolean {
-  return isMemoryPath(path) || QWEN_MEMORY_NAMES.includes(path.replaceAll("\\", "/").split("/").pop() ?? "");
+export function isQwenMemoryPath(path: string): boolean {
+  return isMemoryPath(path) || hasFileName(path, QWEN_MEMORY_NAMES);
 }
-
-/** Memory writes waiting for a result beyond this many are dropped oldest first (see claude). */
-const MAX_PENDING = 256;
 
 /** Something seen that waits for a later record to decide it. */
 export interface QwenPending {
@@ -85,7 +83,7 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
     const p = restorePending(n);
     if (p) notes.set(p.key, p);
   }
-  let out: VerdictRecord[] = [];
+  const out: VerdictRecord[] = [];
   let malformed = 0;
 
   function emit(kind: "prompt" | "note", p: QwenPending): void {
@@ -157,9 +155,7 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
         malformed++; // a memory write without a usable time: skipped and counted
         continue;
       }
-      notes.delete(call.id);
-      notes.set(call.id, { ...p, kind: "note" });
-      if (notes.size > MAX_PENDING) notes.delete(notes.keys().next().value!);
+      awaitResult(notes, call.id, { ...p, kind: "note" });
     }
   }
 
@@ -171,9 +167,8 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
       .concat(result.callId)
       .filter((id): id is string => typeof id === "string");
     for (const id of new Set(ids)) {
-      const note = notes.get(id);
+      const note = takeAwaited(notes, id);
       if (!note) continue;
-      notes.delete(id);
       if (result.status === "success") emit("note", note);
     }
   }
@@ -185,18 +180,12 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
         !text.includes('"user"') && !text.includes('"file_history_snapshot"') &&
         !text.includes('"functionCall"') && !text.includes('"tool_result"')
       ) {
-        if (!looksLikeObject(text)) malformed++;
+        if (!looksLikeObjectLine(text)) malformed++;
         return;
       }
-      let entry: unknown;
-      try {
-        entry = JSON.parse(text);
-      } catch {
+      const entry = parseObjectLine(text);
+      if (entry === null) {
         if (text.trim() !== "") malformed++;
-        return;
-      }
-      if (!isObject(entry)) {
-        malformed++;
         return;
       }
       try {
@@ -206,9 +195,7 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
       }
     },
     drain(): VerdictRecord[] {
-      const done = out;
-      out = [];
-      return done;
+      return out.splice(0);
     },
     carry(): QwenCarry {
       return { prompt: waiting, notes: [...notes.values()] };
@@ -277,13 +264,4 @@ function restorePending(p: unknown): QwenPending | null {
     session: p.session,
     line: p.line,
   };
-}
-
-function looksLikeObject(line: string): boolean {
-  const t = line.trim();
-  return t === "" || (t.startsWith("{") && t.endsWith("}"));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

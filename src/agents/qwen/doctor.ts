@@ -12,6 +12,7 @@ import { parseJsonc } from "../../config/jsonc.ts";
 import { type Check, check, parseFailure } from "../../install/checks.ts";
 import { hookLabel } from "../../install/hook_json.ts";
 import type { DoctorContext } from "../agent.ts";
+import { isObject } from "../json.ts";
 import { mcpBlocked } from "../gemini/doctor.ts";
 import { qwenHookStatus } from "./hooks.ts";
 
@@ -67,10 +68,6 @@ export async function qwenHooksCheck(ctx: DoctorContext): Promise<Check> {
     "ok",
     `Qwen Code: ${labels.join(", ")} in ${settings} (user hooks need no trust step)`,
   );
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /** Why the settings keep every hook from running, or null. */

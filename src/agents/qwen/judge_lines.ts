@@ -16,6 +16,7 @@
  *   chain is relinked past it, so the judge's main chain still runs through every kept entry.
  */
 import { typedText } from "./chat.ts";
+import { isObject, parseObjectLine } from "../json.ts";
 
 const TOOL_NAMES: Readonly<Record<string, string>> = {
   write_file: "Write",
@@ -29,15 +30,9 @@ export function asClaudeTranscript(text: string): string {
   const kept = new Map<string, string | null>();
   const out: string[] = [];
   for (const raw of text.split("\n")) {
-    let entry: unknown;
-    try {
-      entry = raw.trim() === "" ? null : JSON.parse(raw);
-    } catch {
-      out.push(raw); // still malformed: the judge counts it
-      continue;
-    }
-    if (!isObject(entry)) {
-      out.push(raw.trim() === "" ? "" : raw);
+    const entry = parseObjectLine(raw);
+    if (entry === null) {
+      out.push(raw.trim() === "" ? "" : raw); // still malformed: the judge counts it
       continue;
     }
     const parentRaw = typeof entry.parentUuid === "string" ? entry.parentUuid : null;
@@ -118,8 +113,4 @@ function toolUse(
     };
   }
   return { name: mapped ?? name, input: args };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
