@@ -22,3 +22,21 @@ export interface EditResult {
   /** The file is verdict's alone (a plugin it wrote): uninstall deletes it rather than writing it. */
   readonly remove?: boolean;
 }
+
+/**
+ * Two edits of one host file applied in turn (Gemini CLI's and Qwen Code's settings.json hold both
+ * the hooks and the MCP server), as one result: one diff, one backup. Unchanged, it is `original`.
+ */
+export function chainEdits(
+  original: string,
+  first: EditResult,
+  second: (text: string) => EditResult,
+): EditResult {
+  const next = second(first.text);
+  const changes = [...first.changes, ...next.changes];
+  return {
+    text: changes.length === 0 ? original : next.text,
+    changes,
+    notes: [...first.notes, ...next.notes],
+  };
+}

@@ -2,7 +2,7 @@
  * The two checks every edit of a host's JSON settings starts with: the file is one object, and
  * the member we edit (hooks, mcpServers) is an object. Refusals leave the file untouched.
  */
-import { HostFileError } from "./errors.ts";
+import { type EditResult, HostFileError } from "./errors.ts";
 import { type JsonObjectNode, member, parseTree } from "./json_edit.ts";
 
 /** The file's top-level object; HostFileError when the top level is anything else. */
@@ -33,4 +33,14 @@ export function objectMember(
     );
   }
   return m.value;
+}
+
+/**
+ * An uninstall's result, marked for deletion when it changed a file that is left holding nothing
+ * (no text, or an empty object): for files install may have created and the agent reads the same
+ * when missing (Codex's hooks.json, Copilot CLI's mcp-config.json).
+ */
+export function removedWhenEmpty(result: EditResult): EditResult {
+  const empty = result.changes.length > 0 && /^\s*(\{\s*\})?\s*$/.test(result.text);
+  return empty ? { ...result, remove: true } : result;
 }

@@ -1,13 +1,16 @@
 /**
- * verdict's stdio MCP server as an `mcpServers.verdict` entry of a JSON config file (Claude
- * Code's ~/.claude.json, Gemini CLI's and Qwen Code's settings.json). Pure text edits that touch
- * only that entry (json_edit.ts keeps every other byte). What the entry holds and what a refusal
- * tells the person to do are the agent's (an McpServersSpec in src/agents/<id>/mcp.ts).
+ * verdict's MCP server as the `verdict` entry of a JSON config file's server map:
+ * `mcpServers.verdict` (Claude Code's ~/.claude.json, Gemini CLI's and Qwen Code's settings.json,
+ * Copilot CLI's mcp-config.json) or OpenCode's `mcp.verdict`. Pure text edits that touch only
+ * that entry (json_edit.ts keeps every other byte). What the entry holds, which map holds it and
+ * what a refusal tells the person to do are the agent's (an McpServersSpec in
+ * src/agents/<id>/mcp.ts).
  *
  * An existing `mcpServers.verdict` is verdict's own when it is a stdio server whose program is
  * named verdict and whose only argument is "mcp" (what install writes, and what the agents'
  * own `mcp add verdict … verdict mcp` writes), with no keys but the entry's own and the ones the
- * agent lets a person add (kept on update); anything else under that name is refused.
+ * agent lets a person add (kept on update); anything else under that name is refused. An agent
+ * whose entries have another shape says what makes one verdict's (McpServersSpec.isOurs).
  */
 import { basename } from "../config/paths.ts";
 import {
@@ -21,6 +24,7 @@ import {
 import { type EditResult, HostFileError } from "./errors.ts";
 import { objectMember, rootObject } from "./host_json.ts";
 import { isDeepStrictEqual } from "node:util";
+import type { McpState } from "../agents/agent.ts";
 
 export const MCP_NAME = "verdict";
 
@@ -33,7 +37,20 @@ export interface McpServersSpec {
   readonly foreignHint: string;
   /** `type` values an entry of verdict's may carry (default: "stdio"; Copilot CLI also writes "local"). */
   readonly types?: readonly string[];
+  /** The top-level member holding the servers (default "mcpServers"; OpenCode's is "mcp"). */
+  readonly member?: string;
+  /** What that member holds, for the refusal when it is not an object (default '{"<name>": {...}}'). */
+  readonly memberShape?: string;
+  /**
+   * Is an existing entry verdict's own? Default: isVerdictMcpEntry with the spec's personalKeys
+   * and types; an agent whose entries have another shape brings its own test.
+   */
+  readonly isOurs?: (value: unknown) => boolean;
+  /** The text a file install creates starts from (default "{}\n"). */
+  readonly newFile?: string;
 }
+
+const DEFAULT_MEMBER = "mcpServers";
 
 /** Keys a stdio entry of verdict's may hold (`type` only as one of the spec's types). */
 const ENTRY_KEYS = ["type", "command", "args", "env"];
@@ -53,11 +70,19 @@ export function isVerdictMcpEntry(
   return name === "verdict" && isDeepStrictEqual(v.args, ["mcp"]);
 }
 
-function serversObject(root: JsonObjectNode, path: string): JsonObjectNode | null {
-  return objectMember(root, "mcpServers", path, '{"<name>": {...}}');
+function serversObject(spec: McpServersSpec, root: JsonObjectNode, path: string): JsonObjectNode | null {
+  return objectMember(root, memberOf(spec), path, spec.memberShape ?? '{"<name>": {...}}');
 }
 
-/** Adds (or brings up to date) mcpServers.verdict. `text` is "" for a missing file. */
+function memberOf(spec: McpServersSpec): string {
+  return spec.member ?? DEFAULT_MEMBER;
+}
+
+function isOurs(spec: McpServersSpec, value: unknown): boolean {
+  return spec.isOurs ? spec.isOurs(value) : isVerdictMcpEntry(value, spec.personalKeys, spec.types);
+}
+
+/** Adds (or brings up to date) verdict's entry. `text` is "" for a missing file. */
 export function installMcpServer(
   spec: McpServersSpec,
   text: string,
@@ -65,29 +90,26 @@ export function installMcpServer(
   bin: string,
   env: Readonly<Record<string, string>>,
 ): EditResult {
-  const base = text.trim() === "" ? "{}\n" : text;
+  const name = `${memberOf(spec)}.${MCP_NAME}`;
+  const base = text.trim() === "" ? spec.newFile ?? "{}\n" : text;
   const root = rootObject(base, path);
   const entry = spec.entry(bin, env);
-  const servers = serversObject(root, path);
+  const servers = serversObject(spec, root, path);
   if (!servers) {
     return {
-      text: insertMember(base, root, "mcpServers", { [MCP_NAME]: entry }),
-      changes: ["mcpServers.verdict added"],
+      text: insertMember(base, root, memberOf(spec), { [MCP_NAME]: entry }),
+      changes: [`${name} added`],
       notes: [],
     };
   }
   const existing = member(servers, MCP_NAME);
   if (!existing) {
-    return {
-      text: insertMember(base, servers, MCP_NAME, entry),
-      changes: ["mcpServers.verdict added"],
-      notes: [],
-    };
+    return { text: insertMember(base, servers, MCP_NAME, entry), changes: [`${name} added`], notes: [] };
   }
   const current = nodeValue(existing.value);
-  if (!isVerdictMcpEntry(current, spec.personalKeys, spec.types)) {
+  if (!isOurs(spec, current)) {
     throw new HostFileError(
-      `refusing to replace mcpServers.verdict in "${path}": it was not written by "verdict install"`,
+      `refusing to replace ${name} in "${path}": it was not written by "verdict install"`,
       spec.foreignHint,
     );
   }
@@ -96,38 +118,31 @@ export function installMcpServer(
   );
   const wanted = { ...entry, ...kept };
   if (isDeepStrictEqual(current, wanted)) return { text, changes: [], notes: [] };
-  return {
-    text: replaceNode(base, existing.value, wanted),
-    changes: ["mcpServers.verdict updated"],
-    notes: [],
-  };
+  return { text: replaceNode(base, existing.value, wanted), changes: [`${name} updated`], notes: [] };
 }
 
-/** Removes mcpServers.verdict when it is verdict's own (and mcpServers when it is left empty). */
+/** Removes verdict's entry when it is verdict's own (and the server map when it is left empty). */
 export function uninstallMcpServer(spec: McpServersSpec, text: string, path: string): EditResult {
   if (text.trim() === "") return { text, changes: [], notes: [] };
+  const name = `${memberOf(spec)}.${MCP_NAME}`;
   const root = rootObject(text, path);
-  const servers = serversObject(root, path);
+  const servers = serversObject(spec, root, path);
   const existing = servers ? member(servers, MCP_NAME) : undefined;
   if (!servers || !existing) return { text, changes: [], notes: [] };
-  if (!isVerdictMcpEntry(nodeValue(existing.value), spec.personalKeys, spec.types)) {
-    return {
-      text,
-      changes: [],
-      notes: ["mcpServers.verdict was not written by verdict install; left as is"],
-    };
+  if (!isOurs(spec, nodeValue(existing.value))) {
+    return { text, changes: [], notes: [`${name} was not written by verdict install; left as is`] };
   }
   const out = servers.members.length === 1
-    ? removeMember(text, root, "mcpServers")
+    ? removeMember(text, root, memberOf(spec))
     : removeMember(text, servers, MCP_NAME);
-  return { text: out, changes: ["mcpServers.verdict removed"], notes: [] };
+  return { text: out, changes: [`${name} removed`], notes: [] };
 }
 
 /** The registered verdict server in a config text: "ours", "other", or null when absent. */
-export function mcpServerState(spec: McpServersSpec, text: string, path: string): "ours" | "other" | null {
+export function mcpServerState(spec: McpServersSpec, text: string, path: string): McpState {
   if (text.trim() === "") return null;
-  const servers = serversObject(rootObject(text, path), path);
+  const servers = serversObject(spec, rootObject(text, path), path);
   const existing = servers ? member(servers, MCP_NAME) : undefined;
   if (!existing) return null;
-  return isVerdictMcpEntry(nodeValue(existing.value), spec.personalKeys, spec.types) ? "ours" : "other";
+  return isOurs(spec, nodeValue(existing.value)) ? "ours" : "other";
 }

@@ -3,6 +3,7 @@
  * holds much other state): `mcpServers.verdict`, a stdio server running `<bin> mcp`. The edits
  * are the shared ones (src/install/mcp_servers.ts, which says what counts as verdict's entry).
  */
+import type { McpState } from "../agent.ts";
 import type { EditResult } from "../../install/errors.ts";
 import {
   installMcpServer,
@@ -45,6 +46,6 @@ export function uninstallClaudeMcp(text: string, path: string): EditResult {
 }
 
 /** The registered verdict server in a Claude config text: "ours", "other", or null when absent. */
-export function claudeMcpState(text: string, path: string): "ours" | "other" | null {
+export function claudeMcpState(text: string, path: string): McpState {
   return mcpServerState(CLAUDE_MCP, text, path);
 }

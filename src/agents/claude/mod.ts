@@ -13,8 +13,9 @@
  *   ~/.claude.json, or `<folder>/.claude.json` when CLAUDE_CONFIG_DIR is set (mcp.ts).
  * - Doctor: the hooks (doctor.ts).
  */
-import { isWithin, joinPath, resolvePath } from "../../config/paths.ts";
-import type { AgentEnv, AgentKit, DirLister, MemoryFile } from "../agent.ts";
+import { joinPath } from "../../config/paths.ts";
+import type { AgentEnv, AgentKit } from "../agent.ts";
+import { depthBelow, folderFromEnv, projectMemoryFiles } from "../folders.ts";
 import { hooksCheck, SETTINGS_ROLE } from "./doctor.ts";
 import { createHistoryParser, HISTORY_REPEATS } from "./history.ts";
 import { installHooks, uninstallHooks } from "./hooks.ts";
@@ -23,8 +24,7 @@ import { createClaudeParser } from "./transcript.ts";
 
 /** $CLAUDE_CONFIG_DIR (relative to the cwd, "~/" expanded), else ~/.claude. */
 export function claudeFolder(at: AgentEnv): string {
-  const dir = at.env.CLAUDE_CONFIG_DIR;
-  return dir ? resolvePath(dir, at.cwd, at.home) : joinPath(at.home, ".claude");
+  return folderFromEnv(at, "CLAUDE_CONFIG_DIR", joinPath(at.home, ".claude"));
 }
 
 /** The user config holding user-scope MCP servers: inside the folder only when the variable moves it. */
@@ -32,25 +32,6 @@ export function claudeConfigFile(at: AgentEnv): string {
   return at.env.CLAUDE_CONFIG_DIR
     ? joinPath(claudeFolder(at), ".claude.json")
     : joinPath(at.home, ".claude.json");
-}
-
-/** Path depth of `path` below `root` (0 when it is not below it). */
-function depthBelow(path: string, root: string): number {
-  if (!isWithin(path, root) || path === root) return 0;
-  return path.slice(root.length + 1).split("/").length;
-}
-
-/** `<projects>/<project>/memory/*.md`, each belonging to its project directory. */
-async function memoryFiles(projects: string, list: DirLister): Promise<MemoryFile[]> {
-  const out: MemoryFile[] = [];
-  for (const project of await list(projects, "dir")) {
-    const projectDir = `${projects}/${project}`;
-    if (!(await list(projectDir, "dir")).includes("memory")) continue;
-    for (const name of await list(`${projectDir}/memory`, "file")) {
-      if (/\.md$/i.test(name)) out.push({ path: `${projectDir}/memory/${name}`, project: projectDir });
-    }
-  }
-  return out;
 }
 
 export const kit: AgentKit = {
@@ -76,7 +57,7 @@ export const kit: AgentKit = {
       open: (opts, carry) => createHistoryParser(opts, carry as Parameters<typeof createHistoryParser>[1]),
     },
   ],
-  memory: { under: "claude", find: memoryFiles },
+  memory: { under: "claude", find: projectMemoryFiles },
   repeats: HISTORY_REPEATS,
   liveSession: (entry) => ({
     session: typeof entry.sessionId === "string" ? entry.sessionId : null,

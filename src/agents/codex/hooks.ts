@@ -24,7 +24,7 @@ import {
   uninstallJsonHooks,
 } from "../../install/hook_json.ts";
 import { nodeValue } from "../../install/json_edit.ts";
-import { rootObject } from "../../install/host_json.ts";
+import { removedWhenEmpty, rootObject } from "../../install/host_json.ts";
 import { hookStateKey, hookTrustHash } from "./trust.ts";
 import { isDeepStrictEqual } from "node:util";
 
@@ -78,9 +78,7 @@ export function installCodexHooks(
  * file the same way, and install may have created it).
  */
 export function uninstallCodexHooks(text: string, path: string): EditResult {
-  const result = uninstallJsonHooks(CODEX_HOOKS, text, path);
-  const empty = result.changes.length > 0 && /^\s*(\{\s*\})?\s*$/.test(result.text);
-  return empty ? { ...result, remove: true } : result;
+  return removedWhenEmpty(uninstallJsonHooks(CODEX_HOOKS, text, path));
 }
 
 export function codexHookStatus(text: string, path: string): HookStatus[] {

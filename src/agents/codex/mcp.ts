@@ -23,6 +23,7 @@
  * is left to Codex (a second table for the key would break the file); install says so when it
  * does not trust our hook as written.
  */
+import type { McpState } from "../agent.ts";
 import type { PlannedFiles } from "../agent.ts";
 import { type EditResult, HostFileError } from "../../install/errors.ts";
 import { tomlString } from "../../install/shell.ts";
@@ -258,7 +259,7 @@ export function uninstallCodex(text: string, path: string): EditResult {
 }
 
 /** Is verdict registered: by our block ("ours"), by someone else ("other"), or not (null)? */
-export function codexMcpState(text: string, path: string): "ours" | "other" | null {
+export function codexMcpState(text: string, path: string): McpState {
   const block = findBlock(text, path);
   if (block) return "ours";
   const foreign = foreignDefinition(text, null);

@@ -13,8 +13,9 @@
  * - Compaction: the judge reads the rollout re-framed (judge_lines.ts).
  * - Doctor: the hooks, and whether Codex will run them (doctor.ts).
  */
-import { joinPath, resolvePath } from "../../config/paths.ts";
+import { joinPath } from "../../config/paths.ts";
 import type { AgentEnv, AgentKit } from "../agent.ts";
+import { folderFromEnv } from "../folders.ts";
 import { isObject } from "../json.ts";
 import { codexHooksCheck, CONFIG_ROLE } from "./doctor.ts";
 import { installCodexHooks, uninstallCodexHooks } from "./hooks.ts";
@@ -24,8 +25,7 @@ import { createCodexParser } from "./rollout.ts";
 
 /** $CODEX_HOME (relative to the cwd, "~/" expanded), else ~/.codex. */
 export function codexFolder(at: AgentEnv): string {
-  const dir = at.env.CODEX_HOME;
-  return dir ? resolvePath(dir, at.cwd, at.home) : joinPath(at.home, ".codex");
+  return folderFromEnv(at, "CODEX_HOME", joinPath(at.home, ".codex"));
 }
 
 export const kit: AgentKit = {

@@ -15,8 +15,9 @@
  *   (hook_dialect.ts). No compaction hook: hooks.ts says why.
  * - Doctor: the hook, whether Copilot will run it, and its folder trust (doctor.ts).
  */
-import { joinPath, resolvePath } from "../../config/paths.ts";
+import { joinPath } from "../../config/paths.ts";
 import type { AgentEnv, AgentKit } from "../agent.ts";
+import { depthBelow, folderFromEnv } from "../folders.ts";
 import { isObject } from "../json.ts";
 import { copilotHooksCheck, SETTINGS_ROLE, TRUST_ROLE } from "./doctor.ts";
 import { createCopilotParser } from "./events.ts";
@@ -25,14 +26,7 @@ import { copilotMcpState, installCopilotMcp, uninstallCopilotMcp } from "./setti
 
 /** $COPILOT_HOME (relative to the cwd, "~/" expanded), else ~/.copilot. */
 export function copilotFolder(at: AgentEnv): string {
-  const dir = at.env.COPILOT_HOME;
-  return dir ? resolvePath(dir, at.cwd, at.home) : joinPath(at.home, ".copilot");
-}
-
-/** Path depth of `path` below `root` (0 when it is the root). */
-function depthBelow(path: string, root: string): number {
-  if (path === root || !path.startsWith(`${root}/`)) return 0;
-  return path.slice(root.length + 1).split("/").length;
+  return folderFromEnv(at, "COPILOT_HOME", joinPath(at.home, ".copilot"));
 }
 
 export const kit: AgentKit = {

@@ -2,7 +2,9 @@
  * Copilot CLI's two files install edits: the hook in `<folder>/settings.json` (hooks.ts) and
  * the MCP server in `<folder>/mcp-config.json` (mcp.ts, the shared JSON edits).
  */
+import type { McpState } from "../agent.ts";
 import type { EditResult } from "../../install/errors.ts";
+import { removedWhenEmpty } from "../../install/host_json.ts";
 import { installMcpServer, mcpServerState, uninstallMcpServer } from "../../install/mcp_servers.ts";
 import { COPILOT_MCP } from "./mcp.ts";
 
@@ -20,11 +22,9 @@ export function installCopilotMcp(
  * a missing file the same way, and install may have created it).
  */
 export function uninstallCopilotMcp(text: string, path: string): EditResult {
-  const result = uninstallMcpServer(COPILOT_MCP, text, path);
-  const empty = result.changes.length > 0 && /^\s*(\{\s*\})?\s*$/.test(result.text);
-  return empty ? { ...result, remove: true } : result;
+  return removedWhenEmpty(uninstallMcpServer(COPILOT_MCP, text, path));
 }
 
-export function copilotMcpState(text: string, path: string): "ours" | "other" | null {
+export function copilotMcpState(text: string, path: string): McpState {
   return mcpServerState(COPILOT_MCP, text, path);
 }

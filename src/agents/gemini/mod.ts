@@ -13,8 +13,9 @@
  *   `<folder>/settings.json` (settings.ts).
  * - Doctor: the hook, and whether the settings let Gemini CLI run it (doctor.ts).
  */
-import { joinPath, resolvePath } from "../../config/paths.ts";
+import { joinPath } from "../../config/paths.ts";
 import type { AgentEnv, AgentKit } from "../agent.ts";
+import { depthBelow, folderFromEnv } from "../folders.ts";
 import { createGeminiParser } from "./chat.ts";
 import { geminiHooksCheck, SETTINGS_ROLE } from "./doctor.ts";
 import { loadTypedLines, projectFolderOf } from "./project.ts";
@@ -22,18 +23,11 @@ import { geminiMcpState, installGeminiSettings, uninstallGeminiSettings } from "
 
 /** $GEMINI_CLI_HOME/.gemini (relative to the cwd, "~/" expanded), else ~/.gemini. */
 export function geminiFolder(at: AgentEnv): string {
-  const home = at.env.GEMINI_CLI_HOME;
-  return joinPath(home ? resolvePath(home, at.cwd, at.home) : at.home, ".gemini");
+  return joinPath(folderFromEnv(at, "GEMINI_CLI_HOME", at.home), ".gemini");
 }
 
 /** The chats folder of a project: `<root>/<project id>/chats`. */
 const CHATS_DEPTH = 2;
-
-/** Path depth of `path` below `root` (0 when it is the root). */
-function depthBelow(path: string, root: string): number {
-  if (path === root || !path.startsWith(`${root}/`)) return 0;
-  return path.slice(root.length + 1).split("/").length;
-}
 
 export const kit: AgentKit = {
   folder: geminiFolder,

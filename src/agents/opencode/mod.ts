@@ -18,6 +18,10 @@ import { installOpenCodeMcp, openCodeMcpState, uninstallOpenCodeMcp } from "./mc
 import { installPlugin, uninstallPlugin } from "./plugin.ts";
 import { readOpenCodeStore, walPath } from "./store.ts";
 
+/**
+ * An XDG base directory: unlike the other agents' variables (src/agents/folders.ts), only an
+ * absolute value counts (the XDG base directory spec has a relative one ignored).
+ */
 function xdg(at: AgentEnv, name: string, fallback: string): string {
   const v = at.env[name];
   return v && v.startsWith("/") ? v : joinPath(at.home, fallback);

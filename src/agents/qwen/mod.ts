@@ -15,8 +15,9 @@
  * - Compaction: the judge reads Qwen's chat re-framed (judge_lines.ts).
  * - Doctor: the hooks, and whether the settings let Qwen run them (doctor.ts).
  */
-import { joinPath, resolvePath } from "../../config/paths.ts";
-import type { AgentEnv, AgentKit, DirLister, MemoryFile } from "../agent.ts";
+import { joinPath } from "../../config/paths.ts";
+import type { AgentEnv, AgentKit } from "../agent.ts";
+import { depthBelow, folderFromEnv, projectMemoryFiles } from "../folders.ts";
 import { createQwenParser } from "./chat.ts";
 import { qwenHooksCheck, SETTINGS_ROLE } from "./doctor.ts";
 import { asClaudeTranscript } from "./judge_lines.ts";
@@ -24,37 +25,16 @@ import { installQwenSettings, qwenMcpState, uninstallQwenSettings } from "./sett
 
 /** $QWEN_HOME (relative to the cwd, "~/" expanded), else ~/.qwen. */
 export function qwenFolder(at: AgentEnv): string {
-  const dir = at.env.QWEN_HOME;
-  return dir ? resolvePath(dir, at.cwd, at.home) : joinPath(at.home, ".qwen");
+  return folderFromEnv(at, "QWEN_HOME", joinPath(at.home, ".qwen"));
 }
 
 /** Where Qwen writes sessions: $QWEN_RUNTIME_DIR, else the folder. */
 export function qwenRuntimeFolder(at: AgentEnv): string {
-  const dir = at.env.QWEN_RUNTIME_DIR;
-  return dir ? resolvePath(dir, at.cwd, at.home) : qwenFolder(at);
+  return folderFromEnv(at, "QWEN_RUNTIME_DIR", qwenFolder(at));
 }
 
 /** The chats folder of a project: `<projects>/<encoded cwd>/chats`. */
 const CHATS_DEPTH = 2;
-
-/** Path depth of `path` below `root` (0 when it is the root). */
-function depthBelow(path: string, root: string): number {
-  if (path === root || !path.startsWith(`${root}/`)) return 0;
-  return path.slice(root.length + 1).split("/").length;
-}
-
-/** `<projects>/<project>/memory/*.md`, each belonging to its project directory. */
-async function memoryFiles(projects: string, list: DirLister): Promise<MemoryFile[]> {
-  const out: MemoryFile[] = [];
-  for (const project of await list(projects, "dir")) {
-    const projectDir = `${projects}/${project}`;
-    if (!(await list(projectDir, "dir")).includes("memory")) continue;
-    for (const name of await list(`${projectDir}/memory`, "file")) {
-      if (/\.md$/i.test(name)) out.push({ path: `${projectDir}/memory/${name}`, project: projectDir });
-    }
-  }
-  return out;
-}
 
 export const kit: AgentKit = {
   folder: qwenFolder,
@@ -76,7 +56,7 @@ export const kit: AgentKit = {
       open: (opts, carry) => createQwenParser(opts, carry as Parameters<typeof createQwenParser>[1]),
     },
   ],
-  memory: { under: "qwen", find: memoryFiles },
+  memory: { under: "qwen", find: projectMemoryFiles },
   repeats: null,
   liveSession: (entry) => ({
     session: typeof entry.sessionId === "string" ? entry.sessionId : null,

@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { runCli, tempHome } from "../../cli_helper.ts";
+import { installOpenCodeMcp } from "../../../src/agents/opencode/mcp.ts";
 import { isOurPlugin, pluginProgram, pluginSource } from "../../../src/agents/opencode/plugin.ts";
 
 const BIN = "/opt/verdict/bin/verdict";
@@ -114,6 +115,21 @@ Deno.test("opencode install: a foreign plugin file or mcp.verdict is refused, an
   const r3 = await runCli(["install", "--opencode"], { env: env(bad.home) });
   assert.equal(r3.code, 3);
   assert.match(r3.stderr, /Cannot parse ".*opencode\.json"/);
+});
+
+Deno.test("opencode install: a timeout the person added to mcp.verdict is kept when install brings it up to date", () => {
+  const path = "/h/.config/opencode/opencode.json";
+  const old =
+    `{ "mcp": { "verdict": { "type": "local", "command": ["/old/verdict", "mcp"], "timeout": 9000 } } }\n`;
+  const r = installOpenCodeMcp(old, path, BIN, {});
+  assert.deepEqual(r.changes, ["mcp.verdict updated"]);
+  assert.deepEqual(JSON.parse(r.text).mcp.verdict, {
+    type: "local",
+    command: [BIN, "mcp"],
+    enabled: true,
+    timeout: 9000,
+  });
+  assert.deepEqual(installOpenCodeMcp(r.text, path, BIN, {}).changes, [], "a second run changes nothing");
 });
 
 /** Imports a plugin source as a module and runs its chat.message hook on one typed part. */
