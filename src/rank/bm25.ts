@@ -37,16 +37,21 @@ export interface DocMeta {
 }
 
 /**
- * What ranking reads from an index. Documents are numbered 0 … docCount − 1.
- * `avgDocLength` must be Σ docLength / docCount computed in float64, so that every implementation
- * scores identically.
+ * What ranking reads from an index. Documents are numbered 0 … docSlots − 1; `docCount` of those
+ * slots hold live documents (an index of segments keeps the slots of deleted documents until a
+ * merge drops them; every other index has docSlots = docCount).
+ * `avgDocLength` must be Σ docLength / docCount over the live documents, computed in float64, so
+ * that every implementation scores identically.
  */
 export interface Corpus {
+  /** Live documents: the N of every idf. */
   readonly docCount: number;
+  /** Document numbers in use, live or not: the size of per-document arrays. */
+  readonly docSlots: number;
   readonly avgDocLength: number;
-  /** Number of documents holding `term` (0 when it is not in the vocabulary). */
+  /** Number of live documents holding `term` (0 when it is not in the vocabulary). */
   docFreq(term: string): number;
-  /** The documents holding `term`, sorted by doc ascending (empty when absent). */
+  /** The live documents holding `term`, sorted by doc ascending (empty when absent). */
   postings(term: string): readonly Posting[];
   /** The number of terms (with repeats) the document was indexed with. */
   docLength(doc: number): number;
@@ -56,12 +61,38 @@ export interface Corpus {
    * (cjk_words.ts). The query is tokenized with this lookup, so both sides emit the same words.
    */
   isCjkWord(word: string): boolean;
-  /** The documents holding `term` as parallel typed arrays (the fast path; same content as postings()). */
+  /** The live documents holding `term` as parallel typed arrays (same content as postings()). */
   postingList(term: string): PostingList;
-  /** Every document's weight-relevant facts as columns (the fast path; same content as meta()). */
+  /**
+   * The documents holding `term` in disjoint parts (one per index segment), for the scoring loop.
+   * Unless `candidatesOnly`, columns() holds the facts of every document in the parts once this
+   * returns; with it, the caller promises to read columns only of documents an earlier call
+   * (without it) returned, so a lazily loaded index need not load anything for these.
+   */
+  postingParts(term: string, candidatesOnly: boolean): readonly PostingPart[];
+  /**
+   * Every document's weight-relevant facts as columns over the document numbers (the fast path;
+   * same content as meta()). A lazily loaded index fills them as postingParts() returns documents.
+   */
   columns(): DocColumns;
   /** The record id of a document (read lazily by the disk index: only hits need it). */
   id(doc: number): string;
+}
+
+/**
+ * Part of a term's documents: doc = base + docs[i], with tfs[i]. `deleted` (a bitmap by docs[i],
+ * bit set: not live) is null when the part holds only live documents.
+ */
+export interface PostingPart {
+  readonly docs: Int32Array;
+  readonly tfs: Int32Array;
+  readonly base: number;
+  readonly deleted: Uint8Array | null;
+}
+
+/** Is slot `slot` marked in the bitmap (a deleted document)? */
+export function isMarked(bitmap: Uint8Array, slot: number): boolean {
+  return (bitmap[slot >> 3]! & (1 << (slot & 7))) !== 0;
 }
 
 /** A posting list as parallel arrays, sorted by doc ascending. */
@@ -89,8 +120,15 @@ export interface DocColumns {
   readonly flags: Uint8Array;
   readonly projects: Uint32Array;
   readonly sessions: Uint32Array;
-  readonly projectNames: readonly string[];
-  readonly sessionNames: readonly string[];
+  readonly projectNames: NameTable;
+  readonly sessionNames: NameTable;
+}
+
+/** Names by number (a plain array is one; a disk index may look them up on demand). */
+export interface NameTable {
+  /** The number of `name`, or −1 when no document has it. */
+  indexOf(name: string): number;
+  at(index: number): string | undefined;
 }
 
 /** Builds columns from metas (the in-memory index; the disk index reads them from its file). */
@@ -153,8 +191,8 @@ export function metaFromColumns(cols: DocColumns, doc: number, id: string | (() 
   const facts = {
     kind: kindOf(cols.flags[doc]!),
     timeMs: cols.times[doc]!,
-    project: cols.projectNames[cols.projects[doc]!]!,
-    session: session === NO_SESSION ? null : cols.sessionNames[session]!,
+    project: cols.projectNames.at(cols.projects[doc]!)!,
+    session: session === NO_SESSION ? null : cols.sessionNames.at(session)!,
     marker: markerOf(cols.flags[doc]!),
   };
   if (typeof id === "string") return { id, ...facts };
@@ -215,7 +253,7 @@ export function bm25Accumulate(
   const lengths = corpus.columns().lengths;
   // Per-document arrays are reused from the corpus's previous search and cleaned where it wrote:
   // allocating and zeroing them for 200,000 records would cost more than a selective query.
-  const scratch = scratchFor(corpus, n);
+  const scratch = scratchFor(corpus, corpus.docSlots);
   const { scores, masks, seen } = scratch;
   for (let k = 0; k < scratch.count; k++) {
     const doc = scratch.docs[k]!;
@@ -234,38 +272,43 @@ export function bm25Accumulate(
     const bit = ti < 32 ? 1 << ti : 0;
     const restricted = ti >= restrictFrom;
     if (restricted && count === 0) continue;
-    const list = corpus.postingList(t.term);
-    const pd = list.docs;
-    const pt = list.tfs;
-    if (restricted && count * Math.log2(pd.length + 1) < pd.length) {
-      // Few candidates against a long list (a common word): look each candidate up instead.
-      for (let k = 0; k < count; k++) {
-        const doc = docs[k]!;
-        const i = indexOfDoc(pd, doc);
-        if (i < 0) continue;
+    for (const part of corpus.postingParts(t.term, restricted)) {
+      const pd = part.docs;
+      const pt = part.tfs;
+      const base = part.base;
+      const deleted = part.deleted;
+      if (restricted && count * Math.log2(pd.length + 1) < pd.length) {
+        // Few candidates against a long list (a common word): look each candidate up instead.
+        // Candidates are live, so a deleted slot is never found.
+        for (let k = 0; k < count; k++) {
+          const doc = docs[k]!;
+          const i = indexOfDoc(pd, doc - base);
+          if (i < 0) continue;
+          const tf = pt[i]!;
+          const norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths[doc]! / avgdl);
+          scores[doc] = scores[doc]! + weight * (tf * (BM25_K1 + 1)) / (tf + norm);
+          masks[doc] = masks[doc]! | bit;
+        }
+        continue;
+      }
+      for (let i = 0; i < pd.length; i++) {
+        const slot = pd[i]!;
+        const doc = base + slot;
+        if (seen[doc] === 0) {
+          if (restricted || (deleted !== null && isMarked(deleted, slot))) continue;
+          seen[doc] = 1;
+          if (count === docs.length) {
+            const grown = new Int32Array(docs.length * 2);
+            grown.set(docs);
+            docs = grown;
+          }
+          docs[count++] = doc;
+        }
         const tf = pt[i]!;
         const norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths[doc]! / avgdl);
         scores[doc] = scores[doc]! + weight * (tf * (BM25_K1 + 1)) / (tf + norm);
         masks[doc] = masks[doc]! | bit;
       }
-      continue;
-    }
-    for (let i = 0; i < pd.length; i++) {
-      const doc = pd[i]!;
-      if (seen[doc] === 0) {
-        if (restricted) continue;
-        seen[doc] = 1;
-        if (count === docs.length) {
-          const grown = new Int32Array(docs.length * 2);
-          grown.set(docs);
-          docs = grown;
-        }
-        docs[count++] = doc;
-      }
-      const tf = pt[i]!;
-      const norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths[doc]! / avgdl);
-      scores[doc] = scores[doc]! + weight * (tf * (BM25_K1 + 1)) / (tf + norm);
-      masks[doc] = masks[doc]! | bit;
     }
   }
   scratch.docs = docs;

@@ -15,6 +15,14 @@
  *   neighbour). A fragment of a longer word (据库迁 of 数据库迁移) always has the same neighbour.
  *
  * This is the "cohesion and freedom" method of new-word discovery in Chinese text mining.
+ *
+ * Memory: counting every 1…4-gram of a large corpus at once takes hundreds of MB (the 4-grams
+ * are nearly as many as the characters). A word recurs in CJK_WORD_MIN_DF records, and so does
+ * every piece of it; so grams are counted level by level, one pass over the texts per length, and
+ * a gram longer than CJK_WORD_MIN_LENGTH is counted only when both of its (length − 1)-pieces
+ * recur. Every count a word's cohesion needs is still exact (its pieces recur too, or are short
+ * enough to be counted whole), so the words are exactly those the one-pass count gives (a test
+ * compares them); memory is bounded by the distinct short grams and the recurring longer ones.
  */
 
 import { CJK_WORD_MAX_LENGTH, CJK_WORD_MIN_LENGTH, cjkRunTexts } from "./tokenize.ts";
@@ -50,21 +58,18 @@ function entropy(neighbours: Map<number, number> | undefined, edges: number): nu
 }
 
 /**
- * The n-grams of the corpus's CJK runs, as a trie kept in one open-addressing hash table: gram
- * g·c is the key (id of g, code point c), the empty gram has id 0. Extending a gram by a character
- * is then one integer probe, and no string is built until a gram is a word candidate: counting
- * every 1…4-gram of a large corpus through string-keyed maps was most of the index build.
+ * The grams of one length, in an open-addressing hash table keyed by (prefix gram id at the
+ * previous length, last code point): extending a gram by a character is one integer probe, and
+ * no string is built until a gram is a word candidate. Ids start at 1; 0 means absent.
  */
-class GramTable {
-  /** Per gram id (from 1): its prefix gram, last code point, length, occurrences, records, last record seen. */
+class GramLevel {
   prefix = new Int32Array(1024);
   last = new Int32Array(1024);
-  length = new Int32Array(1024);
   count = new Float64Array(1024);
   df = new Int32Array(1024);
   lastDoc = new Int32Array(1024).fill(-1);
   size = 0;
-  /** Hash slots holding gram ids (0: empty); a power of two, at most half full. */
+  /** Slots holding gram ids (0: empty); a power of two, at most half full. */
   #slots = new Int32Array(2048);
 
   #slotOf(prefix: number, cp: number): number {
@@ -77,21 +82,18 @@ class GramTable {
     }
   }
 
-  /** The id of gram `prefix`·`cp`, or 0 when it was never added. */
   find(prefix: number, cp: number): number {
     return this.#slots[this.#slotOf(prefix, cp)] as number;
   }
 
-  /** The id of gram `prefix`·`cp`, added if new. */
   add(prefix: number, cp: number): number {
     const slot = this.#slotOf(prefix, cp);
     const found = this.#slots[slot] as number;
     if (found !== 0) return found;
     const g = ++this.size;
-    if (g >= this.prefix.length) this.#growGrams();
+    if (g >= this.prefix.length) this.#grow();
     this.prefix[g] = prefix;
     this.last[g] = cp;
-    this.length[g] = prefix === 0 ? 1 : (this.length[prefix] as number) + 1;
     this.#slots[slot] = g;
     if (2 * g > this.#slots.length) this.#rehash();
     return g;
@@ -106,14 +108,7 @@ class GramTable {
     }
   }
 
-  /** The gram's code points, first to last. */
-  codePoints(g: number): number[] {
-    const cps: number[] = [];
-    for (; g !== 0; g = this.prefix[g] as number) cps.push(this.last[g] as number);
-    return cps.reverse();
-  }
-
-  #growGrams(): void {
+  #grow(): void {
     const grow = <T extends Int32Array | Float64Array>(a: T, fill = 0): T => {
       const next = new (a.constructor as { new (n: number): T })(a.length * 2);
       next.set(a);
@@ -122,7 +117,6 @@ class GramTable {
     };
     this.prefix = grow(this.prefix);
     this.last = grow(this.last);
-    this.length = grow(this.length);
     this.count = grow(this.count);
     this.df = grow(this.df);
     this.lastDoc = grow(this.lastDoc, -1);
@@ -136,152 +130,166 @@ class GramTable {
   }
 }
 
-/** The CJK runs of many texts as code points, kept for the second pass (the texts may be a one-shot iterable). */
-class RunStore {
-  cps = new Int32Array(1 << 16);
-  used = 0;
-  /** Code-point length of each run, in order. */
-  readonly lengths: number[] = [];
+/** Texts that can be read more than once: an array, or a function giving a fresh pass each call. */
+export type TextPasses = readonly string[] | (() => Iterable<string>);
 
-  /** Appends `run`'s code points; returns its length in code points. */
-  add(run: string): number {
-    const start = this.used;
-    for (let i = 0; i < run.length;) {
-      const cp = run.codePointAt(i) as number;
-      if (this.used === this.cps.length) {
-        const next = new Int32Array(this.cps.length * 2);
-        next.set(this.cps);
-        this.cps = next;
+/** Calls `each` with every CJK run's code points (reused buffer, length n) and its record number. */
+function forEachRun(
+  passes: TextPasses,
+  each: (cps: Int32Array, n: number, doc: number) => void,
+): void {
+  let cps = new Int32Array(256);
+  let doc = 0;
+  for (const text of typeof passes === "function" ? passes() : passes) {
+    const runs = cjkRunTexts(text);
+    if (runs.length === 0) continue;
+    for (const run of runs) {
+      if (run.length > cps.length) cps = new Int32Array(run.length * 2);
+      let n = 0;
+      for (let i = 0; i < run.length;) {
+        const cp = run.codePointAt(i) as number;
+        cps[n++] = cp;
+        i += cp > 0xffff ? 2 : 1;
       }
-      this.cps[this.used++] = cp;
-      i += cp > 0xffff ? 2 : 1;
+      each(cps, n, doc);
     }
-    this.lengths.push(this.used - start);
-    return this.used - start;
+    doc++;
   }
 }
 
 /**
  * The words of `texts` (in any order: the result does not depend on it), as a set of
- * NFKC-normalised strings of CJK_WORD_MIN_LENGTH…CJK_WORD_MAX_LENGTH characters.
+ * NFKC-normalised strings of CJK_WORD_MIN_LENGTH…CJK_WORD_MAX_LENGTH characters. The texts are
+ * read once per gram length and once more (pass a function to stream them, e.g. from a database).
  */
-export function deriveCjkWords(texts: Iterable<string>, options: CjkWordOptions = {}): Set<string> {
+export function deriveCjkWords(
+  texts: TextPasses | Iterable<string>,
+  options: CjkWordOptions = {},
+): Set<string> {
   const minDf = options.minDf ?? CJK_WORD_MIN_DF;
   const minCohesion = options.minCohesion ?? CJK_WORD_MIN_COHESION;
   const minFreedom = options.minFreedom ?? CJK_WORD_MIN_FREEDOM;
   const minLength = options.minLength ?? CJK_WORD_MIN_LENGTH;
   const maxLength = options.maxLength ?? CJK_WORD_MAX_LENGTH;
+  const passes: TextPasses = typeof texts === "function" || Array.isArray(texts)
+    ? texts as TextPasses
+    : [...texts];
 
-  // Pass 1: occurrence counts of every 1…4-gram, and the number of records holding each 2…4-gram.
-  const grams = new GramTable();
-  const runs = new RunStore();
+  // levels[len] holds the grams of that length (levels[0] unused).
+  const levels: GramLevel[] = Array.from({ length: maxLength + 1 }, () => new GramLevel());
+  const recurs = (len: number, g: number) => g !== 0 && levels[len]!.df[g]! >= minDf;
+  // Lengths up to minLength: every gram, in one pass (the shorter ones have no df to prune by).
+  const full = Math.min(minLength, maxLength);
   let total = 0;
-  let doc = 0;
-  for (const text of texts) {
-    const runTexts = cjkRunTexts(text);
-    if (runTexts.length === 0) continue;
-    for (const run of runTexts) {
-      const start = runs.used;
-      const n = runs.add(run);
-      total += n;
-      for (let i = 0; i < n; i++) {
-        let g = 0;
-        for (let len = 1; len <= maxLength && i + len <= n; len++) {
-          g = grams.add(g, runs.cps[start + i + len - 1] as number);
-          grams.occur(g, doc, len >= minLength);
-        }
+  forEachRun(passes, (cps, n, doc) => {
+    total += n;
+    for (let i = 0; i < n; i++) {
+      let g = 0;
+      for (let len = 1; len <= full && i + len <= n; len++) {
+        g = levels[len]!.add(g, cps[i + len - 1]!);
+        levels[len]!.occur(g, doc, len >= minLength);
       }
     }
-    doc++;
+  });
+  // Longer lengths: a gram whose prefix and suffix (one shorter) both recur.
+  let chain = new Int32Array(256);
+  for (let len = Math.max(full + 1, 2); len <= maxLength; len++) {
+    if (len - 1 < minLength) continue;
+    forEachRun(passes, (cps, n, doc) => {
+      if (n < len) return;
+      if (chain.length < n) chain = new Int32Array(n * 2);
+      // chain[i]: the (len − 1)-gram starting at i, or 0 when it does not recur.
+      for (let i = 0; i + len - 1 <= n; i++) {
+        let g = 0;
+        for (let k = 1; k < len && g !== undefined; k++) {
+          g = levels[k]!.find(g, cps[i + k - 1]!);
+          if (g === 0) break;
+        }
+        chain[i] = recurs(len - 1, g) ? g : 0;
+      }
+      const level = levels[len]!;
+      for (let i = 0; i + len <= n; i++) {
+        const p = chain[i]!;
+        if (p === 0 || chain[i + 1] === 0) continue;
+        level.occur(level.add(p, cps[i + len - 1]!), doc, true);
+      }
+    });
   }
 
-  const candidates = cohesiveGrams(grams, total, minDf, minCohesion, minLength);
-  if (candidates.size === 0) return new Set();
-  const { left, right, leftEdges, rightEdges } = neighbours(grams, runs, candidates, minLength, maxLength);
-
-  const words = new Set<string>();
-  const sorted = [...candidates].map(([g, word]) => ({ g, word }))
-    .sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
-  for (const { g, word } of sorted) {
-    const freedom = Math.min(
-      entropy(left.get(g), leftEdges.get(g) ?? 0),
-      entropy(right.get(g), rightEdges.get(g) ?? 0),
-    );
-    if (freedom >= minFreedom) words.add(word);
-  }
-  return words;
-}
-
-/** The recurring and cohesive grams (see the module comment), as gram id → string. */
-function cohesiveGrams(
-  grams: GramTable,
-  total: number,
-  minDf: number,
-  minCohesion: number,
-  minLength: number,
-): Map<number, string> {
-  const candidates = new Map<number, string>();
-  for (let g = 1; g <= grams.size; g++) {
-    if ((grams.length[g] as number) < minLength || (grams.df[g] as number) < minDf) continue;
-    const cps = grams.codePoints(g);
-    const cw = grams.count[g] as number;
-    let cohesion = Infinity;
-    for (let cut = 1; cut < cps.length; cut++) {
-      let prefix = g;
-      for (let k = cps.length; k > cut; k--) prefix = grams.prefix[prefix] as number;
-      let suffix = 0;
-      for (let k = cut; k < cps.length; k++) suffix = grams.find(suffix, cps[k] as number);
-      const a = grams.count[prefix] as number;
-      const b = grams.count[suffix] as number;
-      cohesion = Math.min(cohesion, Math.log(cw * total / (a * b)));
+  // Candidates: recurring and cohesive.
+  const candidates = new Map<number, { len: number; g: number; word: string }>();
+  const key = (len: number, g: number) => g * 8 + len;
+  for (let len = Math.max(1, minLength); len <= maxLength; len++) {
+    const level = levels[len]!;
+    for (let g = 1; g <= level.size; g++) {
+      if (level.df[g]! < minDf) continue;
+      const cps: number[] = [];
+      for (let k = len, x = g; k >= 1; k--) {
+        cps.push(levels[k]!.last[x]!);
+        x = levels[k]!.prefix[x]!;
+      }
+      cps.reverse();
+      const cw = level.count[g]!;
+      let cohesion = Infinity;
+      for (let cut = 1; cut < len; cut++) {
+        let prefix = g;
+        for (let k = len; k > cut; k--) prefix = levels[k]!.prefix[prefix]!;
+        let suffix = 0;
+        for (let k = cut; k < len; k++) suffix = levels[k - cut + 1]!.find(suffix, cps[k]!);
+        const a = levels[cut]!.count[prefix]!;
+        const b = levels[len - cut]!.count[suffix]!;
+        cohesion = Math.min(cohesion, Math.log(cw * total / (a * b)));
+      }
+      if (cohesion >= minCohesion) {
+        candidates.set(key(len, g), { len, g, word: String.fromCodePoint(...cps) });
+      }
     }
-    if (cohesion >= minCohesion) candidates.set(g, String.fromCodePoint(...cps));
   }
-  return candidates;
-}
+  if (candidates.size === 0) return new Set();
 
-/** Pass 2: the neighbours of each candidate, left and right, by code point; run edges counted apart. */
-function neighbours(
-  grams: GramTable,
-  runs: RunStore,
-  candidates: ReadonlyMap<number, string>,
-  minLength: number,
-  maxLength: number,
-) {
+  // The neighbours of each candidate, left and right, by code point; run edges counted apart.
+  const onPath = levels.map((l) => new Uint8Array(l.size + 1));
+  for (const { len, g } of candidates.values()) {
+    for (let k = len, x = g; k >= 1 && onPath[k]![x] === 0; k--) {
+      onPath[k]![x] = 1;
+      x = levels[k]!.prefix[x]!;
+    }
+  }
   const left = new Map<number, Map<number, number>>();
   const right = new Map<number, Map<number, number>>();
   const leftEdges = new Map<number, number>();
   const rightEdges = new Map<number, number>();
-  const bump = <K>(map: Map<K, number>, key: K) => map.set(key, (map.get(key) ?? 0) + 1);
-  const side = (sides: Map<number, Map<number, number>>, g: number, cp: number) => {
-    let m = sides.get(g);
-    if (m === undefined) sides.set(g, m = new Map());
+  const bump = <K>(map: Map<K, number>, k: K) => map.set(k, (map.get(k) ?? 0) + 1);
+  const side = (sides: Map<number, Map<number, number>>, k: number, cp: number) => {
+    let m = sides.get(k);
+    if (m === undefined) sides.set(k, m = new Map());
     bump(m, cp);
   };
-  // Flags per gram id: candidates, and the grams on their way (their prefixes). A gram that is
-  // neither ends the walk from its start position, which is most of them after one character.
-  const isCandidate = new Uint8Array(grams.size + 1);
-  const onPath = new Uint8Array(grams.size + 1);
-  for (const g of candidates.keys()) {
-    isCandidate[g] = 1;
-    for (let p = g; p !== 0 && onPath[p] === 0; p = grams.prefix[p] as number) onPath[p] = 1;
-  }
-  const cps = runs.cps;
-  let start = 0;
-  for (const n of runs.lengths) {
+  forEachRun(passes, (cps, n) => {
     for (let i = 0; i < n; i++) {
       let g = 0;
       for (let len = 1; len <= maxLength && i + len <= n; len++) {
-        g = grams.find(g, cps[start + i + len - 1] as number);
-        if (onPath[g] === 0) break;
-        if (len < minLength || isCandidate[g] === 0) continue;
-        if (i === 0) bump(leftEdges, g);
-        else side(left, g, cps[start + i - 1] as number);
-        if (i + len === n) bump(rightEdges, g);
-        else side(right, g, cps[start + i + len] as number);
+        g = levels[len]!.find(g, cps[i + len - 1]!);
+        if (g === 0 || onPath[len]![g] === 0) break;
+        const k = key(len, g);
+        if (len < minLength || !candidates.has(k)) continue;
+        if (i === 0) bump(leftEdges, k);
+        else side(left, k, cps[i - 1]!);
+        if (i + len === n) bump(rightEdges, k);
+        else side(right, k, cps[i + len]!);
       }
     }
-    start += n;
+  });
+
+  const words = new Set<string>();
+  const sorted = [...candidates].map(([k, c]) => ({ k, word: c.word }))
+    .sort((a, b) => (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
+  for (const { k, word } of sorted) {
+    const freedom = Math.min(
+      entropy(left.get(k), leftEdges.get(k) ?? 0),
+      entropy(right.get(k), rightEdges.get(k) ?? 0),
+    );
+    if (freedom >= minFreedom) words.add(word);
   }
-  return { left, right, leftEdges, rightEdges };
+  return words;
 }

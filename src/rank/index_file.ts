@@ -32,6 +32,7 @@ import {
   metaFromColumns,
   type Posting,
   type PostingList,
+  type PostingPart,
 } from "./bm25.ts";
 
 export const MAGIC = "VRDIDX01";
@@ -130,6 +131,7 @@ interface TermEntry {
  */
 export class DiskIndex implements Corpus {
   readonly docCount: number;
+  readonly docSlots: number;
   readonly avgDocLength: number;
   readonly #file: Deno.FsFile;
   readonly #h: Header;
@@ -143,6 +145,7 @@ export class DiskIndex implements Corpus {
     this.#file = file;
     this.#h = header;
     this.docCount = header.docCount;
+    this.docSlots = header.docCount;
     this.avgDocLength = header.avgDocLength;
   }
 
@@ -288,6 +291,11 @@ export class DiskIndex implements Corpus {
     }
     this.#lists.set(term, list);
     this.#cachedPostings += list.docs.length;
+  }
+
+  postingParts(term: string): readonly PostingPart[] {
+    const list = this.postingList(term);
+    return list.docs.length === 0 ? [] : [{ docs: list.docs, tfs: list.tfs, base: 0, deleted: null }];
   }
 
   postings(term: string): readonly Posting[] {

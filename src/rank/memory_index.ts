@@ -15,15 +15,16 @@ import {
   metaFromColumns,
   type Posting,
   type PostingList,
+  type PostingPart,
 } from "./bm25.ts";
-import { deriveCjkWords } from "./cjk_words.ts";
+import { basisRecords, deriveLexicon } from "./analysis.ts";
 import { markerStrength } from "./markers.ts";
 import { type CjkLexicon, CjkWordSet, tokenize } from "./tokenize.ts";
 
 export interface MemoryIndexOptions {
   /**
    * The corpus-derived CJK words to index beside the bigrams. Absent: derived from the records'
-   * own texts (deriveCjkWords). An empty set: bigrams only.
+   * basis (analysis.ts). An empty set: bigrams only.
    */
   readonly cjkWords?: ReadonlySet<string>;
 }
@@ -45,7 +46,7 @@ export function docMetaOf(record: VerdictRecord): DocMeta {
  * Posting lists in three flat arrays: term i's documents are docs[offsets[i] … offsets[i + 1]),
  * ascending, with their term frequencies at the same places in `tfs`.
  */
-interface FlatPostings {
+export interface FlatPostings {
   readonly termIds: ReadonlyMap<string, number>;
   readonly offsets: Int32Array;
   readonly docs: Int32Array;
@@ -70,7 +71,7 @@ function grown(a: Int32Array, needed: number, fill = 0): Int32Array {
  * scatters them by term. No array per term, no map per document, and a caller can drop each
  * document's terms as soon as they are added (a large build never holds every token at once).
  */
-class PostingsBuilder {
+export class PostingsBuilder {
   readonly #termIds = new Map<string, number>();
   readonly #lengths: number[] = [];
   /** The postings in document order, and where each document's postings begin (plus the end). */
@@ -145,6 +146,7 @@ class PostingsBuilder {
 
 export class MemoryIndex implements Corpus {
   readonly docCount: number;
+  readonly docSlots: number;
   readonly avgDocLength: number;
   /** The CJK words the documents were indexed with (the query side asks `isCjkWord`). */
   readonly cjkWords: ReadonlySet<string>;
@@ -159,6 +161,7 @@ export class MemoryIndex implements Corpus {
     this.#ids = metas.map((m) => m.id);
     this.cjkWords = cjkWords;
     this.docCount = lengths.length;
+    this.docSlots = lengths.length;
     let total = 0;
     for (const l of lengths) total += l;
     this.avgDocLength = lengths.length === 0 ? 0 : total / lengths.length;
@@ -216,6 +219,11 @@ export class MemoryIndex implements Corpus {
     return Array.from(list.docs, (doc, i) => ({ doc, tf: list.tfs[i]! }));
   }
 
+  postingParts(term: string): readonly PostingPart[] {
+    const list = this.postingList(term);
+    return list.docs.length === 0 ? [] : [{ docs: list.docs, tfs: list.tfs, base: 0, deleted: null }];
+  }
+
   columns(): DocColumns {
     return this.#columns;
   }
@@ -251,13 +259,14 @@ export class MemoryIndex implements Corpus {
 
 /**
  * Indexes records in the order given (document i = records[i]). CJK words are derived from the
- * records unless `options.cjkWords` is passed.
+ * records' basis (analysis.ts) unless `options.cjkWords` is passed: the same words an archive of
+ * these records is indexed with, however it was collected.
  */
 export function buildMemoryIndex(
   records: readonly VerdictRecord[],
   options: MemoryIndexOptions = {},
 ): MemoryIndex {
-  const words = options.cjkWords ?? deriveCjkWords(records.map((r) => r.text));
+  const words = options.cjkWords ?? deriveLexicon(basisRecords(records).map((r) => r.text));
   const lexicon = words.size > 0 ? new CjkWordSet(words) : undefined;
   return MemoryIndex.fromRecords(records, lexicon, words);
 }

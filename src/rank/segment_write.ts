@@ -1,0 +1,470 @@
+/**
+ * Writing index segments (segment.ts has the layout): from newly indexed documents, or by merging
+ * segments into one without their deleted documents. Both stream terms in the common term order
+ * into one writer, so memory stays bounded by the documents' rows, one term's postings and the
+ * bucket directory, whatever the sizes. A segment is written to a temp name, flushed, and renamed
+ * into place: a segment file that exists is complete.
+ */
+import { NO_SESSION } from "./bm25.ts";
+import { ByteWriter, compareBytes, fnv1a32, writeAllSync } from "./byte_io.ts";
+import { PostingsBuilder } from "./memory_index.ts";
+import {
+  compareTerms,
+  decodeSlots,
+  DOC_ROW_BYTES,
+  encodeHeader,
+  ID_BYTES,
+  RAW_POSTINGS_MIN_DF,
+  type Segment,
+  SEGMENT_HEADER_BYTES,
+  SegmentError,
+  type StreamedEntry,
+} from "./segment.ts";
+
+/** One document to index: its store row id, record id, terms and the facts ranking weighs. */
+export interface SegmentDoc {
+  readonly rowid: number;
+  readonly id: string;
+  readonly terms: readonly string[];
+  readonly timeMs: number;
+  readonly flags: number;
+  readonly project: number;
+  /** NO_SESSION when the record has none. */
+  readonly session: number;
+}
+
+/** What a written segment holds (the manifest keeps it). */
+export interface SegmentSummary {
+  readonly docCount: number;
+  readonly totalLength: number;
+  readonly firstRowid: number;
+  readonly lastRowid: number;
+  readonly bytes: number;
+}
+
+/** Postings and entries are written out in pieces of this size. */
+const FLUSH_BYTES = 1 << 20;
+
+/** Bits of the bucket directory for up to `terms` terms (one bucket per term or so). */
+function bucketBitsFor(terms: number): number {
+  let bits = 0;
+  while ((1 << bits) < terms && bits < 26) bits++;
+  return bits;
+}
+
+/**
+ * Writes one segment file: the documents' rows and ids first, then terms in term order. The
+ * entries go to a side file while the postings stream into the segment, and are appended at the
+ * end with the bucket directory.
+ */
+class SegmentFileWriter {
+  readonly #path: string;
+  readonly #tmp: string;
+  readonly #side: string;
+  readonly #file: Deno.FsFile;
+  readonly #entriesFile: Deno.FsFile;
+  readonly #rows: DataView;
+  readonly #docCount: number;
+  readonly #analysis: number;
+  readonly #bits: number;
+  readonly #bucketStarts: Uint32Array;
+  readonly #postings = new ByteWriter(FLUSH_BYTES * 2);
+  readonly #entries = new ByteWriter(FLUSH_BYTES * 2);
+  #postingsBytes = 0;
+  #entriesBytes = 0;
+  #terms = 0;
+  #nextBucket = 0;
+  #lastHash = -1;
+  #lastTerm: Uint8Array = new Uint8Array(0);
+  readonly #minTimeMs: number;
+  readonly #totalLength: number;
+  /** The rows' facts by slot, as the short lists carry them (time relative to the minimum). */
+  readonly #lengths: Uint32Array;
+  readonly #flags: Uint8Array;
+  readonly #times: Float64Array;
+  readonly #projects: Uint32Array;
+  readonly #sessions: Uint32Array;
+  readonly #idsAt: number;
+  readonly #postingsAt: number;
+
+  constructor(path: string, analysis: number, rows: Uint8Array, ids: Uint8Array, maxTerms: number) {
+    this.#path = path;
+    this.#tmp = `${path}.tmp`;
+    this.#side = `${path}.entries.tmp`;
+    this.#analysis = analysis;
+    this.#docCount = rows.length / DOC_ROW_BYTES;
+    this.#rows = new DataView(rows.buffer, rows.byteOffset, rows.byteLength);
+    this.#bits = bucketBitsFor(maxTerms);
+    this.#bucketStarts = new Uint32Array((1 << this.#bits) + 1);
+    let min = Infinity;
+    let total = 0;
+    for (let i = 0; i < this.#docCount; i++) {
+      const t = this.#rows.getFloat64(i * DOC_ROW_BYTES + 8, true);
+      if (!Number.isInteger(t)) throw new SegmentError(`Cannot index a record time of ${t} ms`);
+      min = Math.min(min, t);
+      total += this.#rows.getUint32(i * DOC_ROW_BYTES + 16, true);
+    }
+    this.#minTimeMs = this.#docCount === 0 ? 0 : min;
+    this.#totalLength = total;
+    const n = this.#docCount;
+    this.#lengths = new Uint32Array(n);
+    this.#flags = new Uint8Array(n);
+    this.#times = new Float64Array(n);
+    this.#projects = new Uint32Array(n);
+    this.#sessions = new Uint32Array(n);
+    for (let i = 0; i < n; i++) {
+      const at = i * DOC_ROW_BYTES;
+      this.#times[i] = this.#rows.getFloat64(at + 8, true) - this.#minTimeMs;
+      this.#lengths[i] = this.#rows.getUint32(at + 16, true);
+      this.#projects[i] = this.#rows.getUint32(at + 20, true);
+      const session = this.#rows.getUint32(at + 24, true);
+      this.#sessions[i] = session === NO_SESSION ? 0 : session + 1;
+      this.#flags[i] = this.#rows.getUint8(at + 28);
+    }
+    this.#file = Deno.openSync(this.#tmp, { write: true, create: true, truncate: true, mode: 0o600 });
+    this.#entriesFile = Deno.openSync(this.#side, {
+      read: true,
+      write: true,
+      create: true,
+      truncate: true,
+      mode: 0o600,
+    });
+    writeAllSync(this.#file, new Uint8Array(SEGMENT_HEADER_BYTES));
+    writeAllSync(this.#file, rows);
+    this.#idsAt = SEGMENT_HEADER_BYTES + rows.length;
+    writeAllSync(this.#file, ids);
+    const pad = (8 - ((this.#idsAt + ids.length) % 8)) % 8;
+    writeAllSync(this.#file, new Uint8Array(pad));
+    this.#postingsAt = this.#idsAt + ids.length + pad;
+  }
+
+  /** Adds a term's postings (slots ascending, at least one); terms must come in term order. */
+  addTerm(term: Uint8Array, hash: number, docs: Int32Array, tfs: Int32Array): void {
+    if (this.#lastHash >= 0 && compareTerms(this.#lastHash, this.#lastTerm, hash, term) >= 0) {
+      throw new SegmentError("Cannot write a segment: terms out of order");
+    }
+    this.#lastHash = hash;
+    this.#lastTerm = term;
+    const bucket = this.#bits === 0 ? 0 : hash >>> (32 - this.#bits);
+    const entryAt = this.#entriesBytes + this.#entries.length;
+    while (this.#nextBucket <= bucket) this.#bucketStarts[this.#nextBucket++] = entryAt;
+
+    const offset = this.#postingsBytes + this.#postings.length;
+    const out = this.#postings;
+    const df = docs.length;
+    if (df >= RAW_POSTINGS_MIN_DF) {
+      out.u32s(docs);
+      out.u32s(tfs);
+    } else {
+      let prev = 0;
+      for (let i = 0; i < df; i++) {
+        const slot = docs[i]!;
+        out.varint(slot - prev);
+        out.varint(tfs[i]!);
+        out.varint(this.#lengths[slot]!);
+        out.varint(this.#flags[slot]!);
+        out.varint(this.#times[slot]!);
+        out.varint(this.#projects[slot]!);
+        out.varint(this.#sessions[slot]!);
+        prev = slot;
+      }
+    }
+    const bytes = this.#postingsBytes + out.length - offset;
+    this.#entries.u16(term.length);
+    this.#entries.bytes(term);
+    this.#entries.u32(df);
+    this.#entries.f64(offset);
+    this.#entries.u32(bytes);
+    this.#terms++;
+    if (out.length >= FLUSH_BYTES) {
+      writeAllSync(this.#file, out.result());
+      this.#postingsBytes += out.length;
+      out.clear();
+    }
+    if (this.#entries.length >= FLUSH_BYTES) {
+      writeAllSync(this.#entriesFile, this.#entries.result());
+      this.#entriesBytes += this.#entries.length;
+      this.#entries.clear();
+    }
+  }
+
+  /** Writes the rest and the header, flushes, and renames the file into place. */
+  async finish(firstRowid: number, lastRowid: number): Promise<SegmentSummary> {
+    try {
+      writeAllSync(this.#file, this.#postings.result());
+      this.#postingsBytes += this.#postings.length;
+      const pad = (8 - (this.#postingsBytes % 8)) % 8;
+      writeAllSync(this.#file, new Uint8Array(pad));
+      const entriesAt = this.#postingsAt + this.#postingsBytes + pad;
+      writeAllSync(this.#entriesFile, this.#entries.result());
+      this.#entriesBytes += this.#entries.length;
+      // Copy the side file's entries after the postings.
+      this.#entriesFile.seekSync(0, Deno.SeekMode.Start);
+      const chunk = new Uint8Array(FLUSH_BYTES);
+      for (let copied = 0; copied < this.#entriesBytes;) {
+        const n = this.#entriesFile.readSync(chunk);
+        if (n === null) throw new SegmentError(`Cannot write ${this.#path}: its entries file ended early`);
+        writeAllSync(this.#file, chunk.subarray(0, n));
+        copied += n;
+      }
+      const pad2 = (8 - (this.#entriesBytes % 8)) % 8;
+      writeAllSync(this.#file, new Uint8Array(pad2));
+      const bucketsAt = entriesAt + this.#entriesBytes + pad2;
+      while (this.#nextBucket < this.#bucketStarts.length) {
+        this.#bucketStarts[this.#nextBucket++] = this.#entriesBytes;
+      }
+      const buckets = new Uint8Array(this.#bucketStarts.length * 4);
+      const bv = new DataView(buckets.buffer);
+      this.#bucketStarts.forEach((v, i) => bv.setUint32(i * 4, v, true));
+      writeAllSync(this.#file, buckets);
+      const fileBytes = bucketsAt + buckets.length;
+      this.#file.seekSync(0, Deno.SeekMode.Start);
+      writeAllSync(
+        this.#file,
+        encodeHeader({
+          analysis: this.#analysis,
+          docCount: this.#docCount,
+          termCount: this.#terms,
+          bucketBits: this.#bits,
+          totalLength: this.#totalLength,
+          minTimeMs: this.#minTimeMs,
+          ids: this.#idsAt,
+          postings: this.#postingsAt,
+          entries: entriesAt,
+          buckets: bucketsAt,
+          fileBytes,
+          firstRowid,
+          lastRowid,
+        }),
+      );
+      await this.#file.sync();
+      this.#file.close();
+      this.#entriesFile.close();
+      await Deno.remove(this.#side);
+      await Deno.rename(this.#tmp, this.#path);
+      return {
+        docCount: this.#docCount,
+        totalLength: this.#totalLength,
+        firstRowid,
+        lastRowid,
+        bytes: fileBytes,
+      };
+    } catch (err) {
+      this.abort();
+      throw err;
+    }
+  }
+
+  abort(): void {
+    for (const f of [this.#file, this.#entriesFile]) {
+      try {
+        f.close();
+      } catch {
+        // Already closed.
+      }
+    }
+    for (const p of [this.#tmp, this.#side]) {
+      try {
+        Deno.removeSync(p);
+      } catch {
+        // Not there.
+      }
+    }
+  }
+}
+
+/** Collects newly indexed documents (in row-id order) and writes them as one segment. */
+export class SegmentBuilder {
+  readonly #postings = new PostingsBuilder();
+  readonly #rows = new ByteWriter();
+  readonly #ids = new ByteWriter();
+  #first = -1;
+  #last = -1;
+  #count = 0;
+
+  get size(): number {
+    return this.#count;
+  }
+
+  add(doc: SegmentDoc): void {
+    if (doc.rowid <= this.#last) throw new SegmentError("Cannot index documents out of row-id order");
+    if (this.#first < 0) this.#first = doc.rowid;
+    this.#last = doc.rowid;
+    this.#postings.add(doc.terms);
+    const rows = this.#rows;
+    rows.f64(doc.rowid);
+    rows.f64(doc.timeMs);
+    rows.u32(doc.terms.length);
+    rows.u32(doc.project);
+    rows.u32(doc.session);
+    rows.u8(doc.flags);
+    rows.u8(0);
+    rows.u8(0);
+    rows.u8(0);
+    const before = this.#ids.length;
+    this.#ids.utf8(doc.id);
+    if (this.#ids.length - before !== ID_BYTES) throw new SegmentError(`Cannot index record id "${doc.id}"`);
+    this.#count++;
+  }
+
+  /** Writes the segment to `path` (atomically); the builder is spent afterwards. */
+  async write(path: string, analysis: number): Promise<SegmentSummary> {
+    const flat = this.#postings.finish();
+    const vocab = [...flat.termIds.keys()];
+    const names = new ByteWriter();
+    const starts = new Int32Array(vocab.length + 1);
+    for (let t = 0; t < vocab.length; t++) {
+      names.utf8(vocab[t]!);
+      starts[t + 1] = names.length;
+    }
+    const nameBytes = names.result();
+    const hashes = new Uint32Array(vocab.length);
+    for (let t = 0; t < vocab.length; t++) hashes[t] = fnv1a32(nameBytes, starts[t]!, starts[t + 1]!);
+    const order = Array.from({ length: vocab.length }, (_, t) => t).sort((a, b) =>
+      hashes[a]! !== hashes[b]!
+        ? hashes[a]! - hashes[b]!
+        : compareBytes(nameBytes, starts[a]!, starts[a + 1]!, nameBytes, starts[b]!, starts[b + 1]!)
+    );
+    const writer = new SegmentFileWriter(
+      path,
+      analysis,
+      this.#rows.result(),
+      this.#ids.result(),
+      vocab.length,
+    );
+    try {
+      for (const t of order) {
+        const id = flat.termIds.get(vocab[t]!)!;
+        const from = flat.offsets[id]!;
+        const to = flat.offsets[id + 1]!;
+        writer.addTerm(
+          nameBytes.slice(starts[t]!, starts[t + 1]!),
+          hashes[t]!,
+          flat.docs.subarray(from, to),
+          flat.tfs.subarray(from, to),
+        );
+      }
+    } catch (err) {
+      writer.abort();
+      throw err;
+    }
+    return await writer.finish(this.#first, this.#last);
+  }
+}
+
+/** A segment to merge, with its deleted slots (a bitmap, bit set: deleted) or null. */
+export interface MergeInput {
+  readonly segment: Segment;
+  readonly deleted: Uint8Array | null;
+}
+
+function isDeleted(bitmap: Uint8Array | null, slot: number): boolean {
+  return bitmap !== null && (bitmap[slot >> 3]! & (1 << (slot & 7))) !== 0;
+}
+
+/**
+ * Merges `inputs` (adjacent in row-id order, oldest first) into one segment at `path`, dropping
+ * deleted documents. Documents keep their terms: they were indexed with the analysis in force,
+ * and a document whose terms would change is deleted and indexed anew instead.
+ */
+export async function mergeSegments(
+  inputs: readonly MergeInput[],
+  path: string,
+  analysis: number,
+): Promise<SegmentSummary> {
+  // New slots: each input's live documents, in order, after the previous inputs'.
+  const remaps: Int32Array[] = [];
+  let live = 0;
+  for (const { segment, deleted } of inputs) {
+    const remap = new Int32Array(segment.docCount);
+    for (let s = 0; s < segment.docCount; s++) remap[s] = isDeleted(deleted, s) ? -1 : live++;
+    remaps.push(remap);
+  }
+  const rows = new Uint8Array(live * DOC_ROW_BYTES);
+  const ids = new Uint8Array(live * ID_BYTES);
+  let first = -1;
+  let last = -1;
+  inputs.forEach(({ segment }, k) => {
+    const remap = remaps[k]!;
+    const BLOCK = 8192;
+    for (let from = 0; from < segment.docCount; from += BLOCK) {
+      const count = Math.min(BLOCK, segment.docCount - from);
+      const srcRows = segment.docRows(from, count);
+      const srcIds = segment.read(segment.header.ids + from * ID_BYTES, count * ID_BYTES);
+      for (let i = 0; i < count; i++) {
+        const to = remap[from + i]!;
+        if (to < 0) continue;
+        rows.set(srcRows.subarray(i * DOC_ROW_BYTES, (i + 1) * DOC_ROW_BYTES), to * DOC_ROW_BYTES);
+        ids.set(srcIds.subarray(i * ID_BYTES, (i + 1) * ID_BYTES), to * ID_BYTES);
+      }
+    }
+  });
+  if (live > 0) {
+    const view = new DataView(rows.buffer);
+    first = view.getFloat64(0, true);
+    last = view.getFloat64((live - 1) * DOC_ROW_BYTES, true);
+  }
+  const maxTerms = inputs.reduce((n, i) => n + i.segment.header.termCount, 0);
+  const writer = new SegmentFileWriter(path, analysis, rows, ids, maxTerms);
+  try {
+    const streams = inputs.map((i) => i.segment.streamEntries());
+    const readers = inputs.map((i) => i.segment.postingsReader());
+    // Where each input's live documents start in the output (for an input without deletions,
+    // slot + base is its new slot).
+    const bases = Int32Array.from(remaps, (remap) => remap.find((to) => to >= 0) ?? 0);
+    const heads: (StreamedEntry | null)[] = streams.map((s) => s.next().value ?? null);
+    let docs = new Int32Array(1024);
+    let tfs = new Int32Array(1024);
+    let inDocs = new Int32Array(1024);
+    let inTfs = new Int32Array(1024);
+    for (;;) {
+      let min = -1;
+      for (let k = 0; k < heads.length; k++) {
+        const h = heads[k];
+        if (!h) continue;
+        if (min < 0 || compareTerms(h.hash, h.term, heads[min]!.hash, heads[min]!.term) < 0) min = k;
+      }
+      if (min < 0) break;
+      const term = heads[min]!.term;
+      const hash = heads[min]!.hash;
+      let count = 0;
+      // Inputs in row-id order: appending their new slots keeps the list ascending.
+      for (let k = 0; k < heads.length; k++) {
+        const h = heads[k];
+        if (!h || h.hash !== hash || compareBytes(h.term, 0, h.term.length, term, 0, term.length) !== 0) {
+          continue;
+        }
+        const e = h.entry;
+        const segment = inputs[k]!.segment;
+        if (inDocs.length < e.df) {
+          inDocs = new Int32Array(e.df * 2);
+          inTfs = new Int32Array(e.df * 2);
+        }
+        if (docs.length < count + e.df) {
+          const grown = new Int32Array((count + e.df) * 2);
+          grown.set(docs.subarray(0, count));
+          docs = grown;
+          const grownTfs = new Int32Array((count + e.df) * 2);
+          grownTfs.set(tfs.subarray(0, count));
+          tfs = grownTfs;
+        }
+        decodeSlots(readers[k]!.take(segment.header.postings + e.offset, e.bytes), e.df, inDocs, inTfs);
+        const remap = remaps[k]!;
+        const deleted = inputs[k]!.deleted;
+        for (let i = 0; i < e.df; i++) {
+          const to = deleted === null ? inDocs[i]! + bases[k]! : remap[inDocs[i]!]!;
+          if (to < 0) continue;
+          docs[count] = to;
+          tfs[count] = inTfs[i]!;
+          count++;
+        }
+        heads[k] = streams[k]!.next().value ?? null;
+      }
+      if (count > 0) writer.addTerm(term, hash, docs.subarray(0, count), tfs.subarray(0, count));
+    }
+  } catch (err) {
+    writer.abort();
+    throw err;
+  }
+  return await writer.finish(first, last);
+}

@@ -1,0 +1,254 @@
+/**
+ * The archive's index as ranking reads it: a list of immutable segments (segment.ts), each with
+ * the documents deleted from it since it was written, seen as one `Corpus`.
+ *
+ * Statistics are combined at query time, exactly: a term's df is the sum of its segments' dfs
+ * less the deleted documents holding it (each segment keeps that count per term), N and the
+ * total length are the live ones the store keeps. So a search over the segments gives the same
+ * result, bit for bit, as a search over one index built from the live records (tests prove it).
+ *
+ * Documents are numbered segment after segment (slot + the segment's base). Columns are filled
+ * lazily: a rare word's postings carry their documents' facts, so a hint reads no column at
+ * all; a caller that walks a common word's whole list gets that segment's columns loaded whole.
+ */
+import {
+  checkDoc,
+  type Corpus,
+  type DocColumns,
+  type DocMeta,
+  EMPTY_POSTING_LIST,
+  isMarked,
+  metaFromColumns,
+  type NameTable,
+  type Posting,
+  type PostingList,
+  type PostingPart,
+} from "./bm25.ts";
+import { decodeDocRow, DOC_ROW_BYTES, type Segment } from "./segment.ts";
+
+/** One segment as the manifest describes it now. */
+export interface SegmentView {
+  readonly segment: Segment;
+  /** Deleted slots (bit set) or null when none. */
+  readonly deleted: Uint8Array | null;
+  /** Per term, how many of the deleted documents hold it (read on first use). */
+  readonly deletedTerms: () => ReadonlyMap<string, number>;
+}
+
+export interface SegmentedIndexInput {
+  readonly segments: readonly SegmentView[];
+  readonly liveDocs: number;
+  readonly liveLength: number;
+  /** The corpus-derived CJK words every live document was indexed with (read on first use). */
+  readonly lexicon: () => ReadonlySet<string>;
+  readonly projectNames: NameTable;
+  readonly sessionNames: NameTable;
+}
+
+/** Slots whose columns were filled, by document number. */
+class FillMap {
+  readonly bits: Uint8Array;
+  constructor(slots: number) {
+    this.bits = new Uint8Array((slots + 7) >> 3);
+  }
+  has(doc: number): boolean {
+    return (this.bits[doc >> 3]! & (1 << (doc & 7))) !== 0;
+  }
+  set(doc: number): void {
+    this.bits[doc >> 3] = this.bits[doc >> 3]! | (1 << (doc & 7));
+  }
+}
+
+export class SegmentedIndex implements Corpus {
+  readonly docCount: number;
+  readonly docSlots: number;
+  readonly avgDocLength: number;
+  readonly #segments: readonly SegmentView[];
+  readonly #bases: Int32Array;
+  readonly #input: SegmentedIndexInput;
+  #columns?: DocColumns;
+  #filled?: FillMap;
+  readonly #fullyLoaded: Uint8Array;
+  #lexicon?: ReadonlySet<string>;
+
+  constructor(input: SegmentedIndexInput) {
+    this.#input = input;
+    this.#segments = input.segments;
+    this.#bases = new Int32Array(input.segments.length + 1);
+    input.segments.forEach((s, i) => this.#bases[i + 1] = this.#bases[i]! + s.segment.docCount);
+    this.docSlots = this.#bases[input.segments.length]!;
+    this.docCount = input.liveDocs;
+    this.avgDocLength = input.liveDocs === 0 ? 0 : input.liveLength / input.liveDocs;
+    this.#fullyLoaded = new Uint8Array(input.segments.length);
+  }
+
+  get segmentCount(): number {
+    return this.#segments.length;
+  }
+
+  close(): void {
+    for (const s of this.#segments) s.segment.close();
+  }
+
+  /** The segment holding document `doc`, and its slot there. */
+  locate(doc: number): { index: number; slot: number } {
+    checkDoc(doc, this.docSlots);
+    let lo = 0;
+    let hi = this.#segments.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.#bases[mid]! <= doc) lo = mid;
+      else hi = mid - 1;
+    }
+    return { index: lo, slot: doc - this.#bases[lo]! };
+  }
+
+  docFreq(term: string): number {
+    let df = 0;
+    for (const s of this.#segments) {
+      const e = s.segment.entry(term);
+      if (!e) continue;
+      df += e.df;
+      if (s.deleted) df -= s.deletedTerms().get(term) ?? 0;
+    }
+    return df;
+  }
+
+  columns(): DocColumns {
+    if (!this.#columns) {
+      const n = this.docSlots;
+      this.#columns = {
+        lengths: new Uint32Array(n),
+        times: new Float64Array(n),
+        flags: new Uint8Array(n),
+        projects: new Uint32Array(n),
+        sessions: new Uint32Array(n),
+        projectNames: this.#input.projectNames,
+        sessionNames: this.#input.sessionNames,
+      };
+      this.#filled = new FillMap(n);
+    }
+    return this.#columns;
+  }
+
+  /** Loads segment `index`'s columns whole (once). */
+  #loadSegment(index: number): void {
+    if (this.#fullyLoaded[index]) return;
+    const cols = this.columns();
+    const filled = this.#filled!;
+    const seg = this.#segments[index]!.segment;
+    const base = this.#bases[index]!;
+    const BLOCK = 16384;
+    for (let from = 0; from < seg.docCount; from += BLOCK) {
+      const count = Math.min(BLOCK, seg.docCount - from);
+      const bytes = seg.docRows(from, count);
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      for (let i = 0; i < count; i++) {
+        const doc = base + from + i;
+        const at = i * DOC_ROW_BYTES;
+        cols.times[doc] = view.getFloat64(at + 8, true);
+        cols.lengths[doc] = view.getUint32(at + 16, true);
+        cols.projects[doc] = view.getUint32(at + 20, true);
+        cols.sessions[doc] = view.getUint32(at + 24, true);
+        cols.flags[doc] = view.getUint8(at + 28);
+        filled.set(doc);
+      }
+    }
+    this.#fullyLoaded[index] = 1;
+  }
+
+  /** Makes sure document `doc`'s columns are filled (one row read when they are not). */
+  #ensureDoc(doc: number): void {
+    const cols = this.columns();
+    if (this.#filled!.has(doc)) return;
+    const { index, slot } = this.locate(doc);
+    const bytes = this.#segments[index]!.segment.docRows(slot, 1).slice();
+    const row = decodeDocRow(new DataView(bytes.buffer), 0);
+    cols.times[doc] = row.timeMs;
+    cols.lengths[doc] = row.length;
+    cols.projects[doc] = row.project;
+    cols.sessions[doc] = row.session;
+    cols.flags[doc] = row.flags;
+    this.#filled!.set(doc);
+  }
+
+  postingParts(term: string, candidatesOnly: boolean): readonly PostingPart[] {
+    const parts: PostingPart[] = [];
+    for (let k = 0; k < this.#segments.length; k++) {
+      const view = this.#segments[k]!;
+      const list = view.segment.list(term);
+      if (!list) continue;
+      const base = this.#bases[k]!;
+      if (list.facts) {
+        const cols = this.columns();
+        const filled = this.#filled!;
+        const f = list.facts;
+        for (let i = 0; i < list.docs.length; i++) {
+          const doc = base + list.docs[i]!;
+          if (filled.has(doc)) continue;
+          cols.lengths[doc] = f.lengths[i]!;
+          cols.times[doc] = f.times[i]!;
+          cols.flags[doc] = f.flags[i]!;
+          cols.projects[doc] = f.projects[i]!;
+          cols.sessions[doc] = f.sessions[i]!;
+          filled.set(doc);
+        }
+      } else if (!candidatesOnly) this.#loadSegment(k);
+      parts.push({ docs: list.docs, tfs: list.tfs, base, deleted: view.deleted });
+    }
+    return parts;
+  }
+
+  postingList(term: string): PostingList {
+    const docs: number[] = [];
+    const tfs: number[] = [];
+    for (const part of this.postingParts(term, true)) {
+      for (let i = 0; i < part.docs.length; i++) {
+        const slot = part.docs[i]!;
+        if (part.deleted && isMarked(part.deleted, slot)) continue;
+        docs.push(part.base + slot);
+        tfs.push(part.tfs[i]!);
+      }
+    }
+    if (docs.length === 0) return EMPTY_POSTING_LIST;
+    return { docs: Int32Array.from(docs), tfs: Int32Array.from(tfs) };
+  }
+
+  postings(term: string): readonly Posting[] {
+    const list = this.postingList(term);
+    return Array.from(list.docs, (doc, i) => ({ doc, tf: list.tfs[i]! }));
+  }
+
+  docLength(doc: number): number {
+    this.#ensureDoc(doc);
+    return this.#columns!.lengths[doc]!;
+  }
+
+  id(doc: number): string {
+    const { index, slot } = this.locate(doc);
+    return this.#segments[index]!.segment.id(slot);
+  }
+
+  /** The store's row id of document `doc` (where its record is kept). */
+  rowid(doc: number): number {
+    const { index, slot } = this.locate(doc);
+    return this.#segments[index]!.segment.docRow(slot).rowid;
+  }
+
+  /** Is document `doc` live (not deleted since its segment was written)? */
+  isLive(doc: number): boolean {
+    const { index, slot } = this.locate(doc);
+    const deleted = this.#segments[index]!.deleted;
+    return deleted === null || !isMarked(deleted, slot);
+  }
+
+  meta(doc: number): DocMeta {
+    this.#ensureDoc(doc);
+    return metaFromColumns(this.#columns!, doc, () => this.id(doc));
+  }
+
+  isCjkWord(word: string): boolean {
+    this.#lexicon ??= this.#input.lexicon();
+    return this.#lexicon.has(word);
+  }
+}
