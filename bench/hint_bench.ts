@@ -2,9 +2,10 @@
  * `deno task bench:hint [--records N]`: the hint path on 200,000 synthetic records.
  *
  * Measured in one run, each next to a baseline from the same run:
- *   - index build time (collect's last step) — vs. inserting the same texts into SQLite FTS5;
- *   - in-process query p50/p95 on the disk index — vs. SQLite FTS5 `ORDER BY bm25()` over the
- *     same tokens, and vs. a plain scan of the JSONL;
+ *   - archive build time (records stored and indexed, as a first collect does) — vs. inserting the
+ *     same texts into SQLite FTS5;
+ *   - in-process query p50/p95 on the archive's index — vs. SQLite FTS5 `ORDER BY bm25()` over the
+ *     same tokens, and vs. a plain scan of the records as JSONL;
  *   - `hint` end to end as the hook runs it (process start to exit) p50/p95 — vs. a Deno
  *     hello-world started the same way, round-robin;
  *   - peak RSS of the hint process;
@@ -16,8 +17,8 @@
 import { DatabaseSync } from "node:sqlite";
 import { recordLine, type VerdictRecord } from "../src/collect/record.ts";
 import { makeRecords, queries } from "./hint_bench_data.ts";
-import { DiskIndex, indexPathFor, readRecordLine } from "../src/rank/index_file.ts";
-import { buildIndexFile } from "../src/rank/index_write.ts";
+import { buildArchive } from "../src/store/build.ts";
+import { openArchiveReader } from "../src/store/reader.ts";
 import { hintFor } from "../src/gate/hint.ts";
 import { HOOK_DEADLINE_MS } from "../src/cli/hint_run.ts";
 import { tokenize } from "../src/rank/tokenize.ts";
@@ -77,13 +78,17 @@ const dir = await Deno.makeTempDir({ prefix: "verdict-bench-hint-" });
 try {
   console.log(`bench:hint: ${N} synthetic records in ${dir}`);
   const records = makeRecords(N);
-  const recordsPath = `${dir}/records.jsonl`;
-  await Deno.writeTextFile(recordsPath, records.map((r) => recordLine(r) + "\n").join(""));
+  const recordsPath = `${dir}/records.db`;
+  const jsonlPath = `${dir}/records.jsonl`;
+  await Deno.writeTextFile(jsonlPath, records.map((r) => recordLine(r) + "\n").join(""));
 
   let t = performance.now();
-  await buildIndexFile(records, recordsPath);
+  const paths = await buildArchive(recordsPath, records);
   const indexBuild = performance.now() - t;
-  const indexBytes = (await Deno.stat(indexPathFor(recordsPath))).size;
+  let indexBytes = 0;
+  for await (const e of Deno.readDir(paths.segments)) {
+    indexBytes += (await Deno.stat(`${paths.segments}/${e.name}`)).size;
+  }
 
   // Baseline: SQLite FTS5 over the same tokens (space-joined, so its tokenizer sees our terms).
   const db = new DatabaseSync(":memory:");
@@ -95,13 +100,10 @@ try {
   db.exec("COMMIT");
   const ftsBuild = performance.now() - t;
 
-  const info = await Deno.stat(recordsPath);
-  const file = await Deno.open(indexPathFor(recordsPath));
-  const disk = DiskIndex.open(file, info.size, info.mtime!.getTime());
-  const recordsFile = await Deno.open(recordsPath);
-  // As the hook reads a candidate's text: its line of the records file, through the index.
-  const textOf = (doc: number) =>
-    (JSON.parse(readRecordLine(recordsFile, disk.recordSpan(doc))) as VerdictRecord).text;
+  const reader = (await openArchiveReader(paths))!;
+  const disk = reader.corpus;
+  // As the hook reads a candidate's text: its row of the archive.
+  const textOf = (doc: number) => reader.record(doc)!.text;
   const qs = queries(QUERIES_IN_PROCESS);
   const nowMs = Date.parse("2026-01-01T00:00:00Z");
   // Exactly what the hint path runs: the same options and the gate's decision.
@@ -139,7 +141,7 @@ try {
   for (const q of qs.slice(0, 5)) {
     const words = tokenize(q);
     const s = performance.now();
-    const text = await Deno.readTextFile(recordsPath);
+    const text = await Deno.readTextFile(jsonlPath);
     let hits = 0;
     for (const line of text.split("\n")) {
       if (!line) continue;
@@ -148,8 +150,7 @@ try {
     }
     scan.push(performance.now() - s + hits * 0);
   }
-  disk.close();
-  recordsFile.close();
+  reader.close();
   db.close();
 
   // End to end, as the hook runs it: process start to exit, round-robin with a hello-world.
@@ -207,10 +208,12 @@ try {
       }× baseline)`
       : "");
   console.log(
-    `index build: ${(indexBuild / 1000).toFixed(2)} s, ${(indexBytes / 1024 / 1024).toFixed(1)} MiB` +
+    `archive build (store + index): ${(indexBuild / 1000).toFixed(2)} s, index ${
+      (indexBytes / 1024 / 1024).toFixed(1)
+    } MiB` +
       `   (SQLite FTS5 insert of the same tokens: ${(ftsBuild / 1000).toFixed(2)} s)`,
   );
-  console.log(row("in-process query + gate, disk index", ours, fts));
+  console.log(row("in-process query + gate, archive index", ours, fts));
   console.log(row("baseline: SQLite FTS5 ORDER BY bm25()", fts));
   console.log(row("baseline: plain scan of the JSONL", scan));
   console.log(row("hint end to end (hook user-prompt)", e2eHint, e2eHello));

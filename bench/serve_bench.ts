@@ -13,9 +13,9 @@
  * the in-process answer written by the contract's formatter, and the server's peak RSS
  * (/proc/<pid>/status VmHWM). A benchmark, not a test: it asserts nothing about time.
  */
-import { compareRecords, recordLine, type VerdictRecord } from "../src/collect/record.ts";
+import { compareRecords, type VerdictRecord } from "../src/collect/record.ts";
 import { makeRecords, queries as benchQueries } from "./hint_bench_data.ts";
-import { buildIndexFile } from "../src/rank/index_write.ts";
+import { buildArchive } from "../src/store/build.ts";
 import { compileCredentialRules } from "../src/collect/secrets.ts";
 import { openRecaller } from "../src/rank/recall.ts";
 import { CONTRACT } from "../src/serve/contract.ts";
@@ -69,18 +69,17 @@ function vmHwmKiB(pid: number): number | null {
 
 async function main(): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "verdict-serve-bench-" });
-  const recordsPath = `${dir}/records.jsonl`;
+  const recordsPath = `${dir}/records.db`;
   const qs = benchQueries(64);
   console.log(`bench:serve — ${RECORDS.toLocaleString("en")} records, ${CLIENTS} clients, ${SECONDS} s`);
 
   let t = performance.now();
   const records = syntheticRecords(RECORDS);
-  await Deno.writeTextFile(recordsPath, records.map((r) => recordLine(r) + "\n").join(""));
-  await buildIndexFile(records, recordsPath);
+  await buildArchive(recordsPath, records);
   const size = (await Deno.stat(recordsPath)).size;
   console.log(
     `  records written and indexed in ${((performance.now() - t) / 1000).toFixed(1)} s ` +
-      `(${(size / 1024 / 1024).toFixed(1)} MiB JSONL)`,
+      `(${(size / 1024 / 1024).toFixed(1)} MiB archive database)`,
   );
 
   // Baseline: the Recaller in this process, the same queries, one at a time.

@@ -68,3 +68,15 @@ export async function copyTree(from: string, to: string): Promise<void> {
     else if (e.isFile) await Deno.copyFile(`${from}/${e.name}`, `${to}/${e.name}`);
   }
 }
+
+/**
+ * The archive named by `records` (a records path as the CLI takes it) as the JSONL `verdict
+ * export` prints: one record a line, oldest first. Empty when there is no archive.
+ */
+export async function exportedRecords(records: string): Promise<string> {
+  const { archiveRecordLines } = await import("../src/store/reader.ts");
+  const { storePaths } = await import("../src/store/paths.ts");
+  let out = "";
+  for (const line of archiveRecordLines(storePaths(records))) out += line + "\n";
+  return out;
+}

@@ -8,8 +8,8 @@
  * or the collectors.
  */
 import { AGENTS, andList, orList } from "../agents/registry.ts";
-import { derivedPaths, dirname } from "../config/paths.ts";
-import { tempPathFor } from "../fsutil/atomic.ts";
+import { dirname } from "../config/paths.ts";
+import { sqliteFiles, storePaths } from "../store/paths.ts";
 import { doctorGrants, installGrants, scheduleGrants } from "../install/jobs.ts";
 import { NO_PERMISSIONS, type PermissionSet } from "../sandbox/permissions.ts";
 import { callLogPath, listenAddress, tokenFilePath } from "../serve/listen.ts";
@@ -59,16 +59,29 @@ const NOTHING = (): PermissionSet => NO_PERMISSIONS;
 export const DEFAULT_SERVE_PORT = 8933;
 export const DEFAULT_SERVE_BIND = "127.0.0.1";
 
-/** A records file, its index and the collect state beside it. */
+/** What a reader of the archive opens: the database (and SQLite's files beside it) and the segments. */
 function recordsFiles(records: string): string[] {
-  const d = derivedPaths(records);
-  return [records, d.index, d.collectState];
+  const p = storePaths(records);
+  return [...sqliteFiles(p.db), p.segments, p.legacy.records];
 }
 
-/** Files collect writes: records, index and state, each with its temp sibling, and the lock. */
+/**
+ * What collect writes: the archive (database, segments, lock) and the files of an older
+ * verdict's archive it migrates (renamed to `.migrated`, index and state removed).
+ */
 function collectWrites(records: string): string[] {
-  const files = recordsFiles(records);
-  return [...files, ...files.map(tempPathFor), derivedPaths(records).lock];
+  const p = storePaths(records);
+  const legacy = p.legacy;
+  return [
+    ...sqliteFiles(p.db),
+    p.segments,
+    p.lock,
+    legacy.records,
+    `${legacy.records}.migrated`,
+    legacy.index,
+    legacy.state,
+    legacy.lock,
+  ];
 }
 
 /** host:port of the judge service, when one is configured. */
@@ -155,7 +168,7 @@ const RECORDS = {
   records: {
     kind: "string",
     value: "FILE",
-    description: "records file (default: $VERDICT_RECORDS, else ~/.local/share/verdict/records.jsonl)",
+    description: "the archive (default: $VERDICT_RECORDS, else ~/.local/share/verdict/records.db)",
   },
 } as const;
 
@@ -234,14 +247,17 @@ ${
       )
     }
 
-The records file is an archive: records whose source file has since been deleted
-are kept. A second collect re-reads only new or grown files.`,
+The archive keeps records whose source file has since been deleted. A second collect
+re-reads only new or grown files, and its cost follows what it finds, not the
+archive's size. An archive an older verdict wrote (records.jsonl) is migrated by the
+first collect and the old file kept as records.jsonl.migrated. See every record with
+"verdict export".`,
     options: {
       out: {
         kind: "string",
         value: "FILE",
         description:
-          "records file to write (default: $VERDICT_RECORDS, else ~/.local/share/verdict/records.jsonl)",
+          "the archive to write (default: $VERDICT_RECORDS, else ~/.local/share/verdict/records.db)",
       },
       since: { kind: "string", value: "DATE", description: "drop records older than DATE (e.g. 2026-01-01)" },
       "git-repo": { kind: "strings", value: "DIR", description: "also read this git work tree (repeatable)" },
@@ -276,6 +292,22 @@ are kept. A second collect re-reads only new or grown files.`,
     prepare: async (plan) => {
       await Deno.mkdir(dirname(plan.paths.records), { recursive: true, mode: 0o700 });
     },
+    listed: true,
+  },
+  {
+    name: "export",
+    summary: "print every record as JSON lines, oldest first",
+    usage: "verdict export [--records FILE]",
+    help: `Examples:
+  verdict export > records.jsonl
+  verdict export | jq -r 'select(.kind == "prompt") | .text'
+
+Prints one JSON object per record (the fields of docs/records.md), sorted by time,
+then id, so the same archive always prints the same bytes. Reads only.`,
+    options: { ...RECORDS, ...CONFIG },
+    sandbox: "worker",
+    load: () => import("./cmd/export.ts"),
+    permissions: (plan) => ({ read: recordsFiles(plan.paths.records), write: [], net: [], run: [] }),
     listed: true,
   },
   {
@@ -377,9 +409,9 @@ earlier prompts). Nothing is written, not even the cooldown ledger.`,
     },
     sandbox: "worker",
     load: () => import("./cmd/replay.ts"),
-    // The records file (read whole; quotes are the stored text) and the entity list.
+    // The archive (every record; quotes are the stored text) and the entity list.
     permissions: (plan) => ({
-      read: [plan.paths.records, ...(plan.config.entities ? [plan.config.entities] : [])],
+      read: [...recordsFiles(plan.paths.records), ...(plan.config.entities ? [plan.config.entities] : [])],
       write: [],
       net: [],
       run: [],

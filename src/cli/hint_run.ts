@@ -33,8 +33,13 @@ export const HINT_MAX_STDIN = 4 * 1024 * 1024;
  */
 export const HOOK_DEADLINE_MS = 400;
 
-/** Without a fresh index, rank the JSONL directly only when it is this small. */
-export const HINT_JSONL_FALLBACK_BYTES = 8 * 1024 * 1024;
+/**
+ * Without a usable index (built by another version, until the next collect rebuilds it), rank
+ * the records in memory only when there are this few: building an index of them fits the deadline.
+ */
+export const HINT_FALLBACK_RECORDS = 10_000;
+/** Before the first collect migrated an older verdict's records file, rank it only when this small. */
+export const HINT_LEGACY_FALLBACK_BYTES = 8 * 1024 * 1024;
 
 interface HintInput {
   readonly prompt: string;
@@ -89,6 +94,9 @@ function explainText(
   return lines.join("\n") + "\n";
 }
 
+/** A record the index names was removed by a collect that ran since the index was read. */
+class RecordRemoved extends Error {}
+
 /** Runs the hint. `hook` selects hook mode (silent on any failure, deadline). */
 export async function runHint(plan: CommandPlan, io: CommandIO, hook: boolean): Promise<number> {
   if (!hook) return await hintOnce(plan, io, false);
@@ -129,9 +137,10 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
     session: input.session,
   });
   const ledger = await openLedger(ledgerChoice.path, input.session);
+  let corpus: Awaited<ReturnType<typeof loadCorpus>> = null;
   try {
     const entities = await loadEntities(plan.config.entities);
-    const corpus = await loadCorpus(plan.paths.records, HINT_JSONL_FALLBACK_BYTES);
+    corpus = await loadCorpus(plan.paths.records, HINT_FALLBACK_RECORDS, HINT_LEGACY_FALLBACK_BYTES);
     await revokeAll();
     if (corpus === null || corpus.corpus.docCount === 0) {
       return await silent(
@@ -143,9 +152,15 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
     const asOf = nowMs(plan.asOf);
     // The gate reads a few candidates' texts; the quotes read them again: one read each.
     const read = new Map<number, VerdictRecord>();
+    const open = corpus;
     const recordOf = (doc: number): VerdictRecord => {
       let r = read.get(doc);
-      if (r === undefined) read.set(doc, r = corpus.record(doc));
+      if (r === undefined) {
+        const found = open.record(doc);
+        // A record a collect removed since the index was read: say nothing rather than guess.
+        if (found === null) throw new RecordRemoved();
+        read.set(doc, r = found);
+      }
       return r;
     };
     const { verdict, result } = hintFor(corpus.corpus, {
@@ -177,7 +192,11 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
       new Date(asOf).toISOString(),
     );
     return EXIT.ok;
+  } catch (err) {
+    if (err instanceof RecordRemoved) return EXIT.ok;
+    throw err;
   } finally {
+    corpus?.close();
     ledger.close();
   }
 }

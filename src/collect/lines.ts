@@ -26,6 +26,8 @@ export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
 /** Read size: large enough that per-read overhead vanishes next to decoding. */
 const CHUNK_BYTES = 4 * 1024 * 1024;
+/** Smallest read buffer (a file that grows while it is read still takes few reads). */
+const MIN_CHUNK_BYTES = 64 * 1024;
 
 export interface ReadLinesOptions {
   /** Longest line fed (default MAX_LINE_BYTES). */
@@ -138,7 +140,10 @@ export async function readLines(
 
   try {
     if (offset > 0) await file.seek(offset, Deno.SeekMode.Start);
-    const buf = new Uint8Array(CHUNK_BYTES);
+    // No bigger than the file needs: a collect reads thousands of small files, and a fresh 4 MiB
+    // buffer each would leave the process holding hundreds of MB the allocator keeps.
+    const left = Number.isFinite(limit) ? limit - offset : (await file.stat()).size - offset;
+    const buf = new Uint8Array(Math.max(MIN_CHUNK_BYTES, Math.min(CHUNK_BYTES, left + 1)));
     while (position < limit) {
       if (options.signal?.aborted) throw options.signal.reason;
       const want = Math.min(buf.length, limit - position);

@@ -63,6 +63,11 @@ export interface TranscriptInput {
   readonly signal?: AbortSignal;
   /** The wall clock (ms), read right after each stat (src/fsutil/identity.ts); default Date.now. */
   readonly now?: () => number;
+  /**
+   * Takes each file's records as soon as the file is read (`replaced`: read from its start), so a
+   * large first collect never holds them all; the result's replaced and appended stay empty.
+   */
+  readonly onFile?: (file: string, replaced: boolean, records: VerdictRecord[]) => void;
 }
 
 /**
@@ -196,7 +201,8 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
       stats.linesSkipped += done.read.skipped;
       totalBytes += done.read.bytes;
       input.onBytes?.(totalBytes);
-      if (done.read.whole) replaced.set(root.path, [...done.read.records]);
+      if (input.onFile) input.onFile(root.path, done.read.whole, [...done.read.records]);
+      else if (done.read.whole) replaced.set(root.path, [...done.read.records]);
       else appended.push(...done.read.records);
     } else if (done.unreadable) stats.filesUnreadable++;
     if (done.state) state[root.path] = done.state;
@@ -289,7 +295,8 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
       const records = drained.filter((r) => !overCap(r));
       stats.linesSkipped += parser.malformed + result.oversized + result.invalidUtf8 +
         (drained.length - records.length);
-      if (resumable) appended.push(...records);
+      if (input.onFile) input.onFile(real, !resumable, records);
+      else if (resumable) appended.push(...records);
       else replaced.set(real, records);
       state[real] = {
         kind,

@@ -10,7 +10,7 @@ export interface Paths {
   readonly home: string;
   /** The config file to read ($VERDICT_CONFIG, else ~/.config/verdict/config.json). */
   readonly config: string;
-  /** The records archive ($VERDICT_RECORDS, else $XDG_DATA_HOME/verdict/records.jsonl). */
+  /** The records archive ($VERDICT_RECORDS, else $XDG_DATA_HOME/verdict/records.db; see src/store/paths.ts). */
   readonly records: string;
   /** Per-session state: cooldown ledgers, handoff files ($VERDICT_STATE, else $XDG_STATE_HOME/verdict). */
   readonly stateDir: string;
@@ -78,7 +78,7 @@ export function defaultPaths(env: Env, cwd: string): Paths {
       : joinPath(xdg("XDG_CONFIG_HOME", ".config"), "verdict", "config.json"),
     records: env.VERDICT_RECORDS
       ? abs(env.VERDICT_RECORDS)
-      : joinPath(xdg("XDG_DATA_HOME", ".local/share"), "verdict", "records.jsonl"),
+      : joinPath(xdg("XDG_DATA_HOME", ".local/share"), "verdict", "records.db"),
     stateDir: env.VERDICT_STATE
       ? abs(env.VERDICT_STATE)
       : joinPath(xdg("XDG_STATE_HOME", ".local/state"), "verdict"),

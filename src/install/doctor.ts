@@ -8,11 +8,12 @@ import type { Agent, DoctorAgent } from "../agents/agent.ts";
 import { LOADED_AGENTS } from "../agents/loaded.ts";
 import { andList, noneOfList, orList } from "../agents/registry.ts";
 import type { Env } from "../config/paths.ts";
-import { DiskIndex, IndexStaleError } from "../rank/index_file.ts";
 import { type Check, check, parseFailure, readOrNull, reason } from "./checks.ts";
 import { installedInterval } from "./schedule.ts";
 import type { DoctorJob } from "./jobs.ts";
-import { collectCounts, runProgram } from "./schedule_apply.ts";
+import { runProgram } from "./schedule_apply.ts";
+import { type ArchiveStatus, archiveStatus } from "../store/status.ts";
+import { storePaths } from "../store/paths.ts";
 
 export type { Check, CheckStatus } from "./checks.ts";
 
@@ -146,75 +147,53 @@ async function rootsCheck(job: DoctorJob): Promise<Check[]> {
   ];
 }
 
-async function recordsCheck(job: DoctorJob): Promise<Check[]> {
-  let records: Deno.FileInfo;
+function recordsCheck(job: DoctorJob): Check[] {
+  let status: ArchiveStatus | null;
   try {
-    records = await Deno.stat(job.records);
+    status = archiveStatus(storePaths(job.records));
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) {
-      return [
-        check("records", "fail", `no records file at ${job.records}`, "run verdict collect"),
-        check("index", "skip", "no records, so no index to check"),
-      ];
-    }
     return [
-      check("records", "fail", `records file ${job.records} ${reason(err)}`, `make ${job.records} readable`),
+      check(
+        "records",
+        "fail",
+        `the archive ${job.records} cannot be read: ${reason(err)}`,
+        `make ${job.records} readable`,
+      ),
+      check("index", "skip", "the archive cannot be read, so neither can its index"),
     ];
   }
-  const counts = await collectCounts(job.collectState);
-  const stateTime = await Deno.stat(job.collectState).then((s) => s.mtime?.getTime() ?? 0, () => 0);
-  const written = Math.max(records.mtime?.getTime() ?? 0, stateTime);
-  const age = job.now - written;
-  const total = counts ? Object.values(counts).reduce((a, b) => a + b, 0) : null;
-  const what = counts
-    ? `${total} records (${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(", ")})`
-    : "records (no collect state beside them)";
+  if (status === null) {
+    return [
+      check("records", "fail", `no archive at ${job.records}`, "run verdict collect"),
+      check("index", "skip", "no records, so no index to check"),
+    ];
+  }
+  const counts = status.byKind;
+  const total = Object.values(counts).reduce((a, b) => a + b, 0);
+  const what = `${total} records (${Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(", ")})`;
+  const age = job.now - (status.collectedAt ?? 0);
   const out: Check[] = [
     age > RECORDS_STALE_MS
       ? check(
         "records",
         "warn",
-        `${what} in ${job.records}, last changed ${formatAge(age)} ago`,
+        `${what} in ${job.records}, last collected ${formatAge(age)} ago`,
         "run verdict collect (or verdict schedule install to keep them fresh)",
       )
-      : check("records", "ok", `${what} in ${job.records}, last changed ${formatAge(age)} ago`),
+      : check("records", "ok", `${what} in ${job.records}, last collected ${formatAge(age)} ago`),
   ];
-  out.push(await indexCheck(job, records));
-  return out;
-}
-
-async function indexCheck(job: DoctorJob, records: Deno.FileInfo): Promise<Check> {
-  let file: Deno.FsFile;
-  try {
-    file = await Deno.open(job.index, { read: true });
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) {
-      return check(
+  const index = status.index;
+  out.push(
+    index.ok
+      ? check("index", "ok", `${index.docs} documents in ${index.segments} segment(s) under ${job.index}`)
+      : check(
         "index",
         "fail",
-        `no index beside the records (${job.index})`,
-        "run verdict collect --full",
-      );
-    }
-    return check("index", "fail", `index ${job.index} ${reason(err)}`, `make ${job.index} readable`);
-  }
-  try {
-    const index = DiskIndex.open(file, records.size, records.mtime?.getTime() ?? 0);
-    const docs = index.docCount;
-    index.close();
-    return check("index", "ok", `${job.index} matches the records (${docs} documents)`);
-  } catch (err) {
-    file.close();
-    if (err instanceof IndexStaleError) {
-      return check("index", "fail", `${job.index} is stale: ${err.message}`, "run verdict collect --full");
-    }
-    return check(
-      "index",
-      "fail",
-      `${job.index} cannot be read: ${(err as Error).message}`,
-      "run verdict collect --full",
-    );
-  }
+        `the index under ${job.index} cannot serve: ${index.reason}`,
+        "run verdict collect (it rebuilds the index)",
+      ),
+  );
+  return out;
 }
 
 /** The doctor job's entry for an agent (every agent has one: the launcher lists them all). */
@@ -342,7 +321,7 @@ export async function runDoctor(
     configCheck(job),
     ...await transcriptCheck(job, agents),
     ...await rootsCheck(job),
-    ...await recordsCheck(job),
+    ...recordsCheck(job),
     ...await agentChecks(job, agents),
     await mcpCheck(job, agents),
     await scheduleCheck(job),

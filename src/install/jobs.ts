@@ -10,6 +10,7 @@
  * imports are erased).
  */
 import type { DoctorAgent } from "../agents/agent.ts";
+import { sqliteFiles } from "../store/paths.ts";
 import { tempPathFor } from "../fsutil/atomic.ts";
 import { NO_PERMISSIONS, type PermissionSet } from "../sandbox/permissions.ts";
 import type { SchedulePlan, Scheduler } from "./schedule.ts";
@@ -66,8 +67,8 @@ export interface ScheduleJob {
   readonly plan: SchedulePlan;
   readonly bin: string;
   readonly intervalMinutes: number;
+  /** The archive (src/store/paths.ts: its database). */
   readonly records: string;
-  readonly collectState: string;
   /** The clock, ms since the epoch. */
   readonly now: number;
 }
@@ -81,7 +82,7 @@ export function schedulerProgram(scheduler: Scheduler): string | null {
 
 export function scheduleJobReads(job: ScheduleJob): string[] {
   const files = job.plan.files.flatMap((f) => [f.path, tempPathFor(f.path)]);
-  return job.action === "status" ? [...files, job.records, job.collectState] : files;
+  return job.action === "status" ? [...files, ...sqliteFiles(job.records)] : files;
 }
 
 export function scheduleJobWrites(job: ScheduleJob): string[] {
@@ -110,9 +111,9 @@ export interface DoctorJob {
   readonly transcriptRoots: readonly { readonly label: string; readonly path: string }[];
   readonly docRoots: readonly string[];
   readonly gitRepos: readonly string[];
+  /** The archive's database, and its index segments folder (src/store/paths.ts). */
   readonly records: string;
   readonly index: string;
-  readonly collectState: string;
   /** Every registered agent: is it there at all, and where its host files are. */
   readonly agents: readonly DoctorAgent[];
   readonly scheduler: Scheduler;
@@ -130,9 +131,8 @@ export function doctorReads(job: DoctorJob): string[] {
     ...job.transcriptRoots.map((r) => r.path),
     ...job.docRoots,
     ...job.gitRepos,
-    job.records,
+    ...sqliteFiles(job.records),
     job.index,
-    job.collectState,
     ...job.agents.flatMap((a) => a.files.map((f) => f.path)),
     ...job.scheduleFiles,
   ];

@@ -3,6 +3,8 @@
  * read back the state for `verdict schedule status`. Commands run with the environment the
  * command was given (systemctl --user needs the session's bus address).
  */
+import { type ArchiveStatus, archiveStatus } from "../store/status.ts";
+import { storePaths } from "../store/paths.ts";
 import type { Env } from "../config/paths.ts";
 import { writeTextFileAtomic } from "../fsutil/atomic.ts";
 import type { ScheduleJob } from "./jobs.ts";
@@ -114,32 +116,9 @@ export interface ScheduleStatus {
   /** What the scheduler says: "active", "inactive", "loaded", "not loaded", or null when it could not be asked. */
   readonly active: string | null;
   readonly activeDetail: string;
-  /** Newest of the records file and collect state mtimes, ms since the epoch. */
+  /** When a collect last committed to the archive, ms since the epoch. */
   readonly lastWritten: number | null;
   readonly byKind: Readonly<Record<string, number>> | null;
-}
-
-async function mtimeOrNull(path: string): Promise<number | null> {
-  try {
-    return (await Deno.stat(path)).mtime?.getTime() ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** The collect state's per-kind record counts, or null when there is no readable state. */
-export async function collectCounts(statePath: string): Promise<Record<string, number> | null> {
-  const text = await readOrNull(statePath).catch(() => null);
-  if (text === null) return null;
-  try {
-    const byKind = (JSON.parse(text) as { byKind?: unknown }).byKind;
-    if (typeof byKind !== "object" || byKind === null) return null;
-    const out: Record<string, number> = {};
-    for (const [k, v] of Object.entries(byKind)) if (typeof v === "number") out[k] = v;
-    return out;
-  } catch {
-    return null;
-  }
 }
 
 export async function scheduleStatus(job: ScheduleJob, env: Env): Promise<ScheduleStatus> {
@@ -165,9 +144,12 @@ export async function scheduleStatus(job: ScheduleJob, env: Env): Promise<Schedu
     else if (/could not find|not find/i.test(r.detail)) active = "not loaded";
     else activeDetail = r.detail;
   }
-  const times = [await mtimeOrNull(job.records), await mtimeOrNull(job.collectState)].filter(
-    (t): t is number => t !== null,
-  );
+  let archive: ArchiveStatus | null = null;
+  try {
+    archive = archiveStatus(storePaths(job.records));
+  } catch {
+    // An unreadable archive shows as none here; doctor names the problem.
+  }
   return {
     scheduler: plan.scheduler,
     files,
@@ -175,7 +157,7 @@ export async function scheduleStatus(job: ScheduleJob, env: Env): Promise<Schedu
     intervalMinutes: interval,
     active,
     activeDetail,
-    lastWritten: times.length > 0 ? Math.max(...times) : null,
-    byKind: await collectCounts(job.collectState),
+    lastWritten: archive?.collectedAt ?? null,
+    byKind: archive?.byKind ?? null,
   };
 }

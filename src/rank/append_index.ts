@@ -20,6 +20,7 @@ import {
   packFlags,
   type Posting,
   type PostingList,
+  type PostingPart,
 } from "./bm25.ts";
 import { docMetaOf } from "./memory_index.ts";
 import { type CjkLexicon, CjkWordSet, tokenize } from "./tokenize.ts";
@@ -70,6 +71,11 @@ export class AppendIndex implements Corpus {
   }
 
   get docCount(): number {
+    return this.#count;
+  }
+
+  /** Every document is live: slots are the documents. */
+  get docSlots(): number {
     return this.#count;
   }
 
@@ -145,6 +151,11 @@ export class AppendIndex implements Corpus {
   postings(term: string): readonly Posting[] {
     const list = this.postingList(term);
     return Array.from(list.docs, (doc, i) => ({ doc, tf: list.tfs[i]! }));
+  }
+
+  postingParts(term: string): readonly PostingPart[] {
+    const list = this.postingList(term);
+    return list.docs.length === 0 ? [] : [{ docs: list.docs, tfs: list.tfs, base: 0, deleted: null }];
   }
 
   columns(): DocColumns {

@@ -61,7 +61,10 @@ export interface Corpus {
    * (cjk_words.ts). The query is tokenized with this lookup, so both sides emit the same words.
    */
   isCjkWord(word: string): boolean;
-  /** The live documents holding `term` as parallel typed arrays (same content as postings()). */
+  /**
+   * The live documents holding `term` as parallel typed arrays (same content as postings());
+   * columns() holds their facts once this returns.
+   */
   postingList(term: string): PostingList;
   /**
    * The documents holding `term` in disjoint parts (one per index segment), for the scoring loop.
@@ -72,7 +75,8 @@ export interface Corpus {
   postingParts(term: string, candidatesOnly: boolean): readonly PostingPart[];
   /**
    * Every document's weight-relevant facts as columns over the document numbers (the fast path;
-   * same content as meta()). A lazily loaded index fills them as postingParts() returns documents.
+   * same content as meta()). A lazily loaded index fills them as postingList() and postingParts()
+   * return documents.
    */
   columns(): DocColumns;
   /** The record id of a document (read lazily by the disk index: only hits need it). */
@@ -129,6 +133,8 @@ export interface NameTable {
   /** The number of `name`, or −1 when no document has it. */
   indexOf(name: string): number;
   at(index: number): string | undefined;
+  /** One more than the largest number a document may hold (an array's length): sizes a per-name table. */
+  readonly length: number;
 }
 
 /** Builds columns from metas (the in-memory index; the disk index reads them from its file). */

@@ -1,8 +1,8 @@
 /**
  * Explicit look-ups (recall, query, the MCP tool): no gate, longer quotes. A Recaller holds the
- * ranked corpus and reloads it when `collect` replaces the records file. Because collect replaces
- * the file by rename, a Recaller keeps reading the file it opened until it reloads: it never sees
- * a half-written archive.
+ * ranked corpus and reloads it when a collect committed a change to the archive (its generation
+ * moved). Until then it reads the index segments it opened, which are immutable: it never sees a
+ * half-written archive.
  */
 import { MAX_DOC_BYTES, screenedChunks } from "../collect/markdown.ts";
 import { asRecord, type RecordKind, type RecordOrigin, type VerdictRecord } from "../collect/record.ts";
@@ -12,7 +12,8 @@ import { readToEnd } from "../fsutil/bytes.ts";
 import { containedRealPathSync } from "../sandbox/contain.ts";
 import type { Corpus } from "./bm25.ts";
 import { type Entity, parseEntities } from "./entities.ts";
-import { DiskIndex, indexPathFor, readRecordLine } from "./index_file.ts";
+import { type ArchiveReader, IndexUnavailableError, openArchiveReader } from "../store/reader.ts";
+import { storePaths } from "../store/paths.ts";
 import { search, type SearchHit, type SearchResult } from "./score.ts";
 
 export interface RecallOptions {
@@ -78,15 +79,14 @@ export const RECALL_QUOTE_CHARS = 1200;
 interface Loaded {
   readonly signature: string;
   readonly corpus: Corpus;
-  readonly record: (doc: number) => VerdictRecord;
+  /** The record of document `doc`, or null when a collect removed it since the load (reload). */
+  readonly record: (doc: number) => VerdictRecord | null;
+  /** The signature the archive has now (cheap: a stat and one look-up). */
+  readonly current: () => string | null;
   readonly close: () => void;
 }
 
-function signatureOf(info: Deno.FileInfo): string {
-  return `${info.size}:${info.mtime?.getTime() ?? 0}:${info.ino ?? 0}`;
-}
-
-/** Thrown when the index is stale and the JSONL is too large to rank on the spot. */
+/** Thrown when the index cannot serve and the archive is too large to rank on the spot. */
 export class CorpusUnavailableError extends Error {
   constructor(message: string) {
     super(message);
@@ -94,47 +94,72 @@ export class CorpusUnavailableError extends Error {
   }
 }
 
-/**
- * Loads the corpus for the records file as it is now: the index when fresh, else the JSONL
- * (unless it is larger than `maxJsonlBytes`: then CorpusUnavailableError).
- */
-export async function loadCorpus(recordsPath: string, maxJsonlBytes = Infinity): Promise<Loaded | null> {
-  let records: Deno.FsFile;
+function statOrNull(path: string): Deno.FileInfo | null {
   try {
-    records = await Deno.open(recordsPath, { read: true });
+    return Deno.statSync(path);
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return null;
     throw err;
   }
-  const info = await records.stat();
-  const signature = signatureOf(info);
+}
+
+/**
+ * Loads the corpus of the archive named by `recordsPath` (src/store/paths.ts) as it is now: its
+ * index; an in-memory index when that cannot serve and the archive holds at most
+ * `maxFallbackDocs` records (else CorpusUnavailableError); or, before the first collect of this
+ * version migrated it, an older verdict's records file when it is at most `maxLegacyBytes`.
+ */
+export async function loadCorpus(
+  recordsPath: string,
+  maxFallbackDocs = Infinity,
+  maxLegacyBytes = Infinity,
+): Promise<Loaded | null> {
+  const paths = storePaths(recordsPath);
+  let reader: ArchiveReader | null;
   try {
-    const indexFile = await Deno.open(indexPathFor(recordsPath), { read: true });
-    try {
-      const index = DiskIndex.open(indexFile, info.size, info.mtime?.getTime() ?? 0);
-      return {
-        signature,
-        corpus: index,
-        record: (doc) => parseLine(readRecordLine(records, index.recordSpan(doc)), recordsPath),
-        close: () => {
-          index.close();
-          records.close();
-        },
-      };
-    } catch {
-      indexFile.close();
-    }
-  } catch {
-    // No index, or not readable: the JSONL is the source of truth.
+    reader = await openArchiveReader(paths, maxFallbackDocs);
+  } catch (err) {
+    if (err instanceof IndexUnavailableError) throw new CorpusUnavailableError(err.message);
+    throw err;
   }
-  if (info.size > maxJsonlBytes) {
-    records.close();
+  if (reader !== null) {
+    const r = reader;
+    // Computed when first asked (a Recaller asks; the hint never does, and saves the stat).
+    let signature: string | undefined;
+    return {
+      get signature() {
+        return signature ??= `${statOrNull(paths.db)?.ino ?? 0}:${r.generation}`;
+      },
+      corpus: r.corpus,
+      record: (doc) => r.record(doc),
+      current: () => {
+        const info = statOrNull(paths.db);
+        return info ? `${info.ino ?? 0}:${r.freshGeneration()}` : null;
+      },
+      close: () => r.close(),
+    };
+  }
+  return await loadLegacy(paths.legacy.records, maxLegacyBytes);
+}
+
+/** An older verdict's records file, ranked in memory (until a collect migrates it). */
+async function loadLegacy(path: string, maxBytes: number): Promise<Loaded | null> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(path, { read: true });
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+  const info = await file.stat();
+  if (info.size > maxBytes) {
+    file.close();
     throw new CorpusUnavailableError(
-      `the index of ${recordsPath} is missing or stale and the file is too large to rank now; run "verdict collect"`,
+      `${path} was written by an older verdict and is too large to rank now; run "verdict collect" to migrate it`,
     );
   }
-  const text = new TextDecoder().decode((await readToEnd(records))!);
-  records.close();
+  const text = new TextDecoder().decode((await readToEnd(file))!);
+  file.close();
   const list: VerdictRecord[] = [];
   for (const line of text.split("\n")) {
     if (line === "") continue;
@@ -142,20 +167,22 @@ export async function loadCorpus(recordsPath: string, maxJsonlBytes = Infinity):
       const r = asRecord(JSON.parse(line));
       if (r) list.push(r);
     } catch {
-      // A damaged line is left out here; collect reports it when it next rewrites the file.
+      // A damaged line is left out here; the migration reports it.
     }
   }
-  // Loaded only here: the per-prompt path with a fresh index never needs the builder.
+  // Loaded only here: the per-prompt path with an index never needs the builder.
   const { buildMemoryIndex } = await import("./memory_index.ts");
-  return { signature, corpus: buildMemoryIndex(list), record: (doc) => list[doc]!, close: () => {} };
-}
-
-function parseLine(line: string, path: string): VerdictRecord {
-  const r = asRecord(JSON.parse(line));
-  if (!r) {
-    throw new InputError(`Cannot read a record from "${path}": the index points at a line that is not one`);
-  }
-  return r;
+  const signature = `legacy:${info.size}:${info.mtime?.getTime() ?? 0}:${info.ino ?? 0}`;
+  return {
+    signature,
+    corpus: buildMemoryIndex(list),
+    record: (doc) => list[doc] ?? null,
+    current: () => {
+      const now = statOrNull(path);
+      return now ? `legacy:${now.size}:${now.mtime?.getTime() ?? 0}:${now.ino ?? 0}` : null;
+    },
+    close: () => {},
+  };
 }
 
 /** Reads the entity list; an error names the file and line. */
@@ -225,89 +252,88 @@ export function openRecaller(input: RecallerInput): Recaller {
   let loaded: Loaded | null = null;
   let entities: Entity[] | null = null;
 
-  // One load at a time: concurrent calls that find the file changed share the same load, so no
-  // call closes a corpus another call just loaded. A caller holds its corpus only across
+  // One load at a time: concurrent calls that find the archive changed share the same load, so
+  // no call closes a corpus another call just loaded. A caller holds its corpus only across
   // synchronous code (ranking and quoting), so closing the replaced one at the swap is safe.
-  let pending: { signature: string; load: Promise<Loaded | null> } | null = null;
+  let pending: Promise<Loaded | null> | null = null;
 
-  const current = async (): Promise<Loaded | null> => {
-    let sig: string | null = null;
-    try {
-      sig = signatureOf(await Deno.stat(input.recordsPath));
-    } catch (err) {
-      if (!(err instanceof Deno.errors.NotFound)) throw err;
-    }
-    if (sig === null) {
-      if (pending === null) {
-        loaded?.close();
-        loaded = null;
-      }
-      return null;
-    }
-    if (loaded !== null && loaded.signature === sig) return loaded;
-    if (pending === null || pending.signature !== sig) {
+  const current = async (force = false): Promise<Loaded | null> => {
+    if (!force && loaded !== null && pending === null && loaded.current() === loaded.signature) return loaded;
+    if (pending === null) {
       const load = loadCorpus(input.recordsPath).then((next) => {
+        void next?.signature; // as it is now, to compare with later
         if (next !== loaded) loaded?.close();
         loaded = next;
         return next;
       }).finally(() => {
-        if (pending?.load === load) pending = null;
+        if (pending === load) pending = null;
       });
-      pending = { signature: sig, load };
+      pending = load;
     }
-    return await pending.load;
+    return await pending;
+  };
+
+  const answer = (corpus: Loaded, query: string, options: RecallOptions): RecallAnswer | null => {
+    const result = search(corpus.corpus, query, {
+      mode: "recall",
+      nowMs: options.asOfMs,
+      ...(options.project ? { project: options.project } : {}),
+      entities: entities ?? [],
+      excludeSession: options.excludeSession ?? null,
+      top: options.top,
+    });
+    const hits: RecallHit[] = [];
+    const shown: SearchHit[] = [];
+    for (const h of result.hits) {
+      const r = corpus.record(h.doc);
+      // Removed by a collect since the load: the caller reloads and asks again.
+      if (r === null) return null;
+      const quote = quoteFor(r, input.quoteRoots, input.credentialRules);
+      if (quote === null) continue;
+      shown.push(h);
+      hits.push({
+        id: r.id,
+        kind: r.kind,
+        origin: r.origin,
+        time: r.time,
+        project: r.project,
+        session: r.session,
+        source_file: r.source_file,
+        source_line: r.source_line,
+        ...(r.source_ref !== undefined ? { source_ref: r.source_ref } : {}),
+        score: h.score,
+        matched: h.matched,
+        quote,
+      });
+    }
+    const reason = hits.length > 0
+      ? null
+      : result.terms.length === 0
+      ? `no record holds any word of "${query}"`
+      : result.hits.length > 0
+      ? 'every match holds a credential and is withheld; run "verdict collect" to drop them from the archive'
+      : "no record matches outside the live session";
+    // The explanation lists the hits shown, in the same order.
+    return { hits, reason, explain: { ...result, hits: shown } };
   };
 
   return {
     async recall(query, options) {
       entities ??= await loadEntities(input.entitiesPath);
-      const corpus = await current();
-      if (corpus === null || corpus.corpus.docCount === 0) {
-        return {
-          hits: [],
-          reason: `no records yet in ${input.recordsPath}; run "verdict collect" first`,
-          explain: null,
-        };
+      for (let attempt = 0;; attempt++) {
+        const corpus = await current(attempt > 0);
+        if (corpus === null || corpus.corpus.docCount === 0) {
+          return {
+            hits: [],
+            reason: `no records yet in ${input.recordsPath}; run "verdict collect" first`,
+            explain: null,
+          };
+        }
+        const result = answer(corpus, query, options);
+        if (result !== null || attempt > 0) {
+          return result ?? { hits: [], reason: "the archive changed; ask again", explain: null };
+        }
       }
-      const result = search(corpus.corpus, query, {
-        mode: "recall",
-        nowMs: options.asOfMs,
-        ...(options.project ? { project: options.project } : {}),
-        entities,
-        excludeSession: options.excludeSession ?? null,
-        top: options.top,
-      });
-      const hits: RecallHit[] = [];
-      const shown: SearchHit[] = [];
-      for (const h of result.hits) {
-        const r = corpus.record(h.doc);
-        const quote = quoteFor(r, input.quoteRoots, input.credentialRules);
-        if (quote === null) continue;
-        shown.push(h);
-        hits.push({
-          id: r.id,
-          kind: r.kind,
-          origin: r.origin,
-          time: r.time,
-          project: r.project,
-          session: r.session,
-          source_file: r.source_file,
-          source_line: r.source_line,
-          ...(r.source_ref !== undefined ? { source_ref: r.source_ref } : {}),
-          score: h.score,
-          matched: h.matched,
-          quote,
-        });
-      }
-      const reason = hits.length > 0
-        ? null
-        : result.terms.length === 0
-        ? `no record holds any word of "${query}"`
-        : result.hits.length > 0
-        ? 'every match holds a credential and is withheld; run "verdict collect" to drop them from the archive'
-        : "no record matches outside the live session";
-      // The explanation lists the hits shown, in the same order.
-      return { hits, reason, explain: { ...result, hits: shown } };
     },
     close() {
       loaded?.close();

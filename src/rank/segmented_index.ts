@@ -202,7 +202,8 @@ export class SegmentedIndex implements Corpus {
   postingList(term: string): PostingList {
     const docs: number[] = [];
     const tfs: number[] = [];
-    for (const part of this.postingParts(term, true)) {
+    // Not candidatesOnly: a caller may read the columns of any document returned here.
+    for (const part of this.postingParts(term, false)) {
       for (let i = 0; i < part.docs.length; i++) {
         const slot = part.docs[i]!;
         if (part.deleted && isMarked(part.deleted, slot)) continue;

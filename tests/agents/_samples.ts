@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
-import { runCli, tempHome } from "../cli_helper.ts";
+import { exportedRecords, runCli, tempHome } from "../cli_helper.ts";
 
 /** One record collect must yield, with where it comes from in the laid-out HOME. */
 export interface SampleRecord {
@@ -74,9 +74,9 @@ export async function place(from: string, to: string): Promise<string> {
   return to;
 }
 
-/** The archive collect wrote, one record a line. */
+/** The archive collect wrote (a records path), one record a line as export prints it. */
 export async function readRecords(file: string): Promise<VerdictRecord[]> {
-  return (await Deno.readTextFile(file)).split("\n").filter((l) => l !== "").map((l) =>
+  return (await exportedRecords(file)).split("\n").filter((l) => l !== "").map((l) =>
     asRecord(JSON.parse(l))!
   );
 }
@@ -113,27 +113,27 @@ const MACHINE_MADE = [
 /**
  * Runs the real `verdict collect` in `home` (laid out with `sets`) and requires: exactly the
  * union of the sets' records, with origin, session, project, time, file and line, nothing else;
- * a second collect adding nothing and leaving the archive byte for byte as it was; and
+ * a second collect adding nothing and leaving the records byte for byte as they were; and
  * include_headless (with --full: the incremental state does not re-read files already read)
  * adding exactly the sets' headless prompts.
  */
 export async function assertCollectsExactly(home: string, sets: readonly LaidOut[]): Promise<void> {
   const env = { HOME: home };
-  const archive = `${home}/.local/share/verdict/records.jsonl`;
+  const archive = `${home}/.local/share/verdict/records.db`;
   const want = sets.flatMap((s) => s.records);
   const first = await runCli(["collect"], { env });
   assert.equal(first.code, 0, first.stderr);
   const got = await readRecords(archive);
   assert.deepEqual(described(got), described(want), "the records are exactly the hand-decided ones");
   assert.match(first.stderr, new RegExp(`\\b${want.length} new, ${want.length} records\\b`), first.stderr);
-  const text = await Deno.readTextFile(archive);
+  const text = await exportedRecords(archive);
   for (const marker of MACHINE_MADE) assert.ok(!text.includes(marker), `a record holds "${marker}"`);
 
-  const before = await Deno.readFile(archive);
+  const before = await exportedRecords(archive);
   const again = await runCli(["collect"], { env });
   assert.equal(again.code, 0, again.stderr);
   assert.match(again.stderr, new RegExp(`nothing new, ${want.length} records`), again.stderr);
-  assert.deepEqual(await Deno.readFile(archive), before, "a second collect changed the archive");
+  assert.equal(await exportedRecords(archive), before, "a second collect changed the records");
 
   const config = `${home}/include-headless.json`;
   await Deno.writeTextFile(config, '{ "include_headless": true }\n');

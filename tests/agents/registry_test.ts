@@ -15,7 +15,7 @@ import { buildPlan } from "../../src/cli/main.ts";
 import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
 import { isWithin } from "../../src/config/paths.ts";
 import { permissionsFor } from "../../src/cli/commands.ts";
-import { copyTree, runCli, tempHome } from "../cli_helper.ts";
+import { copyTree, exportedRecords, runCli, tempHome } from "../cli_helper.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/agents/", import.meta.url));
 const BIN = "/opt/verdict/bin/verdict";
@@ -35,7 +35,7 @@ function at(home: string): AgentEnv {
 }
 
 async function records(path: string): Promise<VerdictRecord[]> {
-  return (await Deno.readTextFile(path)).split("\n").filter((l) => l !== "").map((l) =>
+  return (await exportedRecords(path)).split("\n").filter((l) => l !== "").map((l) =>
     asRecord(JSON.parse(l))!
   );
 }
@@ -83,7 +83,7 @@ Deno.test("registry: collect reads every agent's every session reader, with orig
   const home = await allAgentsHome();
   const r = await runCli(["collect"], { env: { HOME: home } });
   assert.equal(r.code, 0, r.stderr);
-  const got = await records(`${home}/.local/share/verdict/records.jsonl`);
+  const got = await records(`${home}/.local/share/verdict/records.db`);
   for (const agent of agents) {
     for (const reader of agent.sessions) {
       const roots = reader.roots(at(home));

@@ -15,9 +15,12 @@ import { NO_PERMISSIONS } from "../../src/sandbox/permissions.ts";
  * 41 since a recalled document quote is re-read through collect's own Markdown splitter and
  * credential screen (src/collect/markdown.ts, pulled in by src/rank/recall.ts), so the two can
  * never disagree about where a section ends; 43 since the gate judges a candidate's statements
- * (src/gate/statements.ts) and reads their decision language at gate time (src/rank/markers.ts).
+ * (src/gate/statements.ts) and reads their decision language at gate time (src/rank/markers.ts);
+ * 50 since the archive is a store (node:sqlite, the store's archive, paths and reader, the index
+ * segments and their byte reader, the analysis version) in place of one index file: a module
+ * costs about 20 µs to load here.
  */
-const HINT_PATH_MAX_MODULES = 43;
+const HINT_PATH_MAX_MODULES = 50;
 
 interface InfoModule {
   readonly specifier: string;

@@ -178,7 +178,7 @@ Deno.test("the hint path holds no permission once its files are open", async () 
     "--as",
     "hint",
     "--read",
-    `${env.HOME}/.local/share/verdict/records.jsonl`,
+    `${env.HOME}/.local/share/verdict/records.db`,
   ], { env });
   assert.equal(records.code, 0, "even the records file cannot be reopened after the revoke");
 });

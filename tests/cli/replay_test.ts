@@ -143,7 +143,7 @@ Deno.test("replay refuses a bad date and a missing records file, saying how to g
   try {
     const missing = await runCli(["replay", "--records", `${home}/nope.jsonl`], { env: { HOME: home } });
     assert.equal(missing.code, 3);
-    assert.match(missing.stderr, /Cannot replay ".*nope\.jsonl": there is no records file/);
+    assert.match(missing.stderr, /Cannot replay ".*nope\.db": there is no archive yet/);
     assert.match(missing.stderr, /hint: run "verdict collect" first/);
   } finally {
     await Deno.remove(home, { recursive: true });

@@ -7,7 +7,8 @@ import assert from "node:assert/strict";
 import { MAX_LINE_BYTES } from "../../src/collect/lines.ts";
 import { asRecord, fnv1a64, MAX_RECORD_BYTES, type VerdictRecord } from "../../src/collect/record.ts";
 import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
-import { copyTree, denoDir, runCli, tempHome } from "../cli_helper.ts";
+import { copyTree, denoDir, exportedRecords, runCli, tempHome } from "../cli_helper.ts";
+import { storePaths } from "../../src/store/paths.ts";
 import { git } from "./git_fixture.ts";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
@@ -63,14 +64,14 @@ async function world(): Promise<World> {
     home,
     docs,
     repo,
-    records: `${home}/.local/share/verdict/records.jsonl`,
+    records: `${home}/.local/share/verdict/records.db`,
     claudeFile: `${home}/.claude/projects/-home-dev-shop/${SHOP_SESSION}.jsonl`,
     env: { HOME: home },
   };
 }
 
 async function readRecords(path: string): Promise<VerdictRecord[]> {
-  return (await Deno.readTextFile(path)).split("\n").filter((l) => l).map((l) => {
+  return (await exportedRecords(path)).split("\n").filter((l) => l).map((l) => {
     const r = asRecord(JSON.parse(l));
     assert.ok(r, `not a record: ${l}`);
     return r;
@@ -114,7 +115,7 @@ Deno.test("collect yields exactly the typed prompts, notes, docs, commits and da
   ]);
   assert.equal(records.length, 15);
 
-  const all = await Deno.readTextFile(w.records);
+  const all = await exportedRecords(w.records);
   assert.ok(!all.includes("TOPSECRET"), "a symlink escape reached the records");
   assert.ok(!all.includes("hunter2"), "a credential reached the records");
   for (const f of await Array.fromAsync(Deno.readDir(`${w.home}/.local/share/verdict`))) {
@@ -132,10 +133,10 @@ Deno.test("collect yields exactly the typed prompts, notes, docs, commits and da
 Deno.test("a re-collect with nothing new writes nothing; a grown transcript adds only its new lines", async () => {
   const w = await world();
   assert.equal((await runCli(["collect"], { env: w.env })).code, 0);
-  const first = await Deno.readTextFile(w.records);
+  const first = await exportedRecords(w.records);
   const again = await runCli(["collect"], { env: w.env });
   assert.match(again.stderr, /nothing new, 15 records/);
-  assert.equal(await Deno.readTextFile(w.records), first);
+  assert.equal(await exportedRecords(w.records), first);
 
   const line = JSON.stringify({
     parentUuid: "u-0012",
@@ -156,12 +157,12 @@ Deno.test("a re-collect with nothing new writes nothing; a grown transcript adds
   assert.equal(grown.code, 0, grown.stderr);
   assert.match(grown.stderr, /1 new, 16 records/);
   assert.match(grown.stderr, /1 file\(s\) read/);
-  const incremental = await Deno.readTextFile(w.records);
+  const incremental = await exportedRecords(w.records);
 
   // The same inputs collected from scratch give the same bytes.
-  const full = await runCli(["collect", "--full", "--out", `${w.home}/full.jsonl`], { env: w.env });
+  const full = await runCli(["collect", "--full", "--out", `${w.home}/full.db`], { env: w.env });
   assert.equal(full.code, 0, full.stderr);
-  assert.equal(await Deno.readTextFile(`${w.home}/full.jsonl`), incremental);
+  assert.equal(await exportedRecords(`${w.home}/full.db`), incremental);
 });
 
 Deno.test("records whose transcript was deleted are kept by later collects", async () => {
@@ -185,7 +186,7 @@ Deno.test("a malformed config stops collect with exit 3, naming file, line and c
   const r = await runCli(["collect"], { env: w.env });
   assert.equal(r.code, 3);
   assert.match(r.stderr, /config\.json.*line 3, column 3/);
-  await assert.rejects(Deno.stat(w.records), Deno.errors.NotFound);
+  await assert.rejects(Deno.stat(storePaths(w.records).db), Deno.errors.NotFound);
 });
 
 Deno.test("an unknown config key and an invalid credential rule are refused by name, nothing written", async () => {
@@ -199,7 +200,7 @@ Deno.test("an unknown config key and an invalid credential rule are refused by n
   const bad = await runCli(["collect"], { env: w.env });
   assert.equal(bad.code, 3);
   assert.match(bad.stderr, /credential_patterns\[1\]/);
-  await assert.rejects(Deno.stat(w.records), Deno.errors.NotFound);
+  await assert.rejects(Deno.stat(storePaths(w.records).db), Deno.errors.NotFound);
 });
 
 Deno.test("a new credential rule also removes matching records already in the archive", async () => {
@@ -210,9 +211,27 @@ Deno.test("a new credential rule also removes matching records already in the ar
   await Deno.writeTextFile(cfg, JSON.stringify({ ...config, credential_patterns: ["sqlx migrate"] }));
   const r = await runCli(["collect"], { env: w.env });
   assert.equal(r.code, 0, r.stderr);
-  assert.ok(!(await Deno.readTextFile(w.records)).includes("sqlx migrate"));
+  assert.ok(!(await exportedRecords(w.records)).includes("sqlx migrate"));
   assert.match(r.stderr, /1 dropped as credentials/);
+  // Gone from every file of the archive: the database, its log, the index segments.
+  const found = await filesHolding(`${w.home}/.local/share/verdict`, ["sqlx migrate", "sqlx"]);
+  assert.deepEqual(found, [], `the removed text is still in ${found.join(", ")}`);
 });
+
+/** Files under `dir` (recursively) whose bytes hold any of `needles` (as UTF-8). */
+async function filesHolding(dir: string, needles: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    const path = `${dir}/${e.name}`;
+    if (e.isDirectory) out.push(...await filesHolding(path, needles));
+    else if (e.isFile) {
+      const bytes = new TextDecoder("latin1").decode(await Deno.readFile(path));
+      const utf8 = (s: string) => String.fromCharCode(...new TextEncoder().encode(s));
+      if (needles.some((n) => bytes.includes(utf8(n)))) out.push(path);
+    }
+  }
+  return out;
+}
 
 Deno.test("real-world damage is skipped and counted, never fatal", async () => {
   const w = await world();
@@ -267,7 +286,7 @@ Deno.test("collect refuses to overwrite a file that is not a records archive", a
   await Deno.writeTextFile(out, "my precious notes\n");
   const r = await runCli(["collect", "--out", out], { env: w.env });
   assert.equal(r.code, 3);
-  assert.match(r.stderr, /Refusing to overwrite/);
+  assert.match(r.stderr, /Refusing to migrate ".*notes\.txt": none of its 1 lines is a verdict record/);
   assert.equal(await Deno.readTextFile(out), "my precious notes\n");
 });
 
@@ -282,9 +301,8 @@ Deno.test("collect on a machine with no history says so and how to go on", async
 
 Deno.test("an archive written before a built-in rule existed is screened again by the next collect, even with nothing new", async () => {
   const w = await world();
-  assert.equal((await runCli(["collect"], { env: w.env })).code, 0);
-  // What an older verdict left: a record its rules let through, and a state naming those rules
-  // (their digest covered only the configured list) that matches the records file exactly.
+  // What an older verdict left: a records file holding a record its rules let through, and a
+  // state naming those rules (their digest covered only the configured list) that matches it.
   const old = JSON.stringify({
     id: "p00000000000000aa",
     kind: "prompt",
@@ -297,18 +315,31 @@ Deno.test("an archive written before a built-in rule existed is screened again b
     source_line: 1,
     commit: null,
   });
-  await Deno.writeTextFile(w.records, old + "\n" + await Deno.readTextFile(w.records));
-  const statePath = `${w.records}.state.json`;
-  const state = JSON.parse(await Deno.readTextFile(statePath));
-  const info = await Deno.stat(w.records);
-  state.recordsSize = info.size;
-  state.recordsMtimeMs = info.mtime!.getTime();
-  state.rulesDigest = fnv1a64(JSON.stringify([]));
-  await Deno.writeTextFile(statePath, JSON.stringify(state));
+  await Deno.mkdir(`${w.home}/.local/share/verdict`, { recursive: true });
+  const legacy = `${w.home}/.local/share/verdict/records.jsonl`;
+  await Deno.writeTextFile(legacy, old + "\n");
+  const info = await Deno.stat(legacy);
+  const state = {
+    version: 1,
+    rulesDigest: fnv1a64(JSON.stringify([])),
+    recordsSize: info.size,
+    recordsMtimeMs: info.mtime!.getTime(),
+    byKind: { prompt: 1, note: 0, doc: 0, commit: 0, tag: 0 },
+    transcripts: {},
+    docs: null,
+    git: null,
+  };
+  await Deno.writeTextFile(`${legacy}.state.json`, JSON.stringify(state));
   const r = await runCli(["collect"], { env: w.env });
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stderr, /1 dropped as credentials/);
-  assert.ok(!(await Deno.readTextFile(w.records)).includes("xoxc-"));
+  assert.match(r.stderr, /migrated 1 records/);
+  // The migrated record, and the password section of the world's docs (as in the first test).
+  assert.match(r.stderr, /2 dropped as credentials/);
+  assert.ok(!(await exportedRecords(w.records)).includes("xoxc-"));
+  // Nothing new now, and the same rules: nothing is screened or dropped again.
+  const again = await runCli(["collect"], { env: w.env });
+  assert.match(again.stderr, /nothing new/);
+  assert.doesNotMatch(again.stderr, /dropped as credentials/);
 });
 
 /** A commit written by hand, so its author time can be anything (git's own commands refuse some). */

@@ -9,6 +9,7 @@ import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
 import { DEFAULT_CONFIG } from "../../src/config/config.ts";
 import type { Roots } from "../../src/config/roots.ts";
 import { git } from "./git_fixture.ts";
+import { exportedRecords } from "../cli_helper.ts";
 
 interface World {
   readonly dir: string;
@@ -64,7 +65,7 @@ async function run(w: World, records: string, options: { since?: string; full?: 
 }
 
 async function archive(path: string): Promise<VerdictRecord[]> {
-  const text = await Deno.readTextFile(path).catch(() => "");
+  const text = await exportedRecords(path);
   return text.split("\n").filter((l) => l !== "").map((l) => asRecord(JSON.parse(l))!)
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }

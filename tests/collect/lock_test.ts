@@ -3,7 +3,7 @@
  * keep the next one out; a live one must; what the lock file says (a pid, a time) never decides.
  */
 import assert from "node:assert/strict";
-import { derivedPaths } from "../../src/config/paths.ts";
+import { storePaths } from "../../src/store/paths.ts";
 import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
 import { denoDir, runCli, tempHome } from "../cli_helper.ts";
 
@@ -38,7 +38,7 @@ async function bigHistory(home: string, files: number): Promise<void> {
 }
 
 function recordsOf(home: string): string {
-  return `${home}/.local/share/verdict/records.jsonl`;
+  return `${home}/.local/share/verdict/records.db`;
 }
 
 function spawnCollect(home: string, args: string[] = []): Deno.ChildProcess {
@@ -70,7 +70,7 @@ async function lockNames(lockPath: string, pid: number, child: Deno.ChildProcess
 Deno.test("a SIGKILLed collect holding the lock does not keep the next collect out, whenever it dies", async () => {
   const home = await tempHome();
   await bigHistory(home, 30);
-  const lock = derivedPaths(recordsOf(home)).lock;
+  const lock = storePaths(recordsOf(home)).lock;
   let killedHolding = 0;
   for (let trial = 0; trial < 5; trial++) {
     const child = spawnCollect(home, ["--full"]);
@@ -99,7 +99,7 @@ Deno.test("a SIGKILLed collect holding the lock does not keep the next collect o
 Deno.test("a live collect's lock refuses a second collect, naming its holder; released, the next goes on", async () => {
   const home = await tempHome();
   await bigHistory(home, 1);
-  const lock = derivedPaths(recordsOf(home)).lock;
+  const lock = storePaths(recordsOf(home)).lock;
   await Deno.mkdir(`${home}/.local/share/verdict`, { recursive: true });
   const holder = await Deno.open(lock, { read: true, write: true, create: true });
   try {
@@ -111,7 +111,7 @@ Deno.test("a live collect's lock refuses a second collect, naming its holder; re
     assert.equal(refused.code, 4, refused.stderr);
     assert.match(refused.stderr, /another collect is running \(pid 4242, since 2026-01-01T00:00:00\.000Z\)/);
     assert.match(refused.stderr, /hint: wait for it to finish/);
-    await assert.rejects(Deno.stat(recordsOf(home)), Deno.errors.NotFound);
+    await assert.rejects(Deno.stat(storePaths(recordsOf(home)).db), Deno.errors.NotFound);
   } finally {
     holder.close();
   }
@@ -122,7 +122,7 @@ Deno.test("a live collect's lock refuses a second collect, naming its holder; re
 Deno.test("a lock file naming a live pid (a recycled one, or one from another boot) but unlocked is not in the way", async () => {
   const home = await tempHome();
   await bigHistory(home, 1);
-  const lock = derivedPaths(recordsOf(home)).lock;
+  const lock = storePaths(recordsOf(home)).lock;
   await Deno.mkdir(`${home}/.local/share/verdict`, { recursive: true });
   // This test process is alive: a pid check would take it for the holder.
   await Deno.writeTextFile(lock, JSON.stringify({ pid: Deno.pid, since: new Date().toISOString() }));

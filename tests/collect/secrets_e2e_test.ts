@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { recordId, recordLine, type VerdictRecord } from "../../src/collect/record.ts";
-import { runCli, tempHome } from "../cli_helper.ts";
+import { exportedRecords, runCli, tempHome } from "../cli_helper.ts";
 import { stdioClient, textOf } from "../serve/serve_helper.ts";
 import { CREDENTIAL_EXAMPLES } from "./_credentials.ts";
 import { git } from "./git_fixture.ts";
@@ -148,16 +148,30 @@ Deno.test("no credential shape is stored from any source: prompts, history, Code
   const n = CREDENTIAL_EXAMPLES.length;
   // Every example is dropped from each of the seven places it was put.
   assert.match(r.stderr, new RegExp(`\\b${7 * n} dropped as credentials`));
-  for await (const f of Deno.readDir(w.data)) {
-    const text = await Deno.readTextFile(`${w.data}/${f.name}`);
-    assert.deepEqual(leaks(text), [], `credentials in ${f.name}`);
+  // Every file of the archive: the database, its log, the index segments.
+  for (const f of await filesUnder(w.data)) {
+    const text = new TextDecoder().decode(await Deno.readFile(f));
+    assert.deepEqual(leaks(text), [], `credentials in ${f}`);
   }
   // What holds no credential is still collected: the sections beside them.
-  const records = await Deno.readTextFile(`${w.data}/records.jsonl`);
+  const records = await exportedRecords(`${w.data}/records.db`);
   assert.equal(records.split("\n").filter((l) => l.includes("rotation is monthly")).length, 2 * n);
 });
 
-/** An archive (no index: recall ranks the JSONL) whose records hold credentials. */
+/** Every file under `dir`, recursively. */
+async function filesUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    if (e.isDirectory) out.push(...await filesUnder(`${dir}/${e.name}`));
+    else if (e.isFile) out.push(`${dir}/${e.name}`);
+  }
+  return out;
+}
+
+/**
+ * An archive an older verdict wrote (a records file, no index: the look-ups rank it in memory
+ * until a collect migrates it) whose records hold credentials.
+ */
 async function archiveWorld(): Promise<{ home: string; env: Record<string, string> }> {
   const home = await tempHome();
   const data = `${home}/.local/share/verdict`;

@@ -157,15 +157,19 @@ Deno.test({
     const env = await fullHome();
     const later = await doctor(env, ["--as-of", new Date(Date.now() + 3 * 86_400_000).toISOString()]);
     assert.equal(later.one("records").status, "warn");
-    assert.match(later.one("records").message, /last changed 3 days ago$/);
+    assert.match(later.one("records").message, /last collected 3 days ago$/);
     assert.equal(later.code, 0, "a warning alone is not a failure");
-    // Any change to the records file behind the index's back makes it stale.
-    await Deno.writeTextFile(`${env.HOME}/.local/share/verdict/records.jsonl`, "\n", { append: true });
+    // An index file damaged or gone: the index cannot serve, and the next collect rebuilds it.
+    const segments = `${env.HOME}/.local/share/verdict/records.index`;
+    for await (const e of Deno.readDir(segments)) await Deno.truncate(`${segments}/${e.name}`, 64);
     const d = await doctor(env);
     assert.equal(d.code, 1);
-    assert.deepEqual([d.one("index").status, d.one("index").fix], ["fail", "run verdict collect --full"]);
-    assert.match(d.one("index").message, /is stale: the records file changed since the index was built$/);
-    assert.equal((await runCli(["collect", "--full"], { env })).code, 0);
+    assert.deepEqual([d.one("index").status, d.one("index").fix], [
+      "fail",
+      "run verdict collect (it rebuilds the index)",
+    ]);
+    assert.match(d.one("index").message, /cannot serve: .*seg-\d+\.vix .*truncated/);
+    assert.equal((await runCli(["collect"], { env })).code, 0);
     assert.equal((await doctor(env)).one("index").status, "ok");
   },
 });

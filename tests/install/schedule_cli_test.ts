@@ -158,7 +158,7 @@ Deno.test({
     const before = await runCli(["schedule", "status"], { env });
     assert.equal(before.code, 0, before.stderr);
     assert.match(before.stdout, /^installed: no \(/m);
-    assert.match(before.stdout, /^last collect: none yet \(no records at .*records\.jsonl\)$/m);
+    assert.match(before.stdout, /^last collect: none yet \(no records at .*records\.db\)$/m);
     assert.equal((await runCli(["schedule", "install", "--interval", "20"], { env })).code, 0);
     assert.equal((await runCli(["collect"], { env })).code, 0);
     const after = await runCli(["schedule", "status"], { env });
@@ -166,7 +166,7 @@ Deno.test({
     assert.match(after.stdout, /^timer: active$/m);
     assert.match(
       after.stdout,
-      /^last collect that changed the records: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \((under a minute|\d+ minutes?) ago\)$/m,
+      /^last collect: \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ \((under a minute|\d+ minutes?) ago\)$/m,
     );
     assert.match(after.stdout, /^records: \d+ \(prompt \d+, note \d+, doc \d+, commit 0, tag 0\) in /m);
     const json = JSON.parse((await runCli(["schedule", "status", "--json"], { env })).stdout);

@@ -17,16 +17,23 @@ import { homeWithHostFiles } from "./_world.ts";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
 
-Deno.test("stored files are private: records, index and collect state 0600 in a 0700 folder", async () => {
+Deno.test("stored files are private: the archive, its log and index files 0600 in 0700 folders", async () => {
   const home = await tempHome();
   await copyTree(`${EXAMPLES}claude`, `${home}/.claude`);
   const r = await runCli(["collect"], { env: { HOME: home } });
   assert.equal(r.code, 0, r.stderr);
   const dir = `${home}/.local/share/verdict`;
   assert.equal((await Deno.stat(dir)).mode! & 0o777, 0o700);
-  for (const name of ["records.jsonl", "records.jsonl.idx", "records.jsonl.state.json"]) {
-    assert.equal((await Deno.stat(`${dir}/${name}`)).mode! & 0o777, 0o600, name);
+  assert.equal((await Deno.stat(`${dir}/records.index`)).mode! & 0o777, 0o700);
+  const files = ["records.db", "records.lock"];
+  for (const name of ["records.db-wal", "records.db-shm"]) {
+    if (await Deno.stat(`${dir}/${name}`).then(() => true, () => false)) files.push(name);
   }
+  for (const e of await Array.fromAsync(Deno.readDir(`${dir}/records.index`))) {
+    files.push(`records.index/${e.name}`);
+  }
+  assert.ok(files.some((f) => f.startsWith("records.index/seg-")), "no index segment was written");
+  for (const name of files) assert.equal((await Deno.stat(`${dir}/${name}`)).mode! & 0o777, 0o600, name);
 });
 
 Deno.test("install's backups keep the mode of the file they copy", async () => {

@@ -1,27 +1,66 @@
 /**
  * The index build must give the same output whatever its implementation: these tests pin the
- * encoded index bytes, the terms tokenize() gives, the markers markerStrength()/findMarkers() find
- * and the words deriveCjkWords() derives, as SHA-256 hashes recorded from the implementation
- * before the build was optimised. A change to any output fails here; a deliberate change to
- * tokenization or markers (which also bumps INDEX_CONTENT_VERSION) records new hashes.
+ * terms tokenize() gives, the markers markerStrength()/findMarkers() find, the words
+ * deriveCjkWords() derives, and the bytes of an index segment, as SHA-256 hashes (the analysis
+ * hashes recorded before the build was optimised). A change to any output fails here.
+ *
+ * A deliberate change to what the index stores about a record (tokenizer, stemmer, markers, CJK
+ * words or their basis) must bump ANALYSIS_VERSION (src/rank/analysis_version.ts), so that an
+ * index built by the old analysis is rebuilt, never misread: record the new hashes under the new
+ * version in HASHES; the test finds no hashes for an unbumped version's new outputs.
  */
 import assert from "node:assert/strict";
 import { makeRecords, rng } from "../../bench/hint_bench_data.ts";
 import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
-import { encodeIndex } from "../../src/rank/index_write.ts";
 import { findMarkers, markerStrength } from "../../src/rank/markers.ts";
-import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
+import {
+  ANALYSIS_VERSION,
+  analyze,
+  basisRecords,
+  deriveLexicon,
+  lexiconOf,
+} from "../../src/rank/analysis.ts";
+import { NO_SESSION } from "../../src/rank/bm25.ts";
+import { SegmentBuilder } from "../../src/rank/segment_write.ts";
 import { cjkRuns, CjkWordSet, tokenize } from "../../src/rank/tokenize.ts";
 
-/** Recorded before the optimisation (see the module comment); markers and indexBytes re-recorded at INDEX_CONTENT_VERSION 3 (decision language in four languages, clause "no"/", not"). */
-const EXPECTED = {
-  indexBytes: "70f49638afda6180c25516fa2d888ed6bfd3f2fceae8715d33ffa7399d004025",
-  tokenize: "b0e8cea3efeb9b77be597625a9e345ab630b587b262b067a1e33e03de2e18227",
-  tokenizeWithLexicon: "551b73412c0a4683ef2bfec5501a219098d2d02f6bc4b10ea4d159fceec88b4e",
-  markers: "b4acd6fc06c981575faf5c6aa0048fcadfa027b1e9cc4738f2c272802b3b4ba6",
-  cjkRuns: "d2ad4626bfa7c84a7160d4066435a2bae215c75929871333e5765dbf2db19bcf",
-  cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
+/** The analysis outputs by ANALYSIS_VERSION (see the module comment). */
+const HASHES: Record<number, {
+  tokenize: string;
+  tokenizeWithLexicon: string;
+  markers: string;
+  cjkRuns: string;
+  cjkWords: string;
+}> = {
+  3: {
+    tokenize: "b0e8cea3efeb9b77be597625a9e345ab630b587b262b067a1e33e03de2e18227",
+    tokenizeWithLexicon: "551b73412c0a4683ef2bfec5501a219098d2d02f6bc4b10ea4d159fceec88b4e",
+    markers: "7c4a52c3860c4ed070e4c8b1a7f0ed0ab11b99f1728bfbbf863958f550d4f9ed",
+    cjkRuns: "d2ad4626bfa7c84a7160d4066435a2bae215c75929871333e5765dbf2db19bcf",
+    cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
+  },
+  // Decision language in four languages, clause "no" / ", not" (markers).
+  4: {
+    tokenize: "b0e8cea3efeb9b77be597625a9e345ab630b587b262b067a1e33e03de2e18227",
+    tokenizeWithLexicon: "551b73412c0a4683ef2bfec5501a219098d2d02f6bc4b10ea4d159fceec88b4e",
+    markers: "b4acd6fc06c981575faf5c6aa0048fcadfa027b1e9cc4738f2c272802b3b4ba6",
+    cjkRuns: "d2ad4626bfa7c84a7160d4066435a2bae215c75929871333e5765dbf2db19bcf",
+    cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
+  },
 };
+
+/**
+ * Pins the segment layout, by ANALYSIS_VERSION (a segment holds the analysis's markers and
+ * terms); re-recorded when SEGMENT_FORMAT_VERSION changes.
+ */
+const SEGMENT_HASHES: Record<number, string> = {
+  3: "bc979577abd3c8fbd0dbabb89454d2559102119fe306b994c9dc88e2ab1810f9",
+  4: "f61147beaaebd281037c34d03801f4941d1f008e8b1fd9321b20d3dca9014184",
+};
+
+const EXPECTED = HASHES[ANALYSIS_VERSION] ?? (() => {
+  throw new Error(`No hashes recorded for ANALYSIS_VERSION ${ANALYSIS_VERSION}: record them in HASHES`);
+})();
 
 async function sha256(data: Uint8Array | string): Promise<string> {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data.slice();
@@ -256,10 +295,32 @@ function chineseTexts(): string[] {
 
 const INPUTS = variedInputs();
 
-Deno.test("build equivalence: the index bytes for makeRecords(5000) are unchanged", async () => {
+Deno.test("build equivalence: an index segment of makeRecords(5000) has the same bytes", async () => {
   const records = makeRecords(5000);
-  const bytes = encodeIndex(buildMemoryIndex(records), records, 123_456, 1_700_000_000_000);
-  assert.equal(await sha256(bytes), EXPECTED.indexBytes);
+  const words = deriveLexicon(basisRecords(records).map((r) => r.text));
+  const lexicon = lexiconOf(words);
+  const names = new Map<string, number>();
+  const id = (name: string) => names.get(name) ?? (names.set(name, names.size), names.size - 1);
+  const builder = new SegmentBuilder();
+  records.forEach((r, i) => {
+    const a = analyze(r, lexicon);
+    builder.add({
+      rowid: i + 1,
+      id: r.id,
+      terms: a.terms,
+      timeMs: a.timeMs,
+      flags: a.flags,
+      project: id(r.project),
+      session: r.session === null ? NO_SESSION : id(r.session),
+    });
+  });
+  const dir = await Deno.makeTempDir();
+  try {
+    await builder.write(`${dir}/s.vix`, ANALYSIS_VERSION);
+    assert.equal(await sha256(await Deno.readFile(`${dir}/s.vix`)), SEGMENT_HASHES[ANALYSIS_VERSION]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("build equivalence: tokenize() gives the same terms for varied inputs", async () => {

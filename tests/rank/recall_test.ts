@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { recordId, recordLine, type VerdictRecord } from "../../src/collect/record.ts";
-import { buildIndexFile } from "../../src/rank/index_write.ts";
+import { recordId, type VerdictRecord } from "../../src/collect/record.ts";
+import { buildArchive } from "../../src/store/build.ts";
+import { sqliteFiles, storePaths } from "../../src/store/paths.ts";
 import { openRecaller, quoteFor } from "../../src/rank/recall.ts";
 import { compileCredentialRules } from "../../src/collect/secrets.ts";
 
@@ -21,15 +22,17 @@ function rec(i: number, text: string): VerdictRecord {
   };
 }
 
+/** The archive at `path` made to hold exactly `records` (a collect that replaced it). */
 async function writeArchive(path: string, records: VerdictRecord[]): Promise<void> {
-  await Deno.writeTextFile(path + ".tmp", records.map((r) => recordLine(r) + "\n").join(""));
-  await Deno.rename(path + ".tmp", path);
-  await buildIndexFile(records, path);
+  const paths = storePaths(path);
+  for (const f of sqliteFiles(paths.db)) await Deno.remove(f).catch(() => {});
+  await Deno.remove(paths.segments, { recursive: true }).catch(() => {});
+  await buildArchive(path, records);
 }
 
 Deno.test("concurrent first calls share one load and all succeed", async () => {
   const dir = await Deno.makeTempDir();
-  const path = `${dir}/records.jsonl`;
+  const path = `${dir}/records.db`;
   await writeArchive(
     path,
     Array.from({ length: 500 }, (_, i) => rec(i, `we decided pg_dump nightly number ${i}`)),
@@ -53,9 +56,9 @@ Deno.test("concurrent first calls share one load and all succeed", async () => {
   }
 });
 
-Deno.test("a recaller picks up a replaced records file on the next call", async () => {
+Deno.test("a recaller picks up a changed archive on the next call", async () => {
   const dir = await Deno.makeTempDir();
-  const path = `${dir}/records.jsonl`;
+  const path = `${dir}/records.db`;
   await writeArchive(path, [rec(0, "we decided to use pnpm")]);
   const recaller = openRecaller({
     recordsPath: path,

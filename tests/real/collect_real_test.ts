@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
-import { runCli, tempHome } from "../cli_helper.ts";
+import { exportedRecords, runCli, tempHome } from "../cli_helper.ts";
 import { REAL_EXPECTATIONS, REAL_TRANSCRIPTS_DIR, textMatches } from "./expectations.ts";
 
 const DIR = fileURLToPath(REAL_TRANSCRIPTS_DIR);
@@ -33,7 +33,7 @@ async function layOut(home: string): Promise<Map<string, string>> {
 }
 
 async function readRecords(path: string): Promise<VerdictRecord[]> {
-  return (await Deno.readTextFile(path)).split("\n").filter((l) => l).map((l) => asRecord(JSON.parse(l))!);
+  return (await exportedRecords(path)).split("\n").filter((l) => l).map((l) => asRecord(JSON.parse(l))!);
 }
 
 Deno.test({
@@ -44,7 +44,7 @@ Deno.test({
     const placed = await layOut(home);
     const r = await runCli(["collect"], { env: { HOME: home } });
     assert.equal(r.code, 0, r.stderr);
-    const records = await readRecords(`${home}/.local/share/verdict/records.jsonl`);
+    const records = await readRecords(`${home}/.local/share/verdict/records.db`);
     let expectedTotal = 0;
     for (const exp of REAL_EXPECTATIONS) {
       const path = placed.get(exp.file)!;
@@ -69,11 +69,11 @@ Deno.test({
     assert.equal(records.length, expectedTotal, "no record beyond the expected ones");
     assert.match(r.stderr, new RegExp(`${expectedTotal} new, ${expectedTotal} records`));
 
-    // A second run finds nothing new and leaves the archive byte-identical.
-    const before = await Deno.readFile(`${home}/.local/share/verdict/records.jsonl`);
+    // A second run finds nothing new and leaves the records as they were.
+    const before = await exportedRecords(`${home}/.local/share/verdict/records.db`);
     const again = await runCli(["collect"], { env: { HOME: home } });
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /nothing new/);
-    assert.deepEqual(await Deno.readFile(`${home}/.local/share/verdict/records.jsonl`), before);
+    assert.equal(await exportedRecords(`${home}/.local/share/verdict/records.db`), before);
   },
 });

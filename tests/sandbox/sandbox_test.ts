@@ -69,8 +69,11 @@ Deno.test("permission table: collect gets no net, runs only git, writes only its
   const p = permissionsFor("collect", plan);
   assert.deepEqual(p.net, []);
   assert.deepEqual(p.run, ["git"]);
-  const records = `${home}/.local/share/verdict/records.jsonl`;
-  for (const w of p.write) assert.ok(w.startsWith(records), `unexpected write grant ${w}`);
+  // The archive's own files only: records.db (and SQLite's files beside it), records.index/,
+  // records.lock, and the older verdict's records.jsonl files it migrates.
+  const base = `${home}/.local/share/verdict/records.`;
+  for (const w of p.write) assert.ok(w.startsWith(base), `unexpected write grant ${w}`);
+  assert.ok(p.write.includes(`${base}db`) && p.write.includes(`${base}index`), "the archive is writable");
   assert.ok(p.read.includes(`${home}/docs`));
   const worker = workerPermissions(p);
   assert.equal(worker.env, false);

@@ -4,8 +4,8 @@ import { booleanOption, stringOption } from "../args.ts";
 import { parseTime } from "../clock.ts";
 import { EXIT, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
-import { buildIndexFile } from "../../rank/index_write.ts";
 import { stopSignal } from "../../sandbox/stop.ts";
+import { storePaths } from "../../store/paths.ts";
 import { LOADED_AGENTS } from "../../agents/loaded.ts";
 import { mainSessionRoot } from "../../agents/locate.ts";
 
@@ -57,7 +57,6 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
         },
       }
       : {}),
-    buildIndex: buildIndexFile,
     signal: stopSignal.signal,
   });
   await Promise.all(pending);
@@ -65,7 +64,16 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   if (problems > MAX_LISTED_PROBLEMS && !quiet) {
     await io.stderr(`collect: ${problems - MAX_LISTED_PROBLEMS} more problem(s) not listed\n`);
   }
-  if (!quiet) await io.stderr(summaryLine(summary, plan.paths.records) + "\n");
+  const store = storePaths(plan.paths.records).db;
+  if (summary.migrated && !quiet) {
+    const m = summary.migrated;
+    await io.stderr(
+      `collect: migrated ${m.records} records from ${m.keptAs.slice(0, -".migrated".length)} into ${store}` +
+        `${m.state ? "" : " (its collector state did not match it: every source was re-read)"}; ` +
+        `the old file is kept as ${m.keptAs}\n`,
+    );
+  }
+  if (!quiet) await io.stderr(summaryLine(summary, store) + "\n");
   const r = plan.roots;
   const noSources = r.sessions.length === 0 && r.docs.length === 0 && r.gitRepos.length === 0;
   if (noSources && !quiet) {

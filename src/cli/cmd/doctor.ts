@@ -11,7 +11,8 @@ import { nowMs } from "../clock.ts";
 import { EXIT, UsageError, VerdictError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { type Config, loadConfig } from "../../config/config.ts";
-import { derivedPaths, dirname, isWithin, joinPath } from "../../config/paths.ts";
+import { dirname, isWithin, joinPath } from "../../config/paths.ts";
+import { storePaths } from "../../store/paths.ts";
 import { selfCommand, verdictBinary } from "../../install/binary.ts";
 import type { AgentEnv, DoctorAgent } from "../../agents/agent.ts";
 import { LOADED_AGENTS } from "../../agents/loaded.ts";
@@ -73,7 +74,7 @@ export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number>
   }
   const docRoots = config?.doc_roots ?? [];
   const gitRepos = config?.git_repos ?? [];
-  const derived = derivedPaths(paths.records);
+  const store = storePaths(paths.records);
   const home = paths.home;
   const xdg = plan.env.XDG_CONFIG_HOME;
   const scheduler = defaultScheduler(Deno.build.os);
@@ -90,9 +91,8 @@ export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number>
     transcriptRoots,
     docRoots,
     gitRepos,
-    records: paths.records,
-    index: derived.index,
-    collectState: derived.collectState,
+    records: store.db,
+    index: store.segments,
     agents,
     scheduler,
     scheduleFiles: schedulePaths(

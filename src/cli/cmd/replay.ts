@@ -16,6 +16,8 @@ import { booleanOption, intOption, stringOption } from "../args.ts";
 import { parseTime } from "../clock.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
 import { resolvePath } from "../../config/paths.ts";
+import { storePaths } from "../../store/paths.ts";
+import { archiveRecordLines } from "../../store/reader.ts";
 
 /** Characters of a prompt or quote on one line of the text report. */
 const LINE_CHARS = 160;
@@ -65,15 +67,34 @@ function inWindow(w: Window, r: VerdictRecord): boolean {
   return true;
 }
 
-/** Every record of the file; a damaged line is left out (collect reports it). */
-async function readRecords(path: string): Promise<VerdictRecord[]> {
+/**
+ * Every record of the archive (an older verdict's records file before the first collect
+ * migrated it); a damaged line is left out (collect reports it).
+ */
+async function readRecords(recordsPath: string): Promise<VerdictRecord[]> {
+  const paths = storePaths(recordsPath);
+  const records: VerdictRecord[] = [];
+  const take = (line: string) => {
+    try {
+      const r = asRecord(JSON.parse(line));
+      if (r) records.push(r);
+    } catch {
+      // Damaged line: left out.
+    }
+  };
+  let found = false;
+  for (const line of archiveRecordLines(paths)) {
+    found = true;
+    take(line);
+  }
+  if (found) return records;
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(path, { read: true });
+    file = await Deno.open(paths.legacy.records, { read: true });
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) {
       throw new InputError(
-        `Cannot replay "${path}": there is no records file`,
+        `Cannot replay "${paths.db}": there is no archive yet`,
         'run "verdict collect" first',
       );
     }
@@ -81,15 +102,8 @@ async function readRecords(path: string): Promise<VerdictRecord[]> {
   }
   const bytes = await readToEnd(file);
   file.close();
-  const records: VerdictRecord[] = [];
   for (const line of new TextDecoder().decode(bytes ?? new Uint8Array()).split("\n")) {
-    if (line === "") continue;
-    try {
-      const r = asRecord(JSON.parse(line));
-      if (r) records.push(r);
-    } catch {
-      // Damaged line: left out.
-    }
+    if (line !== "") take(line);
   }
   return records;
 }

@@ -11,7 +11,8 @@ import { booleanOption, intOption, stringOption } from "../args.ts";
 import { nowMs } from "../clock.ts";
 import { EXIT, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan } from "../plan.ts";
-import { derivedPaths, dirname, joinPath } from "../../config/paths.ts";
+import { dirname, joinPath } from "../../config/paths.ts";
+import { storePaths } from "../../store/paths.ts";
 import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../install/binary.ts";
 import { formatAge } from "../../install/doctor.ts";
 import { decodeJob, encodeJob, JOB_OPTION, type ScheduleJob } from "../../install/jobs.ts";
@@ -75,8 +76,7 @@ export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number>
     }),
     bin,
     intervalMinutes: interval,
-    records: plan.paths.records,
-    collectState: derivedPaths(plan.paths.records).collectState,
+    records: storePaths(plan.paths.records).db,
     now: nowMs(plan.asOf),
   };
   if (action === "install" && !dryRun) {
@@ -182,7 +182,7 @@ async function status(job: ScheduleJob, plan: CommandPlan, io: CommandIO): Promi
   if (s.lastWritten === null) out.push(`last collect: none yet (no records at ${job.records})`);
   else {
     const when = new Date(s.lastWritten).toISOString().replace(/\.\d+Z$/, "Z");
-    out.push(`last collect that changed the records: ${when} (${formatAge(job.now - s.lastWritten)} ago)`);
+    out.push(`last collect: ${when} (${formatAge(job.now - s.lastWritten)} ago)`);
   }
   if (s.byKind) {
     const total = Object.values(s.byKind).reduce((a, b) => a + b, 0);

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { asRecord, type VerdictRecord } from "../../../src/collect/record.ts";
-import { runCli, tempHome } from "../../cli_helper.ts";
+import { exportedRecords, runCli, tempHome } from "../../cli_helper.ts";
 import { COPILOT_EXPECTATIONS, COPILOT_SAMPLES_DIR } from "./expectations.ts";
 import { COPILOT_SAMPLES } from "./samples.ts";
 
@@ -23,7 +23,7 @@ function samplesPresent(): boolean {
 }
 
 async function records(file: string): Promise<VerdictRecord[]> {
-  return (await Deno.readTextFile(file)).split("\n").filter((l) => l !== "").map((l) =>
+  return (await exportedRecords(file)).split("\n").filter((l) => l !== "").map((l) =>
     asRecord(JSON.parse(l))!
   );
 }
@@ -73,7 +73,7 @@ Deno.test({
       want.sort(),
     );
     for (const r of got) assert.equal(r.project, "/home/dev/project");
-    const all = await Deno.readTextFile(main);
+    const all = await exportedRecords(main);
     for (
       const bad of ["TOPSECRET", "SUMMARY-TEXT", "VERDICT-HINT", "current_datetime", "git status", "/compact"]
     ) {

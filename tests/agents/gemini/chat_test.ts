@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { createGeminiParser, NO_TYPED_LINES, type TypedLines } from "../../../src/agents/gemini/chat.ts";
 import { parseTypedLog } from "../../../src/agents/gemini/project.ts";
 import { asRecord, type VerdictRecord } from "../../../src/collect/record.ts";
-import { runCli, tempHome } from "../../cli_helper.ts";
+import { exportedRecords, runCli, tempHome } from "../../cli_helper.ts";
 import { type ExpectedGemini, GEMINI_EXPECTATIONS, SAMPLE_PROJECT, SAMPLES_DIR } from "./expectations.ts";
 import { GEMINI_SAMPLES, geminiProjectFolder } from "./samples.ts";
 
@@ -96,7 +96,7 @@ async function sampleHome(): Promise<{ home: string; folder: string; chats: Read
 }
 
 async function readRecords(home: string, name = "records.jsonl"): Promise<VerdictRecord[]> {
-  const text = await Deno.readTextFile(`${home}/.local/share/verdict/${name}`);
+  const text = await exportedRecords(`${home}/.local/share/verdict/${name}`);
   return text.split("\n").filter((l) => l).map((l) => asRecord(JSON.parse(l))!);
 }
 
@@ -211,7 +211,7 @@ Deno.test("verdict collect: a Gemini chat, .project_root or logs.json linked to 
   assert.match(r.stderr, /logs\.json.*outside the transcript roots/);
   let text = "";
   try {
-    text = await Deno.readTextFile(`${home}/.local/share/verdict/records.jsonl`);
+    text = await exportedRecords(`${home}/.local/share/verdict/records.jsonl`);
   } catch {
     // no records at all is the expected outcome too
   }

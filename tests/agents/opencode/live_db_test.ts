@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { runCli, tempHome } from "../../cli_helper.ts";
+import { exportedRecords, runCli, tempHome } from "../../cli_helper.ts";
 
 const WRITER = fileURLToPath(new URL("./_writer.ts", import.meta.url));
 
@@ -101,7 +101,7 @@ Deno.test("opencode live database: collect never blocks the writer and never cha
     assert.equal(last.code, 0, last.stderr);
     assert.deepEqual(await Promise.all(files.map(fingerprint)), before);
 
-    const records = (await Deno.readTextFile(`${home}/.local/share/verdict/records.jsonl`)).split("\n")
+    const records = (await exportedRecords(`${home}/.local/share/verdict/records.jsonl`)).split("\n")
       .filter((l) => l !== "").map((l) => JSON.parse(l));
     const texts = records.filter((r) => r.origin === "opencode").map((r) => r.text as string);
     assert.equal(texts.length, written, "every prompt written, collected once");

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { asRecord, type VerdictRecord } from "../../../src/collect/record.ts";
-import { runCli, tempHome } from "../../cli_helper.ts";
+import { exportedRecords, runCli, tempHome } from "../../cli_helper.ts";
 import { QWEN_EXPECTATIONS, QWEN_SAMPLES_DIR } from "./expectations.ts";
 import { QWEN_PROJECT_DIR as PROJECT_DIR, QWEN_SAMPLES } from "./samples.ts";
 
@@ -55,7 +55,7 @@ async function records(
   home: string,
   file = `${home}/.local/share/verdict/records.jsonl`,
 ): Promise<VerdictRecord[]> {
-  return (await Deno.readTextFile(file)).split("\n").filter((l) => l !== "").map((l) =>
+  return (await exportedRecords(file)).split("\n").filter((l) => l !== "").map((l) =>
     asRecord(JSON.parse(l))!
   );
 }
@@ -83,7 +83,7 @@ Deno.test({
         .sort(),
       want.map(shape).sort(),
     );
-    const all = await Deno.readTextFile(`${home}/.local/share/verdict/records.jsonl`);
+    const all = await exportedRecords(`${home}/.local/share/verdict/records.jsonl`);
     for (
       const bad of ["TOPSECRET", "SUBAGENT-TASK", "VERDICT-HINT", "qwen:user-prompt-submit-context", "/stats"]
     ) {

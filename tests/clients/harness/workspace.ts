@@ -8,7 +8,7 @@
  * status) in `hooks.log`, so a test whose hint did not arrive can say whether the hook ran and
  * whether it overran its own deadline (it prints nothing past HOOK_DEADLINE_MS, by design).
  */
-import { type CliResult, denoDir } from "../../cli_helper.ts";
+import { type CliResult, denoDir, exportedRecords } from "../../cli_helper.ts";
 import { verdictWrapper } from "../../install/_world.ts";
 
 /** Commit identity and time of the project's first commit (fixed: the tree is the same every run). */
@@ -138,20 +138,14 @@ export class Workspace {
     return r;
   }
 
-  /** The records file a default collect writes. */
+  /** The archive a default collect writes. */
   get records(): string {
-    return `${this.home}/.local/share/verdict/records.jsonl`;
+    return `${this.home}/.local/share/verdict/records.db`;
   }
 
-  /** The records the last collect wrote (parsed), [] when there is no file. */
+  /** The records the last collect wrote (parsed, as `verdict export` prints them), [] when none. */
   async readRecords(): Promise<Record<string, unknown>[]> {
-    let text: string;
-    try {
-      text = await Deno.readTextFile(this.records);
-    } catch (err) {
-      if (err instanceof Deno.errors.NotFound) return [];
-      throw err;
-    }
+    const text = await exportedRecords(this.records);
     return text.split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
   }
 
@@ -162,11 +156,9 @@ export class Workspace {
   async collectIncludingHeadless(): Promise<Record<string, unknown>[]> {
     const config = `${this.root}/headless.json`;
     await Deno.writeTextFile(config, '{ "include_headless": true }\n');
-    const out = `${this.root}/headless-records.jsonl`;
+    const out = `${this.root}/headless-records.db`;
     await this.verdictOk(["collect", "--full", "--out", out], { env: { VERDICT_CONFIG: config } });
-    return (await Deno.readTextFile(out)).split("\n").filter((l) => l.trim() !== "").map((l) =>
-      JSON.parse(l)
-    );
+    return (await exportedRecords(out)).split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
   }
 
   /** The `verdict hook …` runs so far, in the order they ended. */

@@ -1,0 +1,422 @@
+/**
+ * The archive store: one SQLite database (node:sqlite, WAL) holding the records, the collector's
+ * per-file state and the manifest of the index segments (which segment files make the index, and
+ * what was deleted from each), beside a directory of segment files (src/rank/segment.ts).
+ *
+ * Why SQLite: a collect must find, among a million records, the few a new batch touches (by id,
+ * by source file, by repeat key) without reading the rest, and must change records, state and
+ * index manifest together or not at all. One transaction per collect gives both: a kill at any
+ * moment leaves the last committed state (segment files are immutable and written before the
+ * commit that names them; files no committed manifest names are swept by the next collect).
+ *
+ * Schema (STORE_FORMAT_VERSION in `user_version`, APPLICATION_ID in `application_id`; a newer
+ * format or a foreign database is refused, never guessed at):
+ *   meta(key, value)        analysis version, counts, the CJK words and their basis, generation
+ *   records(doc, …, line)   one row per live record; `line` is the record (docs/records.md), the
+ *                           other columns index it; `doc` is its document number in the index
+ *   names(id, kind, name)   project and session names by number (the index stores numbers)
+ *   segments(seg, …)        the index manifest: a segment file per row, its row-id range, counts,
+ *                           and its deleted documents (bitmap by slot, df per term)
+ *   sources(key, value)     the collector's state: one row per transcript file, one for docs, git
+ */
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { EXIT, VerdictError } from "../errors.ts";
+import type { StorePaths } from "./paths.ts";
+
+/** Bumped when the schema changes; an older store is migrated, a newer one refused. */
+export const STORE_FORMAT_VERSION = 1;
+/** "VRDT": marks the database as a verdict archive. */
+export const APPLICATION_ID = 0x56524454;
+
+/** How long a reader waits for a writer's checkpoint (the hook has a deadline). */
+const READ_BUSY_MS = 200;
+/** How long a collect waits for another connection (there is none but readers in WAL mode). */
+const WRITE_BUSY_MS = 5000;
+/** A collect's page cache: enough for the upper levels of every index of a million records. */
+const WRITE_CACHE_KIB = 16 * 1024;
+
+const SCHEMA = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE records(
+  doc INTEGER PRIMARY KEY,
+  id TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  time TEXT NOT NULL,
+  source_file TEXT NOT NULL,
+  source_line INTEGER NOT NULL,
+  repeat_key TEXT,
+  repeat_role INTEGER,
+  basis INTEGER NOT NULL,
+  line TEXT NOT NULL
+);
+CREATE TABLE names(id INTEGER PRIMARY KEY, kind INTEGER NOT NULL, name TEXT NOT NULL, UNIQUE(kind, name));
+CREATE TABLE segments(
+  seg INTEGER PRIMARY KEY,
+  first_doc INTEGER NOT NULL,
+  last_doc INTEGER NOT NULL,
+  docs INTEGER NOT NULL,
+  total_length INTEGER NOT NULL,
+  deleted INTEGER NOT NULL,
+  deleted_length INTEGER NOT NULL,
+  deleted_bitmap BLOB,
+  deleted_terms BLOB
+);
+CREATE TABLE sources(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+`;
+
+/**
+ * The records' indexes: by id (unique), source file, repeat key and basis order. Kept apart from
+ * the table so that filling an empty archive can build them once at the end (sorting a million
+ * keys once is many times faster than keeping four random-order indexes up to date row by row).
+ */
+export const RECORD_INDEXES: readonly { readonly name: string; readonly sql: string }[] = [
+  { name: "records_by_id", sql: "CREATE UNIQUE INDEX IF NOT EXISTS records_by_id ON records(id)" },
+  { name: "records_by_file", sql: "CREATE INDEX IF NOT EXISTS records_by_file ON records(source_file)" },
+  {
+    name: "records_by_repeat",
+    sql: "CREATE INDEX IF NOT EXISTS records_by_repeat ON records(repeat_key) WHERE repeat_key IS NOT NULL",
+  },
+  {
+    name: "records_by_basis",
+    sql: "CREATE INDEX IF NOT EXISTS records_by_basis ON records(time, id) WHERE basis = 1",
+  },
+];
+
+export const NAME_PROJECT = 0;
+export const NAME_SESSION = 1;
+
+/** A record row as the collector needs it to merge. */
+export interface RecordRow {
+  readonly doc: number;
+  readonly id: string;
+  readonly sourceFile: string;
+  readonly sourceLine: number;
+  readonly line: string;
+}
+
+/** One row of the index manifest. */
+export interface SegmentRow {
+  readonly seg: number;
+  readonly firstDoc: number;
+  readonly lastDoc: number;
+  readonly docs: number;
+  readonly totalLength: number;
+  readonly deleted: number;
+  readonly deletedLength: number;
+  readonly deletedBitmap: Uint8Array | null;
+  readonly deletedTerms: Uint8Array | null;
+}
+
+/** The archive cannot be opened as it is (foreign, newer, damaged). */
+export class StoreError extends VerdictError {
+  constructor(message: string, hint?: string) {
+    super(message, EXIT.runtime, hint);
+    this.name = "StoreError";
+  }
+}
+
+export class Archive {
+  readonly db: DatabaseSync;
+  readonly paths: StorePaths;
+  readonly #statements = new Map<string, StatementSync>();
+
+  private constructor(db: DatabaseSync, paths: StorePaths) {
+    this.db = db;
+    this.paths = paths;
+  }
+
+  /**
+   * Opens the archive for a collect, creating it (empty, schema in place) when missing. The caller
+   * holds the collect lock.
+   */
+  static openForUpdate(paths: StorePaths): Archive {
+    // Private from the start: SQLite gives its -wal and -shm files the database file's mode.
+    Deno.openSync(paths.db, { read: true, write: true, create: true, mode: 0o600 }).close();
+    const db = new DatabaseSync(paths.db, { timeout: WRITE_BUSY_MS });
+    try {
+      db.exec("PRAGMA journal_mode = WAL");
+      // A deleted record's bytes are overwritten, not left in free pages (a credential rule
+      // that removes records must remove their text).
+      db.exec("PRAGMA secure_delete = ON");
+      db.exec("PRAGMA synchronous = FULL");
+      db.exec("PRAGMA foreign_keys = OFF");
+      db.exec("PRAGMA temp_store = FILE");
+      // Pages kept in memory (KiB): a collect's look-ups and inserts land all over the indexes.
+      db.exec(`PRAGMA cache_size = -${WRITE_CACHE_KIB}`);
+      const archive = new Archive(db, paths);
+      const version = archive.#checkVersion();
+      if (version === 0) {
+        db.exec("BEGIN IMMEDIATE");
+        try {
+          db.exec(SCHEMA);
+          for (const index of RECORD_INDEXES) db.exec(index.sql);
+          db.exec(`PRAGMA application_id = ${APPLICATION_ID}`);
+          db.exec(`PRAGMA user_version = ${STORE_FORMAT_VERSION}`);
+          db.exec("COMMIT");
+        } catch (err) {
+          db.exec("ROLLBACK");
+          throw err;
+        }
+      }
+      return archive;
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  /** Opens an existing archive read-only (null when there is none). */
+  static openForRead(paths: StorePaths): Archive | null {
+    let db: DatabaseSync;
+    try {
+      db = new DatabaseSync(paths.db, { readOnly: true, timeout: READ_BUSY_MS });
+    } catch (err) {
+      // Only now ask why (the hook's path skips a stat when the archive is there).
+      try {
+        Deno.statSync(paths.db);
+      } catch (statErr) {
+        if (statErr instanceof Deno.errors.NotFound) return null;
+      }
+      throw err;
+    }
+    try {
+      const archive = new Archive(db, paths);
+      if (archive.#checkVersion() === 0) {
+        db.close();
+        return null;
+      }
+      return archive;
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+  }
+
+  /** The schema version of the open database; 0 for a new, empty one. Throws on a foreign or newer one. */
+  #checkVersion(): number {
+    const app = Number(
+      (this.db.prepare("PRAGMA application_id").get() as { application_id: number }).application_id,
+    );
+    const version = Number(
+      (this.db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
+    );
+    const tables = Number(
+      (this.db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n,
+    );
+    if (app === 0 && version === 0 && tables === 0) return 0;
+    if (app !== APPLICATION_ID) {
+      throw new StoreError(
+        `Cannot open the archive "${this.paths.db}": it is an SQLite database but not a verdict archive`,
+        "point VERDICT_RECORDS (or --out) at another path, or move this file away",
+      );
+    }
+    if (version > STORE_FORMAT_VERSION) {
+      throw new StoreError(
+        `Cannot open the archive "${this.paths.db}": it was written by a newer verdict (store format ${version}, this one reads up to ${STORE_FORMAT_VERSION})`,
+        "upgrade verdict; this version will not read or change it",
+      );
+    }
+    if (version < 1) {
+      throw new StoreError(
+        `Cannot open the archive "${this.paths.db}": its store format ${version} is unknown`,
+      );
+    }
+    return version;
+  }
+
+  close(): void {
+    this.db.close();
+  }
+
+  /**
+   * Copies the write-ahead log into the database and empties it, so old page versions (a
+   * removed record's text) do not linger in it; false when a reader kept it from finishing.
+   */
+  truncateLog(): boolean {
+    const row = this.db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number } | undefined;
+    return row !== undefined && Number(row.busy) === 0;
+  }
+
+  /** A prepared statement, cached by its SQL. */
+  st(sql: string): StatementSync {
+    let s = this.#statements.get(sql);
+    if (!s) {
+      s = this.db.prepare(sql);
+      this.#statements.set(sql, s);
+    }
+    return s;
+  }
+
+  // --- meta -----------------------------------------------------------------------------------
+
+  meta(key: string): string | null {
+    const row = this.st("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
+    return row ? row.value : null;
+  }
+
+  metaNumber(key: string, fallback = 0): number {
+    const v = this.meta(key);
+    return v === null ? fallback : Number(v);
+  }
+
+  setMeta(key: string, value: string | number): void {
+    this.st(
+      "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    )
+      .run(key, String(value));
+  }
+
+  // --- names ----------------------------------------------------------------------------------
+
+  nameId(kind: number, name: string): number | null {
+    const row = this.st("SELECT id FROM names WHERE kind = ? AND name = ?").get(kind, name) as
+      | { id: number }
+      | undefined;
+    return row ? Number(row.id) : null;
+  }
+
+  /** The number of a name, added when new (writers only; remembered: an index build asks per record). */
+  internName(kind: number, name: string): number {
+    const key = `${kind}:${name}`;
+    const cached = this.#names.get(key);
+    if (cached !== undefined) return cached;
+    const id = this.nameId(kind, name) ??
+      Number(this.st("INSERT INTO names(kind, name) VALUES (?, ?)").run(kind, name).lastInsertRowid);
+    this.#names.set(key, id);
+    return id;
+  }
+
+  /** Names interned by this connection (a rolled-back transaction forgets them: see forgetNames). */
+  readonly #names = new Map<string, number>();
+
+  /** Drops remembered names (after a rollback, the ones added in it are gone). */
+  forgetNames(): void {
+    this.#names.clear();
+  }
+
+  /** One more than the largest name number given so far (of either kind). */
+  nameLimit(): number {
+    const row = this.st("SELECT COALESCE(MAX(id), -1) + 1 AS n FROM names").get() as { n: number };
+    return Number(row.n);
+  }
+
+  nameOf(id: number): string | null {
+    const row = this.st("SELECT name FROM names WHERE id = ?").get(id) as { name: string } | undefined;
+    return row ? row.name : null;
+  }
+
+  // --- records --------------------------------------------------------------------------------
+
+  recordById(id: string): RecordRow | null {
+    const row = this.st("SELECT doc, id, source_file, source_line, line FROM records WHERE id = ?").get(id) as
+      | { doc: number; id: string; source_file: string; source_line: number; line: string }
+      | undefined;
+    return row
+      ? {
+        doc: Number(row.doc),
+        id: row.id,
+        sourceFile: row.source_file,
+        sourceLine: Number(row.source_line),
+        line: row.line,
+      }
+      : null;
+  }
+
+  recordLine(doc: number): string | null {
+    const row = this.st("SELECT line FROM records WHERE doc = ?").get(doc) as { line: string } | undefined;
+    return row ? row.line : null;
+  }
+
+  // --- manifest -------------------------------------------------------------------------------
+
+  segmentRows(): SegmentRow[] {
+    const rows = this.st(
+      "SELECT seg, first_doc, last_doc, docs, total_length, deleted, deleted_length, deleted_bitmap, deleted_terms FROM segments ORDER BY first_doc",
+    ).all() as {
+      seg: number;
+      first_doc: number;
+      last_doc: number;
+      docs: number;
+      total_length: number;
+      deleted: number;
+      deleted_length: number;
+      deleted_bitmap: Uint8Array | null;
+      deleted_terms: Uint8Array | null;
+    }[];
+    return rows.map((r) => ({
+      seg: Number(r.seg),
+      firstDoc: Number(r.first_doc),
+      lastDoc: Number(r.last_doc),
+      docs: Number(r.docs),
+      totalLength: Number(r.total_length),
+      deleted: Number(r.deleted),
+      deletedLength: Number(r.deleted_length),
+      deletedBitmap: r.deleted_bitmap,
+      deletedTerms: r.deleted_terms,
+    }));
+  }
+
+  segmentFile(seg: number): string {
+    return `${this.paths.segments}/${segmentFileName(seg)}`;
+  }
+}
+
+/** The file name of segment `seg` (zero-padded, so a listing sorts by number). */
+export function segmentFileName(seg: number): string {
+  return `seg-${String(seg).padStart(8, "0")}.vix`;
+}
+
+/** The segment number a file name names, or null for any other file. */
+export function segmentOfFile(name: string): number | null {
+  const m = /^seg-(\d{8})\.vix$/.exec(name);
+  return m ? Number(m[1]) : null;
+}
+
+/** Meta keys (one home for their names). */
+export const META = {
+  /** ANALYSIS_VERSION the index was built with. */
+  analysis: "analysis",
+  /** Digest of the credential rules the records were filtered with. */
+  rules: "rules",
+  nextDoc: "next_doc",
+  nextSeg: "next_seg",
+  liveDocs: "live_docs",
+  liveLength: "live_length",
+  /** JSON {kind: count}. */
+  byKind: "by_kind",
+  /** JSON array of the CJK words every live document is indexed with. */
+  lexicon: "lexicon",
+  /** Records counting for the CJK words (basis = 1), and the positions "start:end" the words came from. */
+  basisRecords: "basis_records",
+  basisWindow: "basis_window",
+  /** JSON [time, id] of the newest record in the basis, or null. */
+  basisEdge: "basis_edge",
+  /** Bumped by every commit that changes records or index (readers reload on a change). */
+  generation: "generation",
+  /** When a collect last committed, ms since the epoch (doctor and schedule status show it). */
+  collectedAt: "collected_at",
+  /** JSON {path, size, mtimeMs} of the old records file this archive was migrated from. */
+  migratedFrom: "migrated_from",
+} as const;
+
+// ---- a segment's deleted documents, as the manifest keeps them: a bitmap by slot, and per term
+// how many deleted documents hold it (so a term's live df is exact without reading its postings)
+
+/** `bitmap` (or a fresh one for `slots` documents) with `marked` set. */
+export function markSlots(bitmap: Uint8Array | null, slots: number, marked: readonly number[]): Uint8Array {
+  const out = new Uint8Array((slots + 7) >> 3);
+  if (bitmap) out.set(bitmap.subarray(0, out.length));
+  for (const s of marked) out[s >> 3] = out[s >> 3]! | (1 << (s & 7));
+  return out;
+}
+
+/** Encodes term → count (JSON, sorted by term so equal maps give equal bytes). */
+export function encodeDeletedTerms(terms: ReadonlyMap<string, number>): Uint8Array {
+  const sorted = [...terms].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return new TextEncoder().encode(JSON.stringify(sorted));
+}
+
+export function decodeDeletedTerms(bytes: Uint8Array | null): Map<string, number> {
+  if (!bytes || bytes.length === 0) return new Map();
+  return new Map(JSON.parse(new TextDecoder().decode(bytes)) as [string, number][]);
+}

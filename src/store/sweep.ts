@@ -1,0 +1,28 @@
+/**
+ * Removes index files no committed manifest names: segments an earlier collect merged away, and
+ * whatever a killed collect left half-written. Run by collect under its lock, before it changes
+ * anything: a reader that read the manifest before the last commit has long opened its files
+ * (an open file stays readable after it is removed).
+ */
+import { type Archive, segmentOfFile } from "./archive.ts";
+
+export async function sweepSegments(archive: Archive): Promise<number> {
+  const live = new Set(archive.segmentRows().map((r) => r.seg));
+  let removed = 0;
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(archive.paths.segments));
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return 0;
+    throw err;
+  }
+  for (const e of entries) {
+    if (!e.isFile) continue;
+    const seg = segmentOfFile(e.name);
+    const stray = seg === null ? e.name.endsWith(".tmp") : !live.has(seg);
+    if (!stray) continue;
+    await Deno.remove(`${archive.paths.segments}/${e.name}`).catch(() => {});
+    removed++;
+  }
+  return removed;
+}
