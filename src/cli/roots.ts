@@ -18,7 +18,7 @@ import type { CommandSpec } from "./commands.ts";
 const PROTECTED_DIRS = ["Desktop", "Documents", "Downloads", "Library", "Movies", "Music", "Pictures"];
 
 export async function resolveRoots(
-  spec: CommandSpec,
+  spec: Pick<CommandSpec, "name">,
   args: ParsedArgs,
   config: Config,
   paths: Paths,

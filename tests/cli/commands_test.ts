@@ -10,17 +10,18 @@ import { COMMANDS, findCommand, permissionsFor } from "../../src/cli/commands.ts
 import { NO_PERMISSIONS } from "../../src/sandbox/permissions.ts";
 
 /**
- * Largest static module graph of `verdict hint` (main.ts plus the hint command), as measured;
- * 40 since the hook's decision moved to src/gate/hint.ts so that `verdict replay` runs it too;
- * 41 since a recalled document quote is re-read through collect's own Markdown splitter and
- * credential screen (src/collect/markdown.ts, pulled in by src/rank/recall.ts), so the two can
+ * Largest static module graph of `verdict hint` (main.ts, the launcher and the hint command), as
+ * measured; 40 since the hook's decision moved to src/gate/hint.ts so that `verdict replay` runs
+ * it too; 41 since a recalled document quote is re-read through collect's own Markdown splitter
+ * and credential screen (src/collect/markdown.ts, pulled in by src/rank/recall.ts), so the two can
  * never disagree about where a section ends; 43 since the gate judges a candidate's statements
  * (src/gate/statements.ts) and reads their decision language at gate time (src/rank/markers.ts);
  * 50 since the archive is a store (node:sqlite, the store's archive, paths and reader, the index
- * segments and their byte reader, the analysis version) in place of one index file: a module
- * costs about 20 µs to load here.
+ * segments and their byte reader, the analysis version) in place of one index file; 52 since
+ * the plan builder is a module of its own, shared with the hook's own entry, and main.ts decides
+ * which entry to load (src/cli/hook_argv.ts): a module costs about 20 µs to load here.
  */
-const HINT_PATH_MAX_MODULES = 50;
+const HINT_PATH_MAX_MODULES = 52;
 
 interface InfoModule {
   readonly specifier: string;
@@ -96,7 +97,8 @@ Deno.test("the hint path loads no collector, no agent folder, no install code an
   const mods = await moduleInfo(main);
   const hint = [...mods.keys()].find((s) => s.endsWith("/src/cli/cmd/hint.ts"));
   assert.ok(hint, "main.ts's graph reaches cmd/hint.ts through the command table");
-  const path = [...staticClosure(mods, [main.href, hint], false)].map(local);
+  // main.ts loads the launcher (src/cli/main.ts) with a dynamic import; it is on the hint path.
+  const path = [...staticClosure(mods, [main.href, src("cli/main.ts").href, hint], false)].map(local);
   const forbidden = path.filter((s) =>
     s.startsWith("npm:") ||
     /^src\/(collect\/(collect|transcripts|docs|git)|install\/(install|doctor)|serve\/(server|http|stdio|mcp_deps))\.ts$/
@@ -112,6 +114,22 @@ Deno.test("the hint path loads no collector, no agent folder, no install code an
       path.sort().join("\n")
     }`,
   );
+});
+
+Deno.test("the per-prompt hook's own entry loads neither the command table nor the launcher, and is smaller than the hint path", async () => {
+  const main = new URL("../../main.ts", import.meta.url);
+  const entry = src("cli/hook_entry.ts");
+  const mods = await moduleInfo(main);
+  const mainStatic = [...staticClosure(mods, [main.href], false)].map(local);
+  assert.deepEqual(mainStatic.filter((s) => s.startsWith("src/")), ["src/cli/hook_argv.ts"]);
+  const hook = [...staticClosure(await moduleInfo(entry), [entry.href], false)].map(local);
+  const launcher = hook.filter((s) =>
+    /^src\/(cli\/(main|commands|run_confined|roots)|sandbox\/permissions)\.ts$/.test(s)
+  );
+  assert.deepEqual(launcher, []);
+  const hint = [...mods.keys()].find((s) => s.endsWith("/src/cli/cmd/hint.ts"))!;
+  const hintPath = staticClosure(mods, [main.href, src("cli/main.ts").href, hint], false);
+  assert.ok(hook.length < hintPath.size, `${hook.length} modules, the hint path ${hintPath.size}`);
 });
 
 Deno.test("an agent's hook dialect (the one part of an agent the per-prompt hook loads) imports no code but dialects", async () => {

@@ -278,3 +278,20 @@ Deno.test("hook user-prompt --agent copilot reads Copilot's camelCase stdin and 
   const qwen = await runCli(["hint", "--agent", "qwen"], { env, stdin: hookJson(CONTRADICTION) });
   assert.equal(qwen.stdout, JSON.stringify(claude) + "\n");
 });
+
+Deno.test("the hook's own entry and the launcher print the same hook output, byte for byte", async () => {
+  const base = await world();
+  const env = { ...base, VERDICT_SEEN: "" };
+  const config = `${base.HOME}/.config/verdict/config.json`;
+  for (const agent of [[], ["--agent", "gemini"], ["--agent=gemini"]]) {
+    // Bare (or with --agent only) it is the hook's entry; with --config it is the launcher's.
+    const own = await runCli(["hook", "user-prompt", ...agent], { env, stdin: hookJson(CONTRADICTION) });
+    const launcher = await runCli(["hook", "user-prompt", ...agent, "--config", config], {
+      env,
+      stdin: hookJson(CONTRADICTION),
+    });
+    assert.equal(own.code, 0, own.stderr);
+    assert.match(own.stdout, /\[verdict recall\]/);
+    assert.equal(own.stdout, launcher.stdout, agent.join(" "));
+  }
+});

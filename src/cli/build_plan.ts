@@ -1,0 +1,110 @@
+/**
+ * Building a command's plan (plain data: paths with overrides, config, real roots, the clock,
+ * the hook input). Kept apart from the launcher so the per-prompt hook entry (hook_entry.ts)
+ * builds the same plan without loading the command table.
+ */
+import { type ParsedArgs, stringOption } from "./args.ts";
+import type { CommandSpec } from "./commands.ts";
+import { UsageError } from "../errors.ts";
+import { type CommandPlan, EMPTY_ROOTS } from "./plan.ts";
+import type { HookInput } from "../agents/agent.ts";
+import { hookDialectOf } from "../agents/registry.ts";
+import { resolveAsOf } from "./clock.ts";
+import { type Config, loadConfig } from "../config/config.ts";
+import { defaultPaths, type Env, type Paths, resolvePath } from "../config/paths.ts";
+
+/** What plan building reads of a command's spec. */
+export type PlanSpec = Pick<CommandSpec, "name" | "sandbox" | "options">;
+
+/** Builds the plan: paths with overrides, config, real roots, the clock, hook paths. */
+export async function buildPlan(
+  spec: PlanSpec,
+  args: ParsedArgs,
+  env: Env,
+  cwd: string,
+  stdin: Uint8Array | null,
+): Promise<CommandPlan> {
+  const base = defaultPaths(env, cwd);
+  const abs = (p: string) => resolvePath(p, cwd, base.home);
+  const configOpt = stringOption(args, "config");
+  const recordsOpt = stringOption(args, "out") ?? stringOption(args, "records");
+  const paths: Paths = {
+    ...base,
+    config: configOpt ? abs(configOpt) : base.config,
+    records: recordsOpt ? abs(recordsOpt) : base.records,
+  };
+  // Version and help need no config; everything else fails early on a bad one.
+  const config: Config = spec.sandbox === "none"
+    ? (await import("../config/config.ts")).DEFAULT_CONFIG
+    : await loadConfig(paths.config, paths.home);
+  const normalizedArgs = absolutizePathOptions(spec, args, abs);
+  const roots = spec.sandbox === "worker"
+    ? await (await import("./roots.ts")).resolveRoots(spec, normalizedArgs, config, paths, env, cwd)
+    : EMPTY_ROOTS;
+  const asOf = "as-of" in spec.options
+    ? await resolveAsOf(stringOption(args, "as-of"), env.VERDICT_ASOF)
+    : null;
+  if (spec.name === "query" && asOf === null) {
+    throw new UsageError(
+      '"verdict query" needs --as-of (or VERDICT_ASOF)',
+      "pass the caller's clock, e.g. --as-of 2026-11-29T12:00:00Z",
+    );
+  }
+  return {
+    command: spec.name,
+    args: normalizedArgs,
+    env: { ...env },
+    cwd,
+    paths,
+    config,
+    roots,
+    asOf,
+    stdin,
+    hookInput: stdin ? await hookInputOf(stdin, stringOption(args, "agent")) : null,
+  };
+}
+
+/** Options naming files or directories, made absolute so a Worker never needs the cwd. */
+const PATH_OPTIONS = [
+  "out",
+  "records",
+  "seen",
+  "entities",
+  "live-transcript",
+  "token-file",
+  "transcript",
+  "cwd",
+  "summary",
+  "snapshot",
+  "corpus",
+  "read",
+  "config",
+];
+
+function absolutizePathOptions(spec: PlanSpec, args: ParsedArgs, abs: (p: string) => string): ParsedArgs {
+  const options = { ...args.options };
+  for (const name of PATH_OPTIONS) {
+    const v = options[name];
+    if (typeof v === "string" && v !== "-" && v !== "" && name in spec.options) options[name] = abs(v);
+  }
+  for (const name of ["git-repo", "doc-root"]) {
+    const v = options[name];
+    if (Array.isArray(v)) options[name] = v.map(abs);
+  }
+  return { options, positionals: args.positionals };
+}
+
+/** The hook input through the dialect of the agent `--agent` names; null when it does not parse. */
+async function hookInputOf(stdin: Uint8Array, agent: string | undefined): Promise<HookInput | null> {
+  const dialect = await hookDialectOf(agent);
+  if (dialect === null) return null;
+  try {
+    const v: unknown = JSON.parse(new TextDecoder().decode(stdin));
+    if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
+    const input = dialect.read(v as Record<string, unknown>);
+    const abs = (p: string | null) => (p !== null && p.startsWith("/") ? p : null);
+    return { ...input, cwd: abs(input.cwd), transcript: abs(input.transcript) };
+  } catch {
+    return null;
+  }
+}
