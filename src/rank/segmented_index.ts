@@ -59,6 +59,12 @@ class FillMap {
   }
 }
 
+/**
+ * Terms whose merged posting lists are remembered: a prompt asks for a few dozen, a server for
+ * many over its life (the lists themselves are bounded by the segments' own cache).
+ */
+const MAX_REMEMBERED_LISTS = 256;
+
 export class SegmentedIndex implements Corpus {
   readonly docCount: number;
   readonly docSlots: number;
@@ -70,6 +76,7 @@ export class SegmentedIndex implements Corpus {
   #filled?: FillMap;
   readonly #fullyLoaded: Uint8Array;
   #lexicon?: ReadonlySet<string>;
+  readonly #postingLists = new Map<string, PostingList>();
 
   constructor(input: SegmentedIndexInput) {
     this.#input = input;
@@ -200,19 +207,35 @@ export class SegmentedIndex implements Corpus {
   }
 
   postingList(term: string): PostingList {
-    const docs: number[] = [];
-    const tfs: number[] = [];
+    const cached = this.#postingLists.get(term);
+    if (cached !== undefined) return cached;
     // Not candidatesOnly: a caller may read the columns of any document returned here.
-    for (const part of this.postingParts(term, false)) {
-      for (let i = 0; i < part.docs.length; i++) {
-        const slot = part.docs[i]!;
-        if (part.deleted && isMarked(part.deleted, slot)) continue;
-        docs.push(part.base + slot);
-        tfs.push(part.tfs[i]!);
+    const parts = this.postingParts(term, false);
+    let list: PostingList;
+    const only = parts.length === 1 ? parts[0]! : null;
+    if (parts.length === 0) list = EMPTY_POSTING_LIST;
+    else if (only !== null && only.base === 0 && only.deleted === null) {
+      list = { docs: only.docs, tfs: only.tfs }; // the segment's own arrays, no copy
+    } else {
+      let total = 0;
+      for (const part of parts) total += part.docs.length;
+      const docs = new Int32Array(total);
+      const tfs = new Int32Array(total);
+      let n = 0;
+      for (const part of parts) {
+        for (let i = 0; i < part.docs.length; i++) {
+          const slot = part.docs[i]!;
+          if (part.deleted && isMarked(part.deleted, slot)) continue;
+          docs[n] = part.base + slot;
+          tfs[n++] = part.tfs[i]!;
+        }
       }
+      list = n === 0 ? EMPTY_POSTING_LIST : { docs: docs.subarray(0, n), tfs: tfs.subarray(0, n) };
     }
-    if (docs.length === 0) return EMPTY_POSTING_LIST;
-    return { docs: Int32Array.from(docs), tfs: Int32Array.from(tfs) };
+    // Asked again per candidate and per gate check: remembered, within a bound.
+    if (this.#postingLists.size >= MAX_REMEMBERED_LISTS) this.#postingLists.clear();
+    this.#postingLists.set(term, list);
+    return list;
   }
 
   postings(term: string): readonly Posting[] {

@@ -6,11 +6,13 @@ import type { RepeatRule } from "../agents/agent.ts";
 import type { VerdictRecord } from "../collect/record.ts";
 import { Archive } from "./archive.ts";
 import { type StorePaths, storePaths } from "./paths.ts";
+import { sweepSegments } from "./sweep.ts";
 import { ArchiveUpdate } from "./update.ts";
 
 /**
  * Adds `records` to the archive named by `recordsPath` (creating it when missing), as a collect
- * that found them again would: one record per id.
+ * that found them again would: one record per id. For an archive nothing reads meanwhile (the
+ * segments merged away are removed at once, not by the next collect).
  */
 export async function buildArchive(
   recordsPath: string,
@@ -40,6 +42,8 @@ export async function buildArchive(
       update.rollback();
       throw err;
     }
+    // Nothing else reads this archive yet: the segments merged away go at once.
+    await sweepSegments(archive);
   } finally {
     archive.close();
   }
