@@ -14,6 +14,7 @@ import type { DoctorJob } from "./jobs.ts";
 import { runProgram } from "./schedule_apply.ts";
 import { type ArchiveStatus, archiveStatus } from "../store/status.ts";
 import { storePaths } from "../store/paths.ts";
+import { VerdictError } from "../errors.ts";
 
 export type { Check, CheckStatus } from "./checks.ts";
 
@@ -157,7 +158,8 @@ function recordsCheck(job: DoctorJob): Check[] {
         "records",
         "fail",
         `the archive ${job.records} cannot be read: ${reason(err)}`,
-        `make ${job.records} readable`,
+        // A foreign, newer or damaged archive says what to do; anything else is a permission.
+        err instanceof VerdictError && err.hint ? err.hint : `make ${job.records} readable`,
       ),
       check("index", "skip", "the archive cannot be read, so neither can its index"),
     ];

@@ -107,6 +107,14 @@ export interface SegmentRow {
   readonly deletedTerms: Uint8Array | null;
 }
 
+/** The error for an archive SQLite finds damaged. */
+export function damaged(db: string, detail: string): StoreError {
+  return new StoreError(
+    `Cannot open the archive "${db}": it is damaged (${detail})`,
+    `move it away and run "verdict collect": it rebuilds the archive from your agents' history (records whose transcripts are gone cannot come back)`,
+  );
+}
+
 /** The archive cannot be opened as it is (foreign, newer, damaged). */
 export class StoreError extends VerdictError {
   constructor(message: string, hint?: string) {
@@ -134,6 +142,9 @@ export class Archive {
     Deno.openSync(paths.db, { read: true, write: true, create: true, mode: 0o600 }).close();
     const db = new DatabaseSync(paths.db, { timeout: WRITE_BUSY_MS });
     try {
+      const archive = new Archive(db, paths);
+      // First: a foreign, newer or damaged file is refused before anything is set on it.
+      const version = archive.#checkVersion();
       db.exec("PRAGMA journal_mode = WAL");
       // A deleted record's bytes are overwritten, not left in free pages (a credential rule
       // that removes records must remove their text).
@@ -143,8 +154,6 @@ export class Archive {
       db.exec("PRAGMA temp_store = FILE");
       // Pages kept in memory (KiB): a collect's look-ups and inserts land all over the indexes.
       db.exec(`PRAGMA cache_size = -${WRITE_CACHE_KIB}`);
-      const archive = new Archive(db, paths);
-      const version = archive.#checkVersion();
       if (version === 0) {
         db.exec("BEGIN IMMEDIATE");
         try {
@@ -194,6 +203,23 @@ export class Archive {
 
   /** The schema version of the open database; 0 for a new, empty one. Throws on a foreign or newer one. */
   #checkVersion(): number {
+    try {
+      return this.#readVersion();
+    } catch (err) {
+      if (err instanceof StoreError) throw err;
+      const message = err instanceof Error ? err.message : String(err);
+      if (/not a database|file is encrypted/i.test(message)) {
+        throw new StoreError(
+          `Cannot open the archive "${this.paths.db}": it is not a verdict archive (not an SQLite database)`,
+          "point VERDICT_RECORDS (or --out) at another path, or move this file away",
+        );
+      }
+      if (/malformed|corrupt/i.test(message)) throw damaged(this.paths.db, message);
+      throw err;
+    }
+  }
+
+  #readVersion(): number {
     const app = Number(
       (this.db.prepare("PRAGMA application_id").get() as { application_id: number }).application_id,
     );
