@@ -768,8 +768,8 @@ Disables the timer (or unloads the agent) and deletes the files schedule install
     help: `Example:
   verdict schedule status
 
-Last run: when collect last changed the records file or its state file. Counts: the
-collect state's per-kind counts (<records>.state.json).`,
+Last collect: when collect last ran over the archive. Counts: the archive's records by
+kind.`,
     options: {
       scheduler: { kind: "string", value: "NAME", description: "systemd, launchd, cron or schtasks" },
       ...RECORDS,
@@ -792,7 +792,7 @@ collect state's per-kind counts (<records>.state.json).`,
 
 ${
       wrap(
-        `Checks: the config loads; transcript roots, doc_roots and git_repos exist and are readable; the records file exists and changed in the last 2 days; the index matches the records; each agent's hooks are registered and will run (Claude Code's three, Gemini CLI's BeforeAgent); the MCP server is registered with ${
+        `Checks: the config loads; transcript roots, doc_roots and git_repos exist and are readable; the archive opens and was collected in the last 2 days; its index can serve; each agent's hooks are registered and will run (Claude Code's three, Gemini CLI's BeforeAgent); the MCP server is registered with ${
           orList(AGENT_LABELS)
         }; the scheduled collect is installed; and the permission scoping works (this program's "sandbox-probe --as collect" must be refused a read outside the roots). Exit 1 when a check failed, 0 otherwise (warnings included).`,
       )
