@@ -29,6 +29,7 @@ import {
 import { isAbsoluteProgram } from "./binary.ts";
 import { shellQuote } from "./shell.ts";
 import { type EditResult, HostFileError } from "./errors.ts";
+import type { HookFinding } from "./checks.ts";
 import { objectMember, rootObject } from "./host_json.ts";
 import { isDeepStrictEqual } from "node:util";
 
@@ -290,11 +291,8 @@ export function uninstallJsonHooks(specs: readonly HookSpec[], text: string, pat
 }
 
 /** Which of the table's hooks a settings file runs, ours or wired by hand, and with which program. */
-export interface HookStatus {
+export interface HookStatus extends HookFinding {
   readonly spec: HookSpec;
-  readonly state: "installed" | "hand-wired" | "missing";
-  /** The program an installed entry runs. */
-  readonly program: string | null;
 }
 
 export function jsonHookStatus(specs: readonly HookSpec[], text: string, path: string): HookStatus[] {
@@ -303,8 +301,11 @@ export function jsonHookStatus(specs: readonly HookSpec[], text: string, path: s
   return specs.map((spec) => {
     const hs = hooks ? handlersIn(hooks, spec.event).map((h) => nodeValue(h.handler)) : [];
     const ours = hs.find((h) => isOurHandler(h, spec.sub));
-    if (ours) return { spec, state: "installed", program: installedHookProgram(commandOf(ours)!) };
-    if (hs.some((h) => isHandWiredHandler(h, spec.sub))) return { spec, state: "hand-wired", program: null };
-    return { spec, state: "missing", program: null };
+    const label = hookLabel(spec);
+    if (ours) return { spec, label, state: "installed", program: installedHookProgram(commandOf(ours)!) };
+    if (hs.some((h) => isHandWiredHandler(h, spec.sub))) {
+      return { spec, label, state: "hand-wired", program: null };
+    }
+    return { spec, label, state: "missing", program: null };
   });
 }

@@ -2,9 +2,18 @@
  * Claude Code's own doctor check: are verdict's three hooks registered in settings.json, and do
  * they run this verdict? (Its MCP registration is checked with every agent's, in doctor.ts.)
  */
-import { type Check, check, parseFailure } from "../../install/checks.ts";
+import {
+  type Check,
+  check,
+  hookList,
+  hooksRunElsewhere,
+  missingHooks,
+  parseFailure,
+} from "../../install/checks.ts";
 import type { DoctorContext } from "../agent.ts";
-import { hookLabel, hookStatus } from "./hooks.ts";
+import { hookStatus } from "./hooks.ts";
+
+const FIX = "run verdict install --claude";
 
 /** The role of the settings file holding the hooks (see mod.ts). */
 export const SETTINGS_ROLE = "claude-settings";
@@ -18,26 +27,6 @@ export async function hooksCheck(ctx: DoctorContext): Promise<Check> {
   } catch (err) {
     return parseFailure("hooks", settings, err);
   }
-  const missing = statuses.filter((s) => s.state === "missing");
-  if (missing.length > 0) {
-    return check(
-      "hooks",
-      "fail",
-      `not registered in ${settings}: ${missing.map((s) => hookLabel(s.spec)).join(", ")}`,
-      "run verdict install --claude",
-    );
-  }
-  const elsewhere = statuses.filter((s) => s.program !== null && s.program !== ctx.bin);
-  if (elsewhere.length > 0) {
-    return check(
-      "hooks",
-      "warn",
-      `the hooks run ${elsewhere[0]!.program}, but this verdict is ${ctx.bin}`,
-      "run verdict install --claude to point them here",
-    );
-  }
-  const labels = statuses.map((s) =>
-    hookLabel(s.spec) + (s.state === "hand-wired" ? " (wired by hand)" : "")
-  );
-  return check("hooks", "ok", `${labels.join(", ")} in ${settings}`);
+  const problem = missingHooks(statuses, settings, FIX) ?? hooksRunElsewhere(statuses, ctx.bin, FIX);
+  return problem ?? check("hooks", "ok", `${hookList(statuses)} in ${settings}`);
 }

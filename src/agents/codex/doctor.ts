@@ -3,8 +3,14 @@
  * Codex run them at all? Codex skips a hook it has not been told to trust, without a word, so a
  * hook that is registered but untrusted (or trusted in an older version, or turned off) fails.
  */
-import { type Check, check, parseFailure } from "../../install/checks.ts";
-import { hookLabel } from "../../install/hook_json.ts";
+import {
+  type Check,
+  check,
+  hookList,
+  hooksRunElsewhere,
+  missingHooks,
+  parseFailure,
+} from "../../install/checks.ts";
 import type { DoctorContext } from "../agent.ts";
 import { codexHookStatus, runsVerdict, wantedTrust } from "./hooks.ts";
 import { HOOKS_ROLE } from "./mcp.ts";
@@ -18,6 +24,8 @@ export const TRUST_FIX =
   "run verdict install --codex (it records trust for the hooks it writes), or in Codex type /hooks, " +
   'select each verdict hook and press "t"';
 
+const FIX = "run verdict install --codex";
+
 export async function codexHooksCheck(ctx: DoctorContext): Promise<Check> {
   if (!ctx.agent.present) return check("hooks", "skip", "Codex not found; no hooks to check");
   const hooksFile = ctx.agent.files.find((f) => f.role === HOOKS_ROLE)!;
@@ -30,15 +38,8 @@ export async function codexHooksCheck(ctx: DoctorContext): Promise<Check> {
   } catch (err) {
     return parseFailure("hooks", hooksFile.path, err);
   }
-  const missing = statuses.filter((s) => s.state === "missing");
-  if (missing.length > 0) {
-    return check(
-      "hooks",
-      "fail",
-      `not registered in ${hooksFile.path}: ${missing.map((s) => hookLabel(s.spec)).join(", ")}`,
-      "run verdict install --codex",
-    );
-  }
+  const missing = missingHooks(statuses, hooksFile.path, FIX);
+  if (missing) return missing;
   let configText: string;
   let wanted;
   try {
@@ -83,17 +84,6 @@ export async function codexHooksCheck(ctx: DoctorContext): Promise<Check> {
       );
     }
   }
-  const elsewhere = statuses.filter((s) => s.program !== null && s.program !== ctx.bin);
-  if (elsewhere.length > 0) {
-    return check(
-      "hooks",
-      "warn",
-      `the hooks run ${elsewhere[0]!.program}, but this verdict is ${ctx.bin}`,
-      "run verdict install --codex to point them here",
-    );
-  }
-  const labels = statuses.map((s) =>
-    hookLabel(s.spec) + (s.state === "hand-wired" ? " (wired by hand)" : "")
-  );
-  return check("hooks", "ok", `${labels.join(", ")} in ${hooksFile.path}, trusted`);
+  return hooksRunElsewhere(statuses, ctx.bin, FIX) ??
+    check("hooks", "ok", `${hookList(statuses)} in ${hooksFile.path}, trusted`);
 }

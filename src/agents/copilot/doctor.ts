@@ -8,13 +8,22 @@
  * answered. Doctor says so, with the number of folders trusted so far.
  */
 import { parseJsonc } from "../../config/jsonc.ts";
-import { type Check, check, parseFailure } from "../../install/checks.ts";
+import {
+  type Check,
+  check,
+  hookList,
+  hooksRunElsewhere,
+  missingHooks,
+  parseFailure,
+} from "../../install/checks.ts";
 import type { DoctorContext } from "../agent.ts";
 import { isObject } from "../json.ts";
 import { copilotHookStatus } from "./hooks.ts";
 
 export const SETTINGS_ROLE = "copilot-settings";
 export const TRUST_ROLE = "copilot-config";
+
+const FIX = "run verdict install --copilot";
 
 export async function copilotHooksCheck(ctx: DoctorContext): Promise<Check> {
   if (!ctx.agent.present) return check("hooks", "skip", "Copilot CLI not found; no hooks to check");
@@ -37,16 +46,8 @@ export async function copilotHooksCheck(ctx: DoctorContext): Promise<Check> {
   } catch {
     trusted = null; // unreadable trust list: said below
   }
-  const fix = "run verdict install --copilot";
-  const missing = statuses.filter((s) => s.state === "missing");
-  if (missing.length > 0) {
-    return check(
-      "hooks",
-      "fail",
-      `Copilot CLI: not registered in ${settings}: ${missing.map((s) => s.spec.event).join(", ")}`,
-      fix,
-    );
-  }
+  const missing = missingHooks(statuses, settings, FIX);
+  if (missing) return missing;
   if (isObject(parsed) && parsed.disableAllHooks === true) {
     return check(
       "hooks",
@@ -55,23 +56,15 @@ export async function copilotHooksCheck(ctx: DoctorContext): Promise<Check> {
       `edit ${settings}`,
     );
   }
-  const elsewhere = statuses.filter((s) => s.program !== null && s.program !== ctx.bin);
-  if (elsewhere.length > 0) {
-    return check(
-      "hooks",
-      "warn",
-      `Copilot CLI: the hooks run ${elsewhere[0]!.program}, but this verdict is ${ctx.bin}`,
-      `${fix} to point them here`,
-    );
-  }
-  const labels = statuses.map((s) => s.spec.event + (s.state === "hand-wired" ? " (wired by hand)" : ""));
+  const elsewhere = hooksRunElsewhere(statuses, ctx.bin, FIX);
+  if (elsewhere) return elsewhere;
   const trust = trusted === null
     ? `its trust list ${config} does not parse`
     : `${trusted} folder${trusted === 1 ? "" : "s"} trusted in ${config}`;
   return check(
     "hooks",
     "ok",
-    `Copilot CLI: ${labels.join(", ")} in ${settings} (user hooks run in any folder; the terminal UI asks ` +
+    `${hookList(statuses)} in ${settings} (user hooks run in any folder; the terminal UI asks ` +
       `to trust each folder once before its first session there, and runs nothing until answered: ${trust})`,
   );
 }

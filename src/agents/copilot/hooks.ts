@@ -30,6 +30,7 @@ import {
   isHandWiredHandler,
   isOurHandler,
 } from "../../install/hook_json.ts";
+import type { HookFinding } from "../../install/checks.ts";
 import { objectMember, rootObject } from "../../install/host_json.ts";
 import { isDeepStrictEqual } from "node:util";
 
@@ -168,10 +169,8 @@ export function uninstallCopilotHooks(text: string, path: string): EditResult {
   return { text: out, changes, notes };
 }
 
-export interface CopilotHookStatus {
+export interface CopilotHookStatus extends HookFinding {
   readonly spec: CopilotHookSpec;
-  readonly state: "installed" | "hand-wired" | "missing";
-  readonly program: string | null;
 }
 
 export function copilotHookStatus(text: string, path: string): CopilotHookStatus[] {
@@ -180,16 +179,18 @@ export function copilotHookStatus(text: string, path: string): CopilotHookStatus
   return COPILOT_HOOKS.map((spec) => {
     const hs = hooks ? handlersIn(hooks, spec.event).map((h) => h.value) : [];
     const ours = hs.find((h) => isOurCopilotHandler(h, spec.sub));
+    const label = spec.event;
     if (ours) {
       return {
         spec,
+        label,
         state: "installed",
         program: installedHookProgram(String((ours as { bash: string }).bash)),
       };
     }
     if (hs.some((h) => isHandWiredHandler(asShared(h), spec.sub))) {
-      return { spec, state: "hand-wired", program: null };
+      return { spec, label, state: "hand-wired", program: null };
     }
-    return { spec, state: "missing", program: null };
+    return { spec, label, state: "missing", program: null };
   });
 }

@@ -73,6 +73,5 @@ export const kit: AgentKit = {
   ],
   doctorFiles: [{ role: TRUST_ROLE, path: (at) => joinPath(copilotFolder(at), "config.json") }],
   judgeTranscript: null,
-  // Nothing to say where Copilot CLI is not used (the shared checks already name its folder).
-  doctor: async (ctx) => ctx.agent.present ? [await copilotHooksCheck(ctx)] : [],
+  doctor: async (ctx) => [await copilotHooksCheck(ctx)],
 };

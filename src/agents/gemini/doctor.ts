@@ -8,8 +8,14 @@
  * agent's, in src/install/doctor.ts.)
  */
 import { parseJsonc } from "../../config/jsonc.ts";
-import { type Check, check, parseFailure } from "../../install/checks.ts";
-import { hookLabel } from "../../install/hook_json.ts";
+import {
+  type Check,
+  check,
+  hookList,
+  hooksRunElsewhere,
+  missingHooks,
+  parseFailure,
+} from "../../install/checks.ts";
 import { MCP_NAME } from "../../install/mcp_servers.ts";
 import type { DoctorContext } from "../agent.ts";
 import { isObject } from "../json.ts";
@@ -17,6 +23,8 @@ import { geminiHookStatus, HINT_HOOK_NAME } from "./hooks.ts";
 
 /** The role of the settings file (see mod.ts). */
 export const SETTINGS_ROLE = "gemini-settings";
+
+const FIX = "run verdict install --gemini";
 
 export async function geminiHooksCheck(ctx: DoctorContext): Promise<Check> {
   if (!ctx.agent.present) return check("hooks", "skip", "Gemini CLI not found; no hooks to check");
@@ -31,39 +39,17 @@ export async function geminiHooksCheck(ctx: DoctorContext): Promise<Check> {
   } catch (err) {
     return parseFailure("hooks", settings, err);
   }
-  const fix = "run verdict install --gemini";
-  const missing = statuses.filter((s) => s.state === "missing");
-  if (missing.length > 0) {
-    return check(
-      "hooks",
-      "fail",
-      `Gemini CLI: not registered in ${settings}: ${missing.map((s) => hookLabel(s.spec)).join(", ")}`,
-      fix,
-    );
-  }
+  const missing = missingHooks(statuses, settings, FIX);
+  if (missing) return missing;
   const off = turnedOff(parsed);
   if (off !== null) {
     return check("hooks", "fail", `Gemini CLI will not run verdict's hooks: ${off}`, `edit ${settings}`);
   }
-  const elsewhere = statuses.filter((s) => s.program !== null && s.program !== ctx.bin);
-  if (elsewhere.length > 0) {
-    return check(
-      "hooks",
-      "warn",
-      `Gemini CLI: the hooks run ${elsewhere[0]!.program}, but this verdict is ${ctx.bin}`,
-      `${fix} to point them here`,
-    );
-  }
-  const labels = statuses.map((s) =>
-    hookLabel(s.spec) + (s.state === "hand-wired" ? " (wired by hand)" : "")
-  );
+  const elsewhere = hooksRunElsewhere(statuses, ctx.bin, FIX);
+  if (elsewhere) return elsewhere;
   const mcp = mcpBlocked(parsed);
-  if (mcp !== null) return check("hooks", "warn", `Gemini CLI: ${mcp}`, `edit ${settings}`);
-  return check(
-    "hooks",
-    "ok",
-    `Gemini CLI: ${labels.join(", ")} in ${settings} (user hooks need no trust step)`,
-  );
+  if (mcp !== null) return check("hooks", "warn", mcp, `edit ${settings}`);
+  return check("hooks", "ok", `${hookList(statuses)} in ${settings} (user hooks need no trust step)`);
 }
 
 /** Why the settings keep verdict's hooks from running, or null. */

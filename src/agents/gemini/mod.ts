@@ -65,7 +65,6 @@ export const kit: AgentKit = {
       mcpState: geminiMcpState,
     },
   ],
-  // Nothing to say where Gemini CLI is not used (the shared checks already name its folder).
   judgeTranscript: null,
-  doctor: async (ctx) => ctx.agent.present ? [await geminiHooksCheck(ctx)] : [],
+  doctor: async (ctx) => [await geminiHooksCheck(ctx)],
 };

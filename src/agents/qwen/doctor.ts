@@ -9,8 +9,14 @@
  * starting. (The registration itself is checked with every agent's, in src/install/doctor.ts.)
  */
 import { parseJsonc } from "../../config/jsonc.ts";
-import { type Check, check, parseFailure } from "../../install/checks.ts";
-import { hookLabel } from "../../install/hook_json.ts";
+import {
+  type Check,
+  check,
+  hookList,
+  hooksRunElsewhere,
+  missingHooks,
+  parseFailure,
+} from "../../install/checks.ts";
 import type { DoctorContext } from "../agent.ts";
 import { isObject } from "../json.ts";
 import { mcpBlocked } from "../gemini/doctor.ts";
@@ -18,6 +24,8 @@ import { qwenHookStatus } from "./hooks.ts";
 
 /** The role of the settings file (see mod.ts). */
 export const SETTINGS_ROLE = "qwen-settings";
+
+const FIX = "run verdict install --qwen";
 
 export async function qwenHooksCheck(ctx: DoctorContext): Promise<Check> {
   if (!ctx.agent.present) return check("hooks", "skip", "Qwen Code not found; no hooks to check");
@@ -31,43 +39,21 @@ export async function qwenHooksCheck(ctx: DoctorContext): Promise<Check> {
   } catch (err) {
     return parseFailure("hooks", settings, err);
   }
-  const fix = "run verdict install --qwen";
-  const missing = statuses.filter((s) => s.state === "missing");
-  if (missing.length > 0) {
-    return check(
-      "hooks",
-      "fail",
-      `Qwen Code: not registered in ${settings}: ${missing.map((s) => hookLabel(s.spec)).join(", ")}`,
-      fix,
-    );
-  }
+  const missing = missingHooks(statuses, settings, FIX);
+  if (missing) return missing;
   const off = turnedOff(parsed);
   if (off !== null) {
     return check("hooks", "fail", `Qwen Code will not run verdict's hooks: ${off}`, `edit ${settings}`);
   }
-  const elsewhere = statuses.filter((s) => s.program !== null && s.program !== ctx.bin);
-  if (elsewhere.length > 0) {
-    return check(
-      "hooks",
-      "warn",
-      `Qwen Code: the hooks run ${elsewhere[0]!.program}, but this verdict is ${ctx.bin}`,
-      `${fix} to point them here`,
-    );
-  }
+  const elsewhere = hooksRunElsewhere(statuses, ctx.bin, FIX);
+  if (elsewhere) return elsewhere;
   const sandbox = sandboxed(parsed);
   if (sandbox !== null) {
     return check("hooks", "warn", `Qwen Code may not run verdict's hooks: ${sandbox}`, `edit ${settings}`);
   }
   const mcp = mcpBlocked(parsed);
-  if (mcp !== null) return check("hooks", "warn", `Qwen Code: ${mcp}`, `edit ${settings}`);
-  const labels = statuses.map((s) =>
-    hookLabel(s.spec) + (s.state === "hand-wired" ? " (wired by hand)" : "")
-  );
-  return check(
-    "hooks",
-    "ok",
-    `Qwen Code: ${labels.join(", ")} in ${settings} (user hooks need no trust step)`,
-  );
+  if (mcp !== null) return check("hooks", "warn", mcp, `edit ${settings}`);
+  return check("hooks", "ok", `${hookList(statuses)} in ${settings} (user hooks need no trust step)`);
 }
 
 /** Why the settings keep every hook from running, or null. */

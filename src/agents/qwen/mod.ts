@@ -73,6 +73,5 @@ export const kit: AgentKit = {
     },
   ],
   judgeTranscript: asClaudeTranscript,
-  // Nothing to say where Qwen Code is not used (the shared checks already name its folder).
-  doctor: async (ctx) => ctx.agent.present ? [await qwenHooksCheck(ctx)] : [],
+  doctor: async (ctx) => [await qwenHooksCheck(ctx)],
 };
