@@ -37,6 +37,8 @@ export interface AgentEntry {
   readonly readsHelp: string;
   /** A paragraph for `install --help`: which file gets which entry. */
   readonly installHelp: string;
+  /** A sentence fragment for `doctor --help`: what its own check (AgentKit.doctor) looks at. */
+  readonly checksHelp: string;
   /** Loads the agent's folder. */
   readonly load: () => Promise<{ readonly kit: AgentKit }>;
   /**
@@ -132,7 +134,9 @@ export interface AgentKit {
   /**
    * Checks of this agent's own wiring (its hooks), run by doctor after the shared checks. A
    * check's id names only what it checks ("hooks", "plugin"): doctor reports it under the
-   * agent's id ("codex hooks", src/install/doctor.ts agentCheckId).
+   * agent's id ("codex hooks", src/install/doctor.ts agentCheckId). Where the agent is not
+   * present, each check is one "skip" line saying so. The steps every hook check shares are
+   * src/install/checks.ts's (missingHooks, hooksRunElsewhere, hookList).
    */
   doctor(ctx: DoctorContext): Promise<Check[]>;
 }

@@ -19,6 +19,7 @@ export const AGENTS: readonly AgentEntry[] = [
     installHelp: "the UserPromptSubmit, PreCompact and SessionStart(compact) hooks in settings.json " +
       "($CLAUDE_CONFIG_DIR, else ~/.claude), and mcpServers.verdict (user scope) in ~/.claude.json " +
       "($CLAUDE_CONFIG_DIR/.claude.json when that is set).",
+    checksHelp: "its three hooks are in settings.json and run this verdict",
     load: () => import("./claude/mod.ts"),
     hookDialect: () => import("./claude/hook_dialect.ts"),
   },
@@ -31,6 +32,8 @@ export const AGENTS: readonly AgentEntry[] = [
       "delimited block in config.toml holding [mcp_servers.verdict] and the [hooks.state] entries by " +
       "which Codex trusts those hooks (both in $CODEX_HOME, else ~/.codex). Codex runs no hook it has " +
       "not been told to trust.",
+    checksHelp: "its three hooks are in hooks.json, run this verdict, are trusted in config.toml and " +
+      "not turned off",
     load: () => import("./codex/mod.ts"),
     hookDialect: () => import("./codex/hook_dialect.ts"),
   },
@@ -42,6 +45,8 @@ export const AGENTS: readonly AgentEntry[] = [
       "(~/.gemini/tmp/*/chats, with each project's logs.json)",
     installHelp: "the BeforeAgent hook and mcpServers.verdict in settings.json " +
       "($GEMINI_CLI_HOME/.gemini, else ~/.gemini).",
+    checksHelp: "its BeforeAgent hook is in settings.json, runs this verdict and is not turned off " +
+      "(hooksConfig), and mcp.allowed / mcp.excluded let the MCP server start",
     load: () => import("./gemini/mod.ts"),
     hookDialect: () => import("./gemini/hook_dialect.ts"),
   },
@@ -53,6 +58,7 @@ export const AGENTS: readonly AgentEntry[] = [
       "(~/.local/share/opencode/opencode.db, with its write-ahead log; read without writing or locking it)",
     installHelp: "a hint plugin ~/.config/opencode/plugin/verdict.js (chat.message; uninstall deletes it) " +
       "and mcp.verdict in ~/.config/opencode/opencode.json ($XDG_CONFIG_HOME/opencode when that is set).",
+    checksHelp: "its hint plugin is verdict's and runs this verdict",
     load: () => import("./opencode/mod.ts"),
     // The plugin sends Claude's hook JSON and adds the context as a synthetic part itself.
     hookDialect: () => import("./opencode/hook_dialect.ts"),
@@ -65,6 +71,8 @@ export const AGENTS: readonly AgentEntry[] = [
       "$QWEN_RUNTIME_DIR when set) and its memory files (~/.qwen/projects/*/memory/*.md)",
     installHelp: "the UserPromptSubmit, PreCompact and SessionStart(compact) hooks and mcpServers.verdict " +
       "in settings.json ($QWEN_HOME, else ~/.qwen).",
+    checksHelp: "its three hooks are in settings.json, run this verdict and are not turned off " +
+      "(disableAllHooks, tools.executionSandbox), and mcp.allowed / mcp.excluded let the MCP server start",
     load: () => import("./qwen/mod.ts"),
     hookDialect: () => import("./qwen/hook_dialect.ts"),
   },
@@ -76,6 +84,8 @@ export const AGENTS: readonly AgentEntry[] = [
       "(~/.copilot/session-state/*/events.jsonl)",
     installHelp: "the userPromptSubmitted hook in settings.json and mcpServers.verdict in mcp-config.json " +
       "($COPILOT_HOME, else ~/.copilot).",
+    checksHelp: "its userPromptSubmitted hook is in settings.json, runs this verdict and is not turned " +
+      "off (disableAllHooks), with how many folders its trust list holds",
     load: () => import("./copilot/mod.ts"),
     hookDialect: () => import("./copilot/hook_dialect.ts"),
   },

@@ -600,7 +600,8 @@ safe_to_compact; 2 when a case's state is over budget; 3 for a bad or one-label 
   },
   {
     name: "hook user-prompt",
-    summary: "prompt hook entry (UserPromptSubmit, BeforeAgent): hint, silent on any error",
+    summary:
+      "prompt hook entry (UserPromptSubmit, BeforeAgent, userPromptSubmitted, OpenCode's plugin): hint, silent on any error",
     usage: "verdict hook user-prompt [--agent ID]",
     help: `Example (what install writes for Gemini CLI):
   verdict hook user-prompt --agent gemini
@@ -620,11 +621,17 @@ past its deadline. install writes the --agent of each agent it wires.`,
     name: "hook pre-compact",
     summary: "PreCompact hook entry: the compaction verdict",
     usage: "verdict hook pre-compact [--agent ID]",
-    help: `Reads the PreCompact hook JSON on stdin (in the shape of the agent --agent names,
-default claude), builds and judges the session from its transcript and cwd, and writes the handoff (each unlanded item with its source) to
-$VERDICT_STATE/handoff/<session>.md unless the verdict is safe_to_compact. Blocks only a
-manual compaction, only on preserve_first, only with judge.block_manual; a second manual
-request within 120 s passes. Always exits 0; silent on any error. See docs/compaction.md.`,
+    help: `Example (what install writes for Codex):
+  verdict hook pre-compact --agent codex
+
+Reads the PreCompact hook JSON on stdin (in the shape of the agent --agent names, default
+claude; install wires it for Claude Code, Codex and Qwen Code), builds and judges the
+session from its transcript and cwd, and writes the handoff (each unlanded item with its
+source) to $VERDICT_STATE/handoff/<session>.md unless the verdict is safe_to_compact.
+Blocks only a manual compaction, only on preserve_first, only with judge.block_manual,
+and only where the agent can (Qwen Code's hook adds the items to its summary instead); a
+second manual request within 120 s passes. Always exits 0; silent on any error. See
+docs/compaction.md.`,
     options: { ...AGENT_OPTION, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/hook_pre_compact.ts"),
@@ -638,9 +645,10 @@ request within 120 s passes. Always exits 0; silent on any error. See docs/compa
     summary: "SessionStart(compact) hook entry: gives the model the handoff",
     usage: "verdict hook session-start [--agent ID]",
     help: `Reads the SessionStart hook JSON on stdin (in the shape of the agent --agent names,
-default claude); for source "compact", prints the handoff written by the PreCompact
-hook as context for the model (Claude Code: hookSpecificOutput.additionalContext). Always exits 0;
-silent on any error or when there is no handoff. See docs/compaction.md.`,
+default claude); for source "compact", prints the handoff written by the PreCompact hook
+as context for the model, in that agent's output shape (Claude Code:
+hookSpecificOutput.additionalContext). Always exits 0; silent on any error or when there
+is no handoff. See docs/compaction.md.`,
     options: { ...AGENT_OPTION, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/hook_session_start.ts"),
@@ -693,11 +701,14 @@ written. See docs/install.md.`,
   verdict uninstall --dry-run
   verdict uninstall
 
-Removes the hook entries install wrote (their command ends in "# added by verdict
-install"), mcpServers.verdict when it runs verdict's own "mcp", and the Codex block
-between the "# >>> verdict" and "# <<< verdict <<<" lines. Hooks wired by hand and
-other tools' entries are left as they are; a changed file is backed up first. With
-no agent flag, every agent.`,
+Removes what install wrote, and nothing else: the hook entries whose command ends in
+"# added by verdict install"; verdict's own MCP server entry (mcpServers.verdict,
+OpenCode's mcp.verdict) when it runs verdict's "mcp"; Codex's block between the
+"# >>> verdict" and "# <<< verdict <<<" lines (its server and hook trust); and
+OpenCode's hint plugin file, which is wholly verdict's and is deleted. A file left
+empty that install may have created (Codex's hooks.json, Copilot CLI's mcp-config.json)
+is deleted too. Hooks wired by hand and other tools' entries are left as they are; a
+changed file is backed up first. With no agent flag, every agent.`,
     options: {
       ...agentFlags((a) => `${a.label} only`),
       "dry-run": { kind: "boolean", description: "print a unified diff of each file and write nothing" },
@@ -792,9 +803,11 @@ kind.`,
 
 ${
       wrap(
-        `Checks: the config loads; transcript roots, doc_roots and git_repos exist and are readable; the archive opens and was collected in the last 2 days; its index can serve; each agent's hooks are registered and will run (Claude Code's three, Gemini CLI's BeforeAgent); the MCP server is registered with ${
+        `Checks: the config loads; transcript roots, doc_roots and git_repos exist and are readable; the archive opens and was collected in the last 2 days; its index can serve; each agent's own wiring, for an agent found here (the others are one "skip" line each): ${
+          AGENTS.map((a) => `${a.label}: ${a.checksHelp}`).join("; ")
+        }; verdict's own MCP server entry is registered with ${
           orList(AGENT_LABELS)
-        }; the scheduled collect is installed; and the permission scoping works (this program's "sandbox-probe --as collect" must be refused a read outside the roots). Exit 1 when a check failed, 0 otherwise (warnings included).`,
+        } (an entry named verdict that runs another program is named); the scheduled collect is installed; and the permission scoping works (this program's "sandbox-probe --as collect" must be refused a read outside the roots). Exit 1 when a check failed, 0 otherwise (warnings included).`,
       )
     }`,
     options: { ...JSON_OUT, ...RECORDS, ...AS_OF, ...CONFIG },

@@ -16,6 +16,7 @@ import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
 import { isWithin } from "../../src/config/paths.ts";
 import { permissionsFor } from "../../src/cli/commands.ts";
 import { copyTree, exportedRecords, runCli, tempHome } from "../cli_helper.ts";
+import { CLIENTS } from "../clients/harness/versions.ts";
 
 const FIXTURES = fileURLToPath(new URL("../fixtures/agents/", import.meta.url));
 const BIN = "/opt/verdict/bin/verdict";
@@ -53,7 +54,10 @@ Deno.test("registry: ids, reader kinds and host file roles are unique; every row
   const roles = agents.flatMap((a) => a.hostFiles.map((f) => f.role));
   assert.equal(new Set(roles).size, roles.length, `host file roles ${roles}`);
   for (const agent of agents) {
-    assert.ok(agent.label !== "" && agent.wires !== "" && agent.readsHelp !== "", agent.id);
+    assert.ok(
+      agent.label !== "" && agent.wires !== "" && agent.readsHelp !== "" && agent.checksHelp !== "",
+      agent.id,
+    );
     assert.ok(agent.sessions.length > 0, `${agent.id}: no session reader`);
     assert.ok(agent.hostFiles.length > 0, `${agent.id}: nothing for install to wire`);
     assert.ok(agent.hostFiles.some((f) => f.mcpState), `${agent.id}: no file registers the MCP server`);
@@ -196,6 +200,36 @@ Deno.test("registry: a HOME without any agent is refused by install, naming ever
   for (const agent of agents) {
     assert.ok(r.stderr.includes(`${agent.label} (${agent.folder(at(home))})`), r.stderr);
     assert.ok(r.stderr.includes(`--${agent.id}`), r.stderr);
+  }
+});
+
+Deno.test("registry: the help of collect, install and doctor says what it does for every agent", async () => {
+  const helps = Object.fromEntries(
+    await Promise.all(["collect", "install", "doctor"].map(async (c) => {
+      const r = await runCli([c, "--help"], { env: {} });
+      assert.equal(r.code, 0, r.stderr);
+      return [c, r.stdout.replace(/\s+/g, " ")] as const;
+    })),
+  );
+  for (const agent of agents) {
+    assert.ok(helps.collect!.includes(agent.readsHelp.replace(/\s+/g, " ")), `collect --help: ${agent.id}`);
+    assert.ok(helps.install!.includes(`${agent.label}: ${agent.installHelp}`.replace(/\s+/g, " ")), agent.id);
+    assert.ok(helps.doctor!.includes(`${agent.label}: ${agent.checksHelp}`.replace(/\s+/g, " ")), agent.id);
+  }
+});
+
+Deno.test("registry: the README's supported-agents table has a row per agent, naming the version the client tests pin", async () => {
+  const readme = await Deno.readTextFile(new URL("../../README.md", import.meta.url));
+  const section = readme.slice(readme.indexOf("## Supported agents"), readme.indexOf("## Collect"));
+  const rows = section.split("\n").filter((l) => l.startsWith("| ")).map((l) =>
+    l.split("|").map((c) => c.trim())
+  );
+  for (const agent of agents) {
+    const row = rows.find((r) => r[1] === agent.label);
+    assert.ok(row, `no row for ${agent.label} in the README's Supported agents table`);
+    const client = Object.values(CLIENTS).find((c) => c.label === agent.label);
+    assert.ok(client, `tests/clients/harness/versions.ts drives no ${agent.label}`);
+    assert.equal(row[2], client.pinned, `${agent.label}: the README's verified version`);
   }
 });
 
