@@ -18,7 +18,8 @@
 import type { VerdictRecord } from "../src/collect/record.ts";
 import { GATE_CANDIDATES, hintFor, type HintRequest, searchOptions, typedPrompt } from "../src/gate/hint.ts";
 import { buildMemoryIndex } from "../src/rank/memory_index.ts";
-import { search } from "../src/rank/score.ts";
+import { corpusLexicon, search } from "../src/rank/score.ts";
+import { termOrigins } from "../src/rank/tokenize.ts";
 import type { Corpus } from "../src/rank/bm25.ts";
 import { makeRecords, queries } from "./hint_bench_data.ts";
 import { historiesMissing, historyNames, loadHistory } from "../tests/replay/histories.ts";
@@ -83,7 +84,10 @@ function measure(label: string, c: Case): void {
       const jobs: (() => void)[] = [() => {
         const typed = typedPrompt(r.prompt).text;
         const t = performance.now();
-        if (typed !== "") search(corpora[0]!, typed, searchOptions(corpora[0]!, r, GATE_CANDIDATES));
+        if (typed !== "") {
+          const origins = termOrigins(typed, corpusLexicon(corpora[0]!));
+          search(corpora[0]!, typed, searchOptions(corpora[0]!, r, GATE_CANDIDATES, origins));
+        }
         if (round >= WARM_ROUNDS) searchMs[i]!.push(performance.now() - t);
       }];
       sides.forEach((s, k) =>

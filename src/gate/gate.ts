@@ -16,8 +16,13 @@
  *   few-terms      fewer than MIN_DISTINCT_THINGS distinct things matched — counted by structure:
  *                  an identifier with its parts is one thing, overlapping CJK n-grams are one
  *                  thing, `npm` and `pnpm` are two — and none of them is an identifier; decision
- *                  words, file extensions and the pieces of the prompt's paths are no topic
+ *                  words, file extensions and the pieces of the prompt's paths are no topic, and
+ *                  the name of a file the prompt names counts only with the file (app.html is
+ *                  not the word app)
  *   low-coverage   the record matches less than MIN_COVERAGE of the prompt's informative weight
+ *   (a record naming a file the prompt names — todo.md, pyproject.toml — passes these three
+ *    rules, however many conversations name the file, when it shares one more uncommon word
+ *    with the prompt, or the file itself is uncommon: a named file is one specific thing)
  *   not-a-decision a prompt or commit without a live marker anywhere (the index's marker)
  * Then on its typed statements (statements.ts), the record's text read only now:
  *   repeat         the same text as a candidate already judged (a resend, a template)
@@ -28,8 +33,10 @@
  *                  needs a live decision marker (markers.ts: not negated, not in a question), or
  *                  to follow one that announces decisions with a colon ("We decided:") in its
  *                  paragraph; docs and notes are written down on purpose, so their statements count
- *   repeat         the statement is one the prompt says again word for word, or already shown
- *                  in this session (the same text sent again is one thing)
+ *   repeat         the statement is one the prompt says again word for word, or nearly all of
+ *                  whose words (RESTATE_SHARE of RESTATE_MIN_TERMS or more) the prompt holds (a
+ *                  template edited a little), or already shown in this session (the same text
+ *                  sent again is one thing)
  * And between quotes:
  *   weak-tail      a second quote scoring under TAIL_SCORE_SHARE of the first
  */
@@ -224,6 +231,10 @@ interface PromptShape {
   readonly sharpRuns: readonly (readonly string[])[];
   /** notTopic: marker words and places. */
   readonly notTopic: TermSet;
+  /** The files the prompt names outside a path (a name with an extension: todo.md, pyproject.toml). */
+  readonly files: ReadonlySet<string>;
+  /** Terms the prompt holds only inside the names of files it names (app of app.html), with those files. */
+  readonly fileNameParts: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** What notTopic answers: a set of terms by membership. */
@@ -259,7 +270,29 @@ function shapeOf(origins: readonly TermOrigin[]): PromptShape {
       sharpRuns.push(parts.map((p) => p.term));
     }
   }
+  const files = new Set<string>();
+  const fileNameParts = new Map<string, Set<string>>();
+  const elsewhere = new Set<string>();
+  for (const run of byRun.values()) {
+    const [whole, ...parts] = run;
+    if (whole === undefined) continue;
+    if (!whole.term.includes(".") || !run.some((o) => o.extension)) {
+      for (const o of run) elsewhere.add(o.term);
+      continue;
+    }
+    files.add(whole.term);
+    for (const p of parts) {
+      if (p.extension) continue;
+      const wholes = fileNameParts.get(p.term) ?? new Set<string>();
+      wholes.add(whole.term);
+      fileNameParts.set(p.term, wholes);
+    }
+  }
+  for (const o of origins) if (o.run < 0 || o.inPath) elsewhere.add(o.term);
+  for (const t of elsewhere) fileNameParts.delete(t);
   const shape: PromptShape = {
+    files,
+    fileNameParts,
     terms: new Set(byTerm.keys()),
     latin: origins.filter((o) => o.run >= 0),
     cjkBySpan: origins.filter((o) => o.run < 0).sort((a, b) => a.start - b.start || a.end - b.end),
@@ -270,6 +303,14 @@ function shapeOf(origins: readonly TermOrigin[]): PromptShape {
   };
   SHAPES.set(origins, shape);
   return shape;
+}
+
+/**
+ * The files the prompt names (a name with an extension, outside a path: todo.md, pyproject.toml):
+ * the search starts candidates from them however many conversations name them.
+ */
+export function promptFiles(origins: readonly TermOrigin[]): ReadonlySet<string> {
+  return shapeOf(origins).files;
 }
 
 /**
@@ -331,9 +372,24 @@ function topicRule(
   origins: readonly TermOrigin[],
   where: string,
   ownMass?: () => number,
+  fileAlone = false,
 ): TopicCheck {
-  const ignored = notTopic(origins);
-  const informative = matched.filter((t) => facts.get(t)?.common === false && !ignored.has(t));
+  const shape = shapeOf(origins);
+  // A file the prompt names is the topic of a record that names it, however many conversations
+  // name it: "When you edit TODO.md, …" is for "update TODO.md" (a person's habits are theirs in
+  // every project).
+  const named = matched.filter((t) => shape.files.has(t));
+  const ignored = shape.notTopic;
+  const informative = matched.filter((t) => {
+    if (facts.get(t)?.common !== false || ignored.has(t)) return false;
+    // A file's name counts with the file: app of app.html is not the word app.
+    const wholes = shape.fileNameParts.get(t);
+    return wholes === undefined || matched.some((m) => wholes.has(m));
+  });
+  // A file many conversations name needs one more uncommon word of the prompt in the record.
+  if (named.length > 0 && (fileAlone || matched.some((t) => facts.get(t)?.common === false))) {
+    return { pass: true, coverage: 1, anchors: named };
+  }
   if (informative.length === 0) {
     return { pass: false, rule: "common-only", detail: `${where} matched only common words`, coverage: 0 };
   }
@@ -395,6 +451,19 @@ function topicRule(
   return { pass: true, coverage, anchors };
 }
 
+/** A statement of this many distinct terms or more… */
+export const RESTATE_MIN_TERMS = 8;
+/** …whose terms the prompt holds this share of is said again by the prompt (a template edited a little). */
+export const RESTATE_SHARE = 0.9;
+
+/** Whether the prompt holds nearly all the words of a long statement: it says the statement again. */
+function restates(statementTerms: ReadonlySet<string>, promptTerms: ReadonlySet<string>): boolean {
+  if (statementTerms.size < RESTATE_MIN_TERMS) return false;
+  let held = 0;
+  for (const t of statementTerms) if (promptTerms.has(t)) held++;
+  return held >= RESTATE_SHARE * statementTerms.size;
+}
+
 /** A candidate's verdict: refused by a rule, or its decision statements. */
 function checkHit(
   hit: SearchHit,
@@ -410,6 +479,7 @@ function checkHit(
   }
   // Record level: its statements hold no more than the record, so a record that fails fails all.
   const whole = topicRule(hit.matched, facts, topicIdf, topicMass, anchor, ctx.origins, "the record");
+
   if (!whole.pass) return whole;
 
   const decides = hit.meta.kind !== "prompt" && hit.meta.kind !== "commit";
@@ -464,7 +534,17 @@ function checkHit(
       }
       return mass;
     };
-    const v = topicRule(matched, facts, topicIdf, topicMass, anchor, ctx.origins, "no statement", ownMass);
+    const v = topicRule(
+      matched,
+      facts,
+      topicIdf,
+      topicMass,
+      anchor,
+      ctx.origins,
+      "no statement",
+      ownMass,
+      true,
+    );
     if (!v.pass) {
       if (best === null || v.coverage > best.coverage) best = v;
       continue;
@@ -480,7 +560,10 @@ function checkHit(
       continue;
     }
     const key = statementKey(s.text);
-    if (ctx.promptKeys.has(key) || ctx.shownKeys.has(key) || ctx.repeats(s.text)) {
+    if (
+      ctx.promptKeys.has(key) || ctx.shownKeys.has(key) || ctx.repeats(s.text) ||
+      restates(terms, shapeOf(ctx.origins).terms)
+    ) {
       best = {
         rule: "repeat",
         detail: ctx.shownKeys.has(key)

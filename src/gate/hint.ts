@@ -15,8 +15,8 @@ import {
   type SearchResult,
 } from "../rank/score.ts";
 import { bm25Idf } from "../rank/bm25.ts";
-import { termOrigins, tokenize } from "../rank/tokenize.ts";
-import { anchorIdf, decide, type GateContext, type GateVerdict, preGate } from "./gate.ts";
+import { type TermOrigin, termOrigins, tokenize } from "../rank/tokenize.ts";
+import { anchorIdf, decide, type GateContext, type GateVerdict, preGate, promptFiles } from "./gate.ts";
 import { sameTextKey, statementKey, statementsOf } from "./statements.ts";
 import { VERDICT_HINT_MARKER } from "../collect/line_parser.ts";
 import { hasNotTypedPrefix } from "../agents/claude/prompt.ts";
@@ -129,8 +129,15 @@ export function refuseEarly(
 }
 
 /** The hook's search options for a request: the hint's weights, exclusions and anchor floor. */
-export function searchOptions(corpus: Corpus, req: HintRequest, top: number): SearchOptions {
+export function searchOptions(
+  corpus: Corpus,
+  req: HintRequest,
+  top: number,
+  origins: readonly TermOrigin[],
+): SearchOptions {
   return {
+    // A file the prompt names starts candidates however many conversations name it.
+    startTerms: promptFiles(origins),
     mode: "hint",
     nowMs: req.nowMs,
     ...(req.cwd ? { project: req.cwd } : {}),
@@ -144,7 +151,12 @@ export function searchOptions(corpus: Corpus, req: HintRequest, top: number): Se
 }
 
 /** What the gate needs beside the ranking, for a request over `corpus`. */
-function gateContext(corpus: Corpus, req: HintRequest, typed: ReturnType<typeof typedPrompt>): GateContext {
+function gateContext(
+  corpus: Corpus,
+  req: HintRequest,
+  typed: ReturnType<typeof typedPrompt>,
+  origins: readonly TermOrigin[],
+): GateContext {
   const lexicon = corpusLexicon(corpus);
   const threshold = commonThreshold(corpus);
   const known = new Map<string, number>();
@@ -158,7 +170,7 @@ function gateContext(corpus: Corpus, req: HintRequest, typed: ReturnType<typeof 
     tokenize: (text) => tokenize(text, lexicon),
     termIdf: (term) => bm25Idf(corpus.docCount, dfOf(term)),
     isCommon: (term) => isCommonTerm(corpus, term, dfOf(term), threshold),
-    origins: termOrigins(typed.text, lexicon),
+    origins,
     promptKeys: typed.keys,
     shownKeys: req.shown,
     repeats: (statement) => {
@@ -182,7 +194,9 @@ export function whyNotQuoted(
   const typed = typedPrompt(req.prompt);
   const refused = refuseEarly(req, typed);
   if (refused) return { ...refused, rank: null, judgedAlone: null };
-  const result = search(corpus, typed.text, searchOptions(corpus, req, corpus.docCount));
+  const lexicon = corpusLexicon(corpus);
+  const origins = termOrigins(typed.text, lexicon);
+  const result = search(corpus, typed.text, searchOptions(corpus, req, corpus.docCount, origins));
   const rank = result.hits.findIndex((h) => h.doc === doc);
   if (rank < 0) {
     return {
@@ -193,7 +207,7 @@ export function whyNotQuoted(
     };
   }
   const hit = result.hits[rank]!;
-  const alone = decide({ ...result, hits: [hit] }, 1, gateContext(corpus, req, typed));
+  const alone = decide({ ...result, hits: [hit] }, 1, gateContext(corpus, req, typed, origins));
   const check = alone.checks[0];
   const judgedAlone = check ? `${check.rule}: ${check.detail}` : `${alone.rule}: ${alone.detail}`;
   if (rank >= GATE_CANDIDATES) {
@@ -207,7 +221,7 @@ export function whyNotQuoted(
   const inHint = decide(
     { ...result, hits: result.hits.slice(0, GATE_CANDIDATES) },
     req.top,
-    gateContext(corpus, req, typed),
+    gateContext(corpus, req, typed, origins),
   );
   const mine = inHint.checks.find((c) => c.id === hit.id);
   return {
@@ -239,7 +253,9 @@ export function hintFor(corpus: Corpus, req: HintRequest): HintOutcome {
     };
   }
   // The search reads what the prompt says, not what it pastes: a pasted log asks nothing.
-  const result = search(corpus, typed.text, searchOptions(corpus, req, GATE_CANDIDATES));
-  const verdict = decide(result, req.top, gateContext(corpus, req, typed));
+  const lexicon = corpusLexicon(corpus);
+  const origins = termOrigins(typed.text, lexicon);
+  const result = search(corpus, typed.text, searchOptions(corpus, req, GATE_CANDIDATES, origins));
+  const verdict = decide(result, req.top, gateContext(corpus, req, typed, origins));
   return { verdict, result };
 }

@@ -151,6 +151,9 @@ function weightOf(text: string): number {
  */
 const SENTENCE_END = /[。！？]+|[.!?]+(?=\s|$)|[吗呢](?=\s)/g;
 
+/** Words whose full stop is an abbreviation's (vs., e.g., i.e., cf.), not a sentence's end. */
+const ABBREVIATION = /(?:^|[^\p{L}])(?:vs|e\.g|i\.e|eg|ie|cf|approx|incl|resp)$/iu;
+
 function splitSentences(line: string, offset: number, out: Statement[], maxStatement: number): void {
   let start = 0;
   SENTENCE_END.lastIndex = 0;
@@ -163,6 +166,8 @@ function splitSentences(line: string, offset: number, out: Statement[], maxState
     }
   };
   for (let m = SENTENCE_END.exec(line); m !== null; m = SENTENCE_END.exec(line)) {
+    // "a vs. b", "e.g. this": an abbreviation's full stop ends no sentence.
+    if (m[0] === "." && ABBREVIATION.test(line.slice(Math.max(0, m.index - 8), m.index))) continue;
     push(m.index + m[0].length);
     start = m.index + m[0].length;
   }

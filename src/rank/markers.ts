@@ -342,6 +342,10 @@ export const NEGATIONS_EN: readonly string[] = [
   "wondering",
   "should we",
   "must we",
+  // "what you should do", "what should be done next": the object of a request, not a rule.
+  "what",
+  // "as it should be": a comparison, not a rule.
+  "as it",
   "don't decide",
   "do not decide",
   "not decide",
@@ -604,6 +608,28 @@ function phraseEnd(
   return end;
 }
 
+/** "things we should do next", "items that should be addressed next": a plan of the work, not a rule. */
+const NEXT_AFTER = /^\s+(?:[a-z']+\s+){0,2}next\b(?![.\-/_]\w)/;
+
+/** Whether the modal marker `m` (should, must) says what comes next (NEXT_AFTER). */
+function plansNext(text: string, m: Span): boolean {
+  return (m.phrase === "should" || m.phrase === "must") && NEXT_AFTER.test(text.slice(m.end, m.end + 40));
+}
+
+/**
+ * "use pnpm instead of npm" chooses; "make the command take a path instead of a name" asks for a
+ * feature. "instead of" and "rather than" are a choice only with a verb of choice (CHOICE_VERBS)
+ * in their sentence, before or after them ("instead of strings, use constants").
+ */
+function unchosenAlternative(text: string, m: Span): boolean {
+  if (m.phrase !== "instead of" && m.phrase !== "rather than") return false;
+  SENTENCE_END.lastIndex = m.end;
+  const next = SENTENCE_END.exec(text);
+  const end = next === null ? text.length : next.index;
+  return !CHOICE_VERB.test(text.slice(Math.max(0, m.start - 200), m.start)) &&
+    !CHOICE_WORD.test(text.slice(m.end, end));
+}
+
 /** Does `neg` cancel the marker `m`: contain it, overlap its start (不一定要), or end directly before it? */
 function cancels(text: string, neg: Span, m: Span): boolean {
   if (neg.start === m.start) return neg.end > m.end; // never mind ⊃ never, 不要紧 ⊃ 不要
@@ -645,8 +671,11 @@ function openingNos(text: string): number[] {
 const CLAUSE_NOT =
   /(?:,|\s[-–—])\s*(not)\s+(?!(?:sure|yet|now|really|quite|exactly|much|working|that|bad|only|just|even|always)\b)[a-z`'"@./_-]/g;
 
+/** Verbs of choice: use pnpm, prefer tabs, stick with Postgres. */
+const CHOICE_VERBS = "use|uses|using|prefer|prefers|pick|choose|go with|stick with|keep";
+const CHOICE_WORD = new RegExp(`\\b(?:${CHOICE_VERBS})\\b`);
 /** A verb of choice earlier in the same sentence: "use pnpm, not npm", not "you edited main, not the branch". */
-const CHOICE_VERB = /\b(?:use|uses|using|prefer|prefers|pick|choose|go with|stick with|keep)\b[^.!?\n]*$/;
+const CHOICE_VERB = new RegExp(`\\b(?:${CHOICE_VERBS})\\b[^.!?\\n]*$`);
 
 /** Where each "not" that opens a clause (CLAUSE_NOT) after a verb of choice starts. */
 function clauseNots(text: string): number[] {
@@ -666,6 +695,27 @@ function clauseNots(text: string): number[] {
  */
 const OPENING_LABEL =
   /(?:^|[.!?;。！？；\n]\s*)(?:[-*•]\s*)?(decision|decided|rule|convention|policy|决定|规则|约定|決定|ルール|решение|правило)\s*[:：]/g;
+
+/**
+ * "When you edit TODO.md, lead each line with a checkbox" / "Before we release, bump the version":
+ * a sentence that opens with a condition on what you or we do (when, whenever, before, after,
+ * each time, every time) and goes on, after a comma, to say what to do then states a standing
+ * rule — unless what follows the comma is a statement of fact (it fails, the server…).
+ */
+const CONDITIONAL_RULE =
+  /(?:^|[!?;。！？；\n]\s*|\.\s+)(when|whenever|before|after|each time|every time)\s+(?:you|we)\b(?:[^,.!?\n]|\.(?=\S)){1,100},\s*(?!(?:you|we|i|it|its|it's|the|this|that|these|those|there|then|he|she|they|my|our|your|a|an|what|why|how|which|where|who|does|do|did|is|are|was|were|can|could|should|would|will|shall)\b)[a-z]/g;
+
+/** Where each conditional rule (CONDITIONAL_RULE) starts, and its condition word's end. */
+function conditionalRules(text: string): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  CONDITIONAL_RULE.lastIndex = 0;
+  for (let m = CONDITIONAL_RULE.exec(text); m !== null; m = CONDITIONAL_RULE.exec(text)) {
+    const start = m.index + m[0].indexOf(m[1]!);
+    out.push({ start, end: start + m[1]!.length });
+    CONDITIONAL_RULE.lastIndex = m.index + m[0].length;
+  }
+  return out;
+}
 
 /** Where each label that opens a sentence (OPENING_LABEL) starts, and its length. */
 function openingLabels(text: string): { start: number; end: number }[] {
@@ -700,6 +750,16 @@ export function findMarkers(text: string): MarkerHit[] {
       inQuestion: inQuestion(t, start + 3),
     });
   }
+  for (const l of conditionalRules(t)) {
+    hits.push({
+      marker: "when you …, do …",
+      strength: "medium",
+      start: l.start,
+      end: l.end,
+      negatedBy: null,
+      inQuestion: inQuestion(t, l.end),
+    });
+  }
   for (const l of openingLabels(t)) {
     hits.push({
       marker: `${t.slice(l.start, l.end)}:`,
@@ -719,7 +779,8 @@ export function findMarkers(text: string): MarkerHit[] {
         strength,
         start: m.start,
         end: m.end,
-        negatedBy: neg?.phrase ?? null,
+        negatedBy: neg?.phrase ??
+          (plansNext(t, m) ? "… next" : unchosenAlternative(t, m) ? "no verb of choice" : null),
         inQuestion: inQuestion(t, m.end),
       });
     }
@@ -741,9 +802,12 @@ export function markerStrength(text: string): MarkerStrength | null {
   const [negations, strong, medium] = findPhrases(t, englishWords(t));
   if (openingNos(t).some((start) => !inQuestion(t, start + 2))) return "strong";
   if (openingLabels(t).some((l) => !inQuestion(t, l.end))) return "strong";
-  const live = (m: Span) => !inQuestion(t, m.end) && !negations.some((n) => cancels(t, n, m));
+  const live = (m: Span) =>
+    !inQuestion(t, m.end) && !negations.some((n) => cancels(t, n, m)) && !plansNext(t, m) &&
+    !unchosenAlternative(t, m);
   if (strong.some(live)) return "strong";
   if (clauseNots(t).some((start) => !inQuestion(t, start + 3))) return "medium";
+  if (conditionalRules(t).some((l) => !inQuestion(t, l.end))) return "medium";
   return medium.some(live) ? "medium" : null;
 }
 
@@ -764,7 +828,9 @@ const QUESTION_WORD_RU =
 /** True when `statement` (one sentence) asks rather than states. */
 export function isQuestion(statement: string): boolean {
   const t = statement.normalize("NFKC");
-  return QUESTION_END.test(t) || QUESTION_OPENER.test(t) || QUESTION_WORD_ZH.test(t) ||
+  // "When you edit TODO.md, lead each line with a checkbox": a condition, then what to do.
+  const opener = QUESTION_OPENER.test(t) && conditionalRules(t.toLowerCase()).length === 0;
+  return QUESTION_END.test(t) || opener || QUESTION_WORD_ZH.test(t) ||
     QUESTION_WORD_JA.test(t) || QUESTION_WORD_RU.test(t);
 }
 

@@ -118,6 +118,8 @@ export interface SearchOptions {
    * add to them (the hint passes the gate's anchor threshold). Absent: every non-common term starts.
    */
   readonly minCandidateIdf?: number;
+  /** Hint mode: terms that start candidates however common (the files the prompt names). */
+  readonly startTerms?: ReadonlySet<string>;
 }
 
 export interface SearchTerm {
@@ -335,7 +337,7 @@ export function selectTerms(
 function prepare(
   corpus: Corpus,
   query: string,
-  options: Pick<SearchOptions, "entities" | "maxTerms">,
+  options: Pick<SearchOptions, "entities" | "maxTerms" | "startTerms">,
 ): { terms: SearchTerm[]; skipped: SkippedTerm[]; named: NamedEntity[] } {
   const lexicon = corpusLexicon(corpus);
   const counts = countTerms(tokenize(query, lexicon));
@@ -368,9 +370,9 @@ function prepare(
       fromEntity: origin.get(term) ?? null,
     });
   }
-  present.sort((a, b) =>
-    Number(a.common) - Number(b.common) || a.df - b.df || compareStrings(a.term, b.term)
-  );
+  // A start term (a file the prompt names) is searched with the informative terms, never cut.
+  const last = (t: SearchTerm) => Number(t.common && options.startTerms?.has(t.term) !== true);
+  present.sort((a, b) => last(a) - last(b) || a.df - b.df || compareStrings(a.term, b.term));
   const limit = options.maxTerms ?? MAX_QUERY_TERMS;
   for (const t of present.slice(limit)) skipped.push({ term: t.term, reason: "limit" });
   return { terms: present.slice(0, limit), skipped, named };
@@ -388,8 +390,11 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
   // still ranks by them.
   const onlyCommon = terms.every((t) => t.common);
   const starts = (t: SearchTerm) =>
-    options.mode !== "hint" ? onlyCommon || !t.common : !t.common &&
-      (t.fromEntity !== null || options.minCandidateIdf === undefined || t.idf >= options.minCandidateIdf);
+    options.mode !== "hint"
+      ? onlyCommon || !t.common
+      : (options.startTerms?.has(t.term) ?? false) || !t.common &&
+          (t.fromEntity !== null || options.minCandidateIdf === undefined ||
+            t.idf >= options.minCandidateIdf);
   const termOrder = [...terms.keys()].sort((a, b) =>
     Number(!starts(terms[a]!)) - Number(!starts(terms[b]!)) || a - b
   );

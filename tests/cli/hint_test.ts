@@ -89,7 +89,8 @@ Deno.test("a record shown once in a session is not shown again in it; an empty V
 
 Deno.test("hint never quotes the caller's live session back to it", async () => {
   const env = { ...(await world()), VERDICT_SEEN: "" };
-  const prompt = "always put the API version in the URL path like /v2/orders, no version headers";
+  // (A prompt saying the decision again nearly word for word is a repeat: this one asks about it.)
+  const prompt = "should the API version of /v2/orders move from the URL path into a version header?";
   const elsewhere = await runCli(["hint"], { env, stdin: hookJson(prompt, "someone-else") });
   assert.match(elsewhere.stdout, /version in the URL path/);
   const own = await runCli(["hint"], { env, stdin: hookJson(prompt, SHOP_SESSION) });

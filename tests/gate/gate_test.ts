@@ -281,3 +281,49 @@ Deno.test("in a young archive a decision written into a rules file still speaks 
   assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
   assert.deepEqual(quoted(v), ["From now on use pnpm, never npm, to install packages in this repo."]);
 });
+
+Deno.test("a file the prompt names is its topic; a file every conversation names needs one more word", () => {
+  // TODO.md in forty conversations is a common word; the file is still one specific thing.
+  const chatter = Array.from({ length: 40 }, (_, i) => rec(`update TODO.md and continue with item ${i}`));
+  const rule = "When you edit TODO.md, lead in lines with empty checkboxes if things are not done.";
+  const records = [...filler(40), ...chatter, rec(rule, { id: "todo-rule" })];
+  const v = hint(records, "Now update TODO.md and tick the checkboxes of what you finished");
+  assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
+  assert.deepEqual(quoted(v), [rule]);
+  // The common file alone is not enough, and the word alone is not the file.
+  assert.equal(hint(records, "Now update TODO.md with what you finished").speak, false);
+  assert.equal(hint(records, "what is left to do today").speak, false);
+  // A file few records name is the topic however much else the prompt says.
+  const format = rec("no, tasks.md should always use that normal format.", { id: "format" });
+  const w = hint(
+    [...filler(40), format],
+    "something went wrong, add task #027: auto-detect session context in session commands to @tasks.md",
+  );
+  assert.equal(w.speak, true, `${w.rule}: ${w.detail}`);
+  assert.deepEqual(quoted(w), ["no, tasks.md should always use that normal format."]);
+});
+
+Deno.test("a file's name counts with the file: app of app.html is not the word app", () => {
+  const records = [
+    ...filler(40),
+    rec("But we dont want to install tailwind in our audit app.", { id: "tw" }),
+  ];
+  const v = hint(records, "I have core-js installed, can I use that in `app.html`?");
+  assert.equal(v.speak, false);
+  // The word itself still matches the word.
+  const w = hint(records, "install tailwind in the audit app?");
+  assert.equal(w.speak, true, `${w.rule}: ${w.detail}`);
+});
+
+Deno.test("a long statement the prompt says again nearly word for word is a repeat", () => {
+  const rule =
+    "Then run the cleanup script, and update TODO.md so that we always have a list of things to be done.";
+  const records = [...filler(30), rec(rule, { id: "tmpl" })];
+  // The template sent again, edited a little (TODO for TODO.md, one word more).
+  const v = hint(
+    records,
+    "Then run the cleanup script, and update TODO so that we always have a short list of things to be done.",
+  );
+  assert.equal(v.speak, false);
+  assert.equal(v.rule, "repeat", v.detail);
+});

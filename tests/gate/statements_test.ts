@@ -139,3 +139,14 @@ Deno.test({
     }
   },
 });
+
+Deno.test("an abbreviation's full stop ends no sentence: vs., e.g., i.e.", () => {
+  assert.deepEqual(texts("Lead lines with `- [ ]` if open vs. `- [x]` if done. Then stop."), [
+    "Lead lines with `- [ ]` if open vs. `- [x]` if done.",
+    "Then stop.",
+  ]);
+  assert.deepEqual(texts("Use a queue, e.g. SQS. Or i.e. anything."), [
+    "Use a queue, e.g. SQS.",
+    "Or i.e. anything.",
+  ]);
+});

@@ -47,6 +47,15 @@ const HASHES: Record<number, {
     cjkRuns: "d2ad4626bfa7c84a7160d4066435a2bae215c75929871333e5765dbf2db19bcf",
     cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
   },
+  // A conditional rule "when you …, do …"; "instead of" only with a verb of choice; "what … should",
+  // "should … next" (markers).
+  5: {
+    tokenize: "b0e8cea3efeb9b77be597625a9e345ab630b587b262b067a1e33e03de2e18227",
+    tokenizeWithLexicon: "551b73412c0a4683ef2bfec5501a219098d2d02f6bc4b10ea4d159fceec88b4e",
+    markers: "dff628bca83b31f61cec733ca8362423152c8a8544686306d09bbb75f3ffac2a",
+    cjkRuns: "d2ad4626bfa7c84a7160d4066435a2bae215c75929871333e5765dbf2db19bcf",
+    cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
+  },
 };
 
 /**
@@ -56,6 +65,7 @@ const HASHES: Record<number, {
 const SEGMENT_HASHES: Record<number, string> = {
   3: "bc979577abd3c8fbd0dbabb89454d2559102119fe306b994c9dc88e2ab1810f9",
   4: "f61147beaaebd281037c34d03801f4941d1f008e8b1fd9321b20d3dca9014184",
+  5: "8e1edc9948b116e47a8aafa6e4104068539e18a2fd5331f4efcaad0747cecb19",
 };
 
 const EXPECTED = HASHES[ANALYSIS_VERSION] ?? (() => {

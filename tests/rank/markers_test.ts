@@ -161,3 +161,40 @@ Deno.test("', not X' is a choice only after a verb of choice", () => {
   assert.equal(markerStrength("you updated the spec in the main workspace, not the session repo"), null);
   assert.equal(markerStrength("figure out the tests yourself (domain modules, not cli commands)"), null);
 });
+
+Deno.test("a condition on what you or we do, then what to do, is a standing rule (and no question)", () => {
+  const rule = "When you edit @TODO.md, lead in lines with empty GFM checkboxes";
+  assert.equal(markerStrength(rule), "medium");
+  assert.equal(statementDecision(rule), "medium");
+  assert.equal(statementDecision("Before we release, bump the version in package.json"), "medium");
+  // What follows the comma is a fact, or a question: no rule.
+  assert.equal(markerStrength("when you run it, it fails with a timeout"), null);
+  assert.equal(statementDecision("When we deploy, what happens to the queue"), null);
+  assert.equal(statementDecision("When I open a markdown file, neovim slows down"), null);
+  assert.equal(statementDecision("When you edit TODO.md, do you keep the checkboxes?"), null);
+});
+
+Deno.test("a modal that says what comes next, or the object of a request, is no rule", () => {
+  assert.equal(markerStrength("update @TODO.md with what should be done next, and STOP."), null);
+  assert.equal(markerStrength("Read @TODO.md to see what you should do"), null);
+  assert.equal(markerStrength("add things we should do next, re-prioritize existing items"), null);
+  assert.equal(markerStrength("write the signatures of the API as it should be"), null);
+  // A name is not the word: next.js stays a rule's object.
+  assert.equal(markerStrength("you should always use next.js"), "strong");
+  assert.equal(markerStrength("you should use next.js for the site"), "medium");
+  assert.equal(markerStrength("we should pin the versions"), "medium");
+});
+
+Deno.test("'instead of' and 'rather than' choose only with a verb of choice in their sentence", () => {
+  assert.equal(markerStrength("use pnpm instead of npm"), "medium");
+  assert.equal(markerStrength("Instead of strings in many places, use constants from __init__.py"), "medium");
+  assert.equal(markerStrength("we go with Postgres rather than MySQL"), "medium");
+  assert.equal(
+    markerStrength("make the `git pr` command optionally take a repo path instead of a session name"),
+    null,
+  );
+  assert.deepEqual(
+    findMarkers("make it take a path instead of a name").map((m) => [m.marker, m.negatedBy]),
+    [["instead of", "no verb of choice"]],
+  );
+});
