@@ -30,12 +30,9 @@ Deno.test("codex judge lines: the real TUI rollout, judged with the compaction r
   assert.equal(facts.cwd, "/home/dev/project");
   // The apply_patch call on line 43 added AGENTS.md (its FileChange, line 45, says it landed).
   assert.deepEqual(facts.written, [{ text: "/home/dev/project/AGENTS.md", source: "Write, line 43" }]);
-  // The pnpm rule (line 10) is written down in that AGENTS.md; "what we decided" (line 21) reads
-  // as a decision to the rules and nothing after it writes it down.
-  assert.deepEqual(facts.decisions, [{
-    text: "Check with the recall tool what we decided about package managers.",
-    source: "typed prompt, line 21",
-  }]);
+  // The pnpm rule (line 10) is written down in that AGENTS.md; "Check with the recall tool what
+  // we decided about package managers" (line 21) asks about a decision, it makes none.
+  assert.deepEqual(facts.decisions, []);
   assert.equal(facts.compactions, 1, "the /compact at the end");
   assert.deepEqual([facts.todos, facts.questions, facts.nextSteps], [[], [], []]);
   assert.equal(facts.endedMidTurn, false);

@@ -19,9 +19,9 @@ Deno.test("qwen judge lines: the real TUI sample judged with the compaction rule
   assert.equal(facts.session, "03c74f7f-f593-412b-85d7-498cb924e08b");
   assert.equal(facts.cwd, "/home/dev/project");
   assert.deepEqual(facts.written, [{ text: "/home/dev/project/QWEN.md", source: "Write, line 20" }]);
-  // The pnpm decision is written down in QWEN.md (line 20); the question about it is not a decision
-  // the rules drop, so it stays, from its real line.
-  assert.deepEqual(facts.decisions.map((d) => d.source), ["typed prompt, line 7"]);
+  // The pnpm decision is written down in QWEN.md (line 20); "Check with the recall tool what we
+  // decided about package managers" (line 7) asks about a decision, it makes none.
+  assert.deepEqual(facts.decisions, []);
   assert.equal(facts.malformedLines, 0);
   assert.equal(facts.endedMidTurn, false);
 });
