@@ -1,21 +1,15 @@
 /**
- * `deno task demo [words…]`: the main job end to end. With Claude Code or Codex history on this
- * machine it collects it into the default records file; without any, it collects the bundled
- * examples/ into a temp file. Then it runs a look-up and prints it.
+ * `deno task demo [words…]`: the main job end to end. With any supported agent's sessions on this
+ * machine (a session folder or database of one of the registered agents exists) it collects them
+ * into the default archive; without any, it collects the bundled examples/ into a temp folder.
+ * Then it runs a look-up and prints it.
  */
+import { sessionRoots } from "../src/agents/locate.ts";
+import { AGENTS, andList, loadAgents, orList } from "../src/agents/registry.ts";
 import { MAIN_TS, verdictRunFlags } from "./task_flags.ts";
 
 const EXAMPLES = new URL("../examples/", import.meta.url).pathname;
 const DEFAULT_QUERY = "which database and backups did we decide on";
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 async function verdict(args: string[], env: Record<string, string>): Promise<number> {
   console.error(`$ verdict ${args.map((a) => (/\s/.test(a) ? JSON.stringify(a) : a)).join(" ")}`);
@@ -28,22 +22,27 @@ async function verdict(args: string[], env: Record<string, string>): Promise<num
 }
 
 const home = Deno.env.get("HOME") ?? "";
-const claudeDir = Deno.env.get("CLAUDE_CONFIG_DIR") ?? `${home}/.claude`;
-const codexDir = Deno.env.get("CODEX_HOME") ?? `${home}/.codex`;
-const hasHistory = (await exists(`${claudeDir}/projects`)) || (await exists(`${codexDir}/sessions`));
+const at = { env: Deno.env.toObject(), home, cwd: Deno.cwd() };
+// The agents whose session roots exist here, in registry order (what collect would read).
+const found = new Set((await sessionRoots(await loadAgents(), at, () => true)).map((r) => r.agent));
+const labels = AGENTS.filter((a) => found.has(a.id)).map((a) => a.label);
 const query = Deno.args.length > 0 ? Deno.args.join(" ") : DEFAULT_QUERY;
 
 let env: Record<string, string> = {};
-if (hasHistory) {
-  console.error("demo: collecting your Claude Code / Codex history into the default records file");
+if (labels.length > 0) {
+  console.error(`demo: collecting your ${andList(labels)} history into the default archive`);
 } else {
   const tmp = await Deno.makeTempDir({ prefix: "verdict-demo-" });
-  console.error(`demo: no Claude Code or Codex history here; using the bundled examples (records in ${tmp})`);
+  console.error(
+    `demo: no ${
+      orList(AGENTS.map((a) => a.label))
+    } history here; using the bundled examples (archive in ${tmp})`,
+  );
   env = {
     CLAUDE_CONFIG_DIR: `${EXAMPLES}claude`,
     CODEX_HOME: `${EXAMPLES}codex`,
     VERDICT_CONFIG: `${EXAMPLES}config.example.jsonc`,
-    VERDICT_RECORDS: `${tmp}/records.jsonl`,
+    VERDICT_RECORDS: `${tmp}/records.db`,
   };
 }
 let code = await verdict(["collect"], env);

@@ -5,6 +5,7 @@
  * packages are not among what it fetches (they have a lock file of their own).
  */
 import assert from "node:assert/strict";
+import { GEMINI_SAMPLES } from "../agents/gemini/samples.ts";
 
 const REPO = new URL("../../", import.meta.url).pathname;
 
@@ -34,7 +35,10 @@ Deno.test("deno task demo on an empty Deno cache prints the demo, with no Downlo
     const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
     assert.equal(out.code, 0, text);
     assert.doesNotMatch(text, /Download/, "a Download line reached the demo's output");
-    assert.match(text, /^demo: no Claude Code or Codex history here; using the bundled examples/m);
+    assert.match(
+      text,
+      /^demo: no Claude Code, Codex, .* or Copilot CLI history here; using the bundled examples/m,
+    );
     assert.match(text, /^collect: \d+ new/m);
     assert.match(text, /^1\. \d{4}-\d{2}-\d{2} /m, "the look-up printed no result");
     // It fetched verdict's own packages only: not the conformance suite's.
@@ -46,6 +50,38 @@ Deno.test("deno task demo on an empty Deno cache prints the demo, with no Downlo
     assert.ok(!fetched.includes("@octokit"), "the conformance suite's dependencies were fetched");
   } finally {
     await Deno.remove(denoDir, { recursive: true }).catch(() => {});
+    await Deno.remove(home, { recursive: true }).catch(() => {});
+  }
+});
+
+Deno.test("deno task demo with only Gemini CLI sessions here collects them, not the examples", async () => {
+  const missing = GEMINI_SAMPLES.missing();
+  if (missing !== null) return console.log(`skipped: ${missing}`);
+  const home = await Deno.makeTempDir({ prefix: "verdict-demo-home-" });
+  try {
+    const laid = await GEMINI_SAMPLES.layOut(home);
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "demo"],
+      cwd: REPO,
+      env: { HOME: home, NO_COLOR: "1" },
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, text);
+    assert.match(text, /^demo: collecting your Gemini CLI history into the default archive$/m);
+    assert.doesNotMatch(text, /bundled examples/);
+    // Every typed prompt of the samples, and nothing from examples/ (no Claude Code or Codex there).
+    laid.close();
+    const n = laid.records.length;
+    assert.ok(n > 0);
+    assert.match(
+      text,
+      new RegExp(`^collect: ${n} new, ${n} records`, "m"),
+    );
+    assert.ok(await Deno.stat(`${home}/.local/share/verdict/records.db`), "the default archive");
+  } finally {
     await Deno.remove(home, { recursive: true }).catch(() => {});
   }
 });
