@@ -132,7 +132,11 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
       }
       const results = [transcripts, docs, git];
       const next: SourceStates = {
-        transcripts: redactCarries(transcripts.state, rules),
+        transcripts: redactCarries(
+          transcripts.state,
+          rules,
+          rulesChanged ? null : previous?.transcripts ?? null,
+        ),
         docs: docs.state,
         git: git.state,
       };
@@ -199,9 +203,14 @@ function hasCredential(r: VerdictRecord, rules: readonly CredentialRule[]): bool
  * Parser carries may hold text still waiting for its tool result (a memory write). Any string
  * in a carry that matches a credential rule is replaced before the state is written, so no
  * secret reaches the state file; a record later built from it carries the placeholder and is
- * dropped like the original would have been.
+ * dropped like the original would have been. States found in `screened` (as loaded, saved
+ * under the same rules) are kept as they are.
  */
-export function redactCarries(state: TranscriptState, rules: readonly CredentialRule[]): TranscriptState {
+export function redactCarries(
+  state: TranscriptState,
+  rules: readonly CredentialRule[],
+  screened: TranscriptState | null = null,
+): TranscriptState {
   const redact = (v: unknown): unknown => {
     if (typeof v === "string") return findCredential(v, rules) ? CREDENTIAL_PLACEHOLDER : v;
     if (Array.isArray(v)) return v.map(redact);
@@ -211,6 +220,9 @@ export function redactCarries(state: TranscriptState, rules: readonly Credential
     return v;
   };
   const out: Record<string, TranscriptState[string]> = {};
-  for (const [file, s] of Object.entries(state)) out[file] = { ...s, carry: redact(s.carry) };
+  for (const [file, s] of Object.entries(state)) {
+    // A state kept as loaded was screened when it was saved, under the same rules.
+    out[file] = screened !== null && screened[file] === s ? s : { ...s, carry: redact(s.carry) };
+  }
   return out;
 }

@@ -292,10 +292,12 @@ async function findCandidates(
 }
 
 /** Names of the plain directories or files in `dir` (links excluded), sorted. */
-async function listEntries(dir: string, type: "dir" | "file", report: ProblemReporter): Promise<string[]> {
+function listEntries(dir: string, type: "dir" | "file", report: ProblemReporter): Promise<string[]> {
   const names: string[] = [];
   try {
-    for await (const e of Deno.readDir(dir)) {
+    // Synchronous: an agent's memory lister lists a folder per project on every collect, and an
+    // async listing costs a dispatch per entry.
+    for (const e of Deno.readDirSync(dir)) {
       if (e.isSymlink) continue;
       if (type === "dir" ? e.isDirectory && !e.name.startsWith(".") : e.isFile) names.push(e.name);
     }
@@ -304,7 +306,7 @@ async function listEntries(dir: string, type: "dir" | "file", report: ProblemRep
       report(dir, `Cannot list directory: ${(err as Error).message}`);
     }
   }
-  return names.sort();
+  return Promise.resolve(names.sort());
 }
 
 /** Resolves and stats each candidate; a path resolving outside the roots is reported, not kept. */

@@ -15,8 +15,9 @@ export interface WalkOptions {
 export async function* walkFiles(root: string, options: WalkOptions): AsyncGenerator<string> {
   let entries: Deno.DirEntry[];
   try {
-    entries = [];
-    for await (const e of Deno.readDir(root)) entries.push(e);
+    // Listed synchronously: an async listing costs a dispatch per entry, and a collect lists
+    // every transcript folder on every run.
+    entries = [...Deno.readDirSync(root)];
   } catch (err) {
     if (!(err instanceof Deno.errors.NotFound)) options.onError?.(root, err as Error);
     return;

@@ -47,8 +47,11 @@ export function saveSources(archive: Archive, previous: SourceStates | null, nex
   const del = archive.st("DELETE FROM sources WHERE key = ?");
   const before = previous?.transcripts ?? loadSources(archive).transcripts;
   for (const [file, s] of Object.entries(next.transcripts)) {
+    const old = before[file];
+    // The very state loaded (a file not read this run): unchanged, no need to compare its text.
+    if (previous !== null && old === s) continue;
     const text = JSON.stringify(s);
-    if (previous === null || JSON.stringify(before[file]) !== text) put.run(TRANSCRIPT + file, text);
+    if (previous === null || JSON.stringify(old) !== text) put.run(TRANSCRIPT + file, text);
   }
   for (const file of Object.keys(before)) if (!(file in next.transcripts)) del.run(TRANSCRIPT + file);
   for (const [key, value] of [[DOCS, next.docs], [GIT, next.git]] as const) {

@@ -275,11 +275,13 @@ export class ArchiveUpdate {
     const others = a.st(
       "SELECT doc, line FROM records WHERE repeat_key = ? AND repeat_role = ? AND doc != ?",
     );
-    // Originals first (they drop repeats the archive held), then the repeats that are left; with no
-    // repeat from before this run, the second pass alone finds every pair.
-    const oldRepeats = a.st("SELECT 1 AS x FROM records WHERE repeat_role = 1 AND doc < ? LIMIT 1")
-      .get(this.#firstNewDoc) !== undefined;
-    for (const role of oldRepeats ? [0, 1] : [1]) {
+    // Originals first (they drop repeats the archive held), then the repeats that are left. Into
+    // an archive that held nothing before this run, the second pass alone finds every pair (and a
+    // first collect is spared a look-up per original). "Held nothing" is asked of the row ids, not
+    // of the repeats: "is there an old repeat" has no index to answer it and read every record.
+    const oldRecords = a.st("SELECT 1 AS x FROM records WHERE doc < ? LIMIT 1").get(this.#firstNewDoc) !==
+      undefined;
+    for (const role of oldRecords ? [0, 1] : [1]) {
       for (let from = this.#firstNewDoc;;) {
         const rows = page.all(from, role, INDEX_PAGE_ROWS) as {
           doc: number;
