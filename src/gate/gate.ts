@@ -249,13 +249,17 @@ function shapeOf(origins: readonly TermOrigin[]): PromptShape {
   const known = SHAPES.get(origins);
   if (known !== undefined) return known;
   const byTerm = new Map<string, boolean>();
-  for (const o of origins) byTerm.set(o.term, (byTerm.get(o.term) ?? true) && (o.extension || o.inPath));
+  // A folder named by an identifier (export_to_audit) is a thing, not a place (TermOrigin.pathName).
+  for (const o of origins) {
+    byTerm.set(o.term, (byTerm.get(o.term) ?? true) && (o.extension || o.inPath) && !o.pathName);
+  }
   const places = new Set<string>();
   for (const [t, placeOnly] of byTerm) if (placeOnly) places.add(t);
   const markers = markerTerms();
   const sharp = new Set<string>();
   const byRun = new Map<number, TermOrigin[]>();
   for (const o of origins) {
+    if (o.pathName) sharp.add(o.term);
     if (o.run < 0 || o.inPath) continue;
     if (isSharpTerm(o.term)) sharp.add(o.term);
     const list = byRun.get(o.run) ?? [];

@@ -611,9 +611,18 @@ function phraseEnd(
 /** "things we should do next", "items that should be addressed next": a plan of the work, not a rule. */
 const NEXT_AFTER = /^\s+(?:[a-z']+\s+){0,2}next\b(?![.\-/_]\w)/;
 
-/** Whether the modal marker `m` (should, must) says what comes next (NEXT_AFTER). */
+/**
+ * "the types should be updated in page.svelte", "there should be added a modal": a modal before
+ * a passive verb of change asks for one change now, it sets no standing rule.
+ */
+const CHANGE_AFTER =
+  /^\s+(?:also\s+|now\s+)?be\s+(?:updated|changed|fixed|added|moved|removed|renamed|refactored|rewritten|deleted|replaced|created|implemented|extracted|converted|modified|adjusted|split)\b/;
+
+/** Whether the modal marker `m` (should, must) says what comes next (NEXT_AFTER) or asks for a change (CHANGE_AFTER). */
 function plansNext(text: string, m: Span): boolean {
-  return (m.phrase === "should" || m.phrase === "must") && NEXT_AFTER.test(text.slice(m.end, m.end + 40));
+  if (m.phrase !== "should" && m.phrase !== "must") return false;
+  const after = text.slice(m.end, m.end + 40);
+  return NEXT_AFTER.test(after) || CHANGE_AFTER.test(after);
 }
 
 /**
@@ -818,7 +827,14 @@ export function markerStrength(text: string): MarkerStrength | null {
  */
 const QUESTION_END = /(?:[?？]|[吗呢]|(?:です|ます|でしょう|の)?か|かな)\s*[。.!！…~～]*\s*$/;
 const QUESTION_OPENER =
-  /^\s*(?:what|why|how|which|where|when|who|whose|whom|is|are|was|were|does|did|can|could|would|should|will|shall|has|have|may|might|isn't|aren't|doesn't|didn't|can't|won't|wouldn't|shouldn't)\b/i;
+  /^\s*(?:what|why|how|which|who|whose|whom|is|are|was|were|does|did|can|could|would|should|will|shall|has|have|may|might|isn't|aren't|doesn't|didn't|can't|won't|wouldn't|shouldn't)\b/i;
+/**
+ * "When selecting a procedure, a callback should be sent" / "Where possible, prefer X": when and
+ * where open a time or place clause; they ask only with a verb of asking right after them (when
+ * does…, where is…).
+ */
+const CLAUSE_OPENER_QUESTION =
+  /^\s*(?:when|where)\s+(?:is|are|was|were|do|does|did|will|would|can|could|should|shall|has|have|had|may|might|must|am)\b/i;
 const QUESTION_WORD_ZH =
   /为什么|为何|怎么|怎样|如何|哪|是否|能否|可否|是不是|有没有|对不对|行不行|好不好|(?<![没不])什么/;
 const QUESTION_WORD_JA = /なぜ|どうして|どうやって|どうすれば|どこ|どれ|いつ|ですか|ますか|でしょうか/;
@@ -829,7 +845,8 @@ const QUESTION_WORD_RU =
 export function isQuestion(statement: string): boolean {
   const t = statement.normalize("NFKC");
   // "When you edit TODO.md, lead each line with a checkbox": a condition, then what to do.
-  const opener = QUESTION_OPENER.test(t) && conditionalRules(t.toLowerCase()).length === 0;
+  const opener = (QUESTION_OPENER.test(t) || CLAUSE_OPENER_QUESTION.test(t)) &&
+    conditionalRules(t.toLowerCase()).length === 0;
   return QUESTION_END.test(t) || opener || QUESTION_WORD_ZH.test(t) ||
     QUESTION_WORD_JA.test(t) || QUESTION_WORD_RU.test(t);
 }

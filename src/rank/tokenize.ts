@@ -215,8 +215,12 @@ const APOSTROPHES = /['\u2019]/g;
 const IDENTIFIER_SEPARATORS = /[-.:_]+/;
 const HAS_IDENTIFIER_SEPARATOR = /[-.:_]/;
 const HAS_DIGIT = /[0-9]/;
-/** camelCase boundaries: aB, and the last capital of a run before a lower-case letter (JSONParser → JSON|Parser). */
-const CAMEL_BOUNDARY = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/;
+/**
+ * camelCase boundaries: aB, and the last capital of a run before a lower-case letter (JSONParser →
+ * JSON|Parser) — but not before a plural's s (APIs, PRs, FIXMEs, getURLs: an acronym and its
+ * plural are one word, not AP|Is).
+ */
+const CAMEL_BOUNDARY = /(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])(?![A-Z]s(?![a-z]))/;
 
 /** A word (no separators): letters only → stemmed; holding a digit → as it is (v2, bm25, sha256). */
 function wordTerm(lower: string): string {
@@ -418,6 +422,11 @@ export interface TermOrigin {
   readonly run: number;
   /** True for the terms of a path: a folder or file name is a place, not a topic. */
   readonly inPath: boolean;
+  /**
+   * True for the whole of a folder name in a path that is an identifier (export_to_audit,
+   * select-procedure, v2): it names one specific thing, where a plain word (src, components) is a place.
+   */
+  readonly pathName: boolean;
   /** True for a file extension (the letters after a name's last dot: md, ts, mdc): a kind of file, not a topic. */
   readonly extension: boolean;
   /** For CJK: the UTF-16 span [start, end) in the NFKC text; 0, 0 for Latin. */
@@ -440,6 +449,9 @@ function pathTokens(text: string): number[] {
   }
   return out;
 }
+
+/** A folder name that is an identifier: letters joined by _ or - to more letters, or letters with digits. */
+const PATH_NAME = /^(?=.*[A-Za-z])(?:.*[A-Za-z0-9][_-][A-Za-z0-9]|.*[A-Za-z].*[0-9]|.*[0-9].*[A-Za-z])/;
 
 /** The terms of `text` as `tokenize` gives them (same order and repeats), each with its origin. */
 export function termOrigins(text: string, lexicon?: CjkLexicon): TermOrigin[] {
@@ -468,9 +480,22 @@ export function termOrigins(text: string, lexicon?: CjkLexicon): TermOrigin[] {
       const ext = dot > 0 && /^[A-Za-z][A-Za-z0-9]{0,3}$/.test(raw.slice(dot + 1))
         ? raw.slice(dot + 1).toLowerCase()
         : null;
-      for (const term of terms) {
-        out.push({ term, run, inPath: path >= 0, extension: term === ext, start: 0, end: 0, word: false });
-      }
+      // The run's first term is its whole (an identifier is never split before its parts).
+      // A route parameter's folder ([client_id], [slug=lang]) is a slot any value fills, not a name.
+      const named = path >= 0 && !raw.includes(".") && PATH_NAME.test(raw) && t[start - 1] !== "[" &&
+        t[end] !== "]";
+      terms.forEach((term, i) => {
+        out.push({
+          term,
+          run,
+          inPath: path >= 0,
+          pathName: named && i === 0,
+          extension: term === ext,
+          start: 0,
+          end: 0,
+          word: false,
+        });
+      });
       continue;
     }
     const at = codePointOffsets(t, start, end);
@@ -480,6 +505,7 @@ export function termOrigins(text: string, lexicon?: CjkLexicon): TermOrigin[] {
         term: t.slice(start, end),
         run: -1,
         inPath: false,
+        pathName: false,
         extension: false,
         start,
         end,
@@ -493,6 +519,7 @@ export function termOrigins(text: string, lexicon?: CjkLexicon): TermOrigin[] {
         term: t.slice(s, at[i + 2]),
         run: -1,
         inPath: false,
+        pathName: false,
         extension: false,
         start: s,
         end: at[i + 2] as number,
@@ -506,6 +533,7 @@ export function termOrigins(text: string, lexicon?: CjkLexicon): TermOrigin[] {
             term: w,
             run: -1,
             inPath: false,
+            pathName: false,
             extension: false,
             start: s,
             end: at[i + len] as number,

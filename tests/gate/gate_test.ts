@@ -327,3 +327,38 @@ Deno.test("a long statement the prompt says again nearly word for word is a repe
   assert.equal(v.speak, false);
   assert.equal(v.rule, "repeat", v.detail);
 });
+
+Deno.test("a folder named by an identifier is a topic; plain folder words and route parameters are places", () => {
+  const records = [
+    ...filler(40),
+    rec(
+      "When selecting a procedure, a callback should be sent out from src/components/export_to_audit/modal.svelte",
+      {
+        id: "callback",
+      },
+    ),
+    rec("In src/routes/[client_id]/panel.svelte the totals should always be rounded", { id: "route" }),
+  ];
+  // export_to_audit names one module: the decision about it speaks (and "When selecting…" is no question).
+  const v = hint(records, "@audit/src/components/export_to_audit/export.ts clean up the FIXMEs");
+  assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
+  assert.deepEqual(v.hits.map((h) => h.id), ["callback"]);
+  // A route parameter's folder ([client_id]) and plain folders (src, routes) are where files live, not a subject.
+  const w = hint(records, "@audit/src/routes/[client_id]/list.svelte sort the rows after insert");
+  assert.equal(w.speak, false, `${w.rule}: ${w.detail}`);
+  const origins = termOrigins("see src/components/export_to_audit/export.ts and src/routes/[client_id]/x.ts");
+  const named = origins.filter((o) => o.pathName).map((o) => o.term);
+  assert.deepEqual(named, ["export_to_audit"]);
+});
+
+Deno.test("a request for one change in passive voice sets no rule: 'the types should be updated in …'", () => {
+  const records = [
+    ...filler(40),
+    rec("the modal types should be updated in dashboard.svelte to be DataModalType", { id: "task" }),
+  ];
+  const v = hint(records, "which DataModalType do the dashboard.svelte modal types use");
+  assert.equal(v.speak, false, `${v.rule}: ${v.detail}`);
+  const rule = rec("modal types should always be DataModalType in dashboard.svelte", { id: "rule" });
+  const w = hint([...records, rule], "which DataModalType do the dashboard.svelte modal types use");
+  assert.deepEqual(w.hits.map((h) => h.id), ["rule"], `${w.rule}: ${w.detail}`);
+});

@@ -56,6 +56,15 @@ const HASHES: Record<number, {
     cjkRuns: "d2ad4626bfa7c84a7160d4066435a2bae215c75929871333e5765dbf2db19bcf",
     cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
   },
+  // An acronym's plural is one word (APIs, FIXMEs: tokenize); "should be updated", "must be added"
+  // ask for a change, they set no rule (markers).
+  6: {
+    tokenize: "380c0818767ba390d82d88ad60f7cca0da060e05df332700cc20b9971757d5f0",
+    tokenizeWithLexicon: "e95ead454ad1261aad97609cd135eeef352824b020219e58201c709d8a599fbd",
+    markers: "3395e8b71857d7189a72037c03f97d0217164f381c28bcfc26027e87f8614b6d",
+    cjkRuns: "ad186a9e59baa9f38c2beeebac5e1a948dc52415a82ea3a1d0eebf50d98b23d9",
+    cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
+  },
 };
 
 /**
@@ -66,6 +75,7 @@ const SEGMENT_HASHES: Record<number, string> = {
   3: "bc979577abd3c8fbd0dbabb89454d2559102119fe306b994c9dc88e2ab1810f9",
   4: "f61147beaaebd281037c34d03801f4941d1f008e8b1fd9321b20d3dca9014184",
   5: "8e1edc9948b116e47a8aafa6e4104068539e18a2fd5331f4efcaad0747cecb19",
+  6: "1bb311afa679394043783e6de23f7bea4e261d34c95d3f3593197486e6a902fe",
 };
 
 const EXPECTED = HASHES[ANALYSIS_VERSION] ?? (() => {
@@ -303,7 +313,14 @@ function chineseTexts(): string[] {
   });
 }
 
-const INPUTS = variedInputs();
+/** Inputs for the changes of later versions (appended, so the mixed inputs stay as they were). */
+const LATER_INPUTS: readonly string[] = [
+  "solve all FIXMEs, list the APIs and PRs, getURLs, MCPServers, URLsList",
+  "the types should be updated in page.svelte; there should be added a modal; we must be removed",
+  "tests should always be updated with the code",
+];
+
+const INPUTS = [...variedInputs(), ...LATER_INPUTS];
 
 Deno.test("build equivalence: an index segment of makeRecords(5000) has the same bytes", async () => {
   const records = makeRecords(5000);

@@ -198,3 +198,21 @@ Deno.test("'instead of' and 'rather than' choose only with a verb of choice in t
     [["instead of", "no verb of choice"]],
   );
 });
+
+Deno.test("'when' and 'where' open a clause, and ask only with a verb of asking after them", () => {
+  assert.equal(isQuestion("When selecting a procedure, a callback should be sent out from the modal"), false);
+  assert.equal(statementDecision("When selecting a procedure, a callback should be sent out"), "medium");
+  assert.equal(isQuestion("Where possible, prefer small modules"), false);
+  for (const q of ["when is the release", "When does the backup run", "where should the config live"]) {
+    assert.equal(isQuestion(q), true, q);
+  }
+});
+
+Deno.test("a modal before a passive verb of change asks for one change, it sets no rule", () => {
+  assert.equal(markerStrength("the types should be updated in +page.svelte to be DataModalType"), null);
+  assert.equal(markerStrength("There should be added a data modal in audit_exporter"), null);
+  assert.equal(markerStrength("the old helper must be removed"), null);
+  // A rule that says how something is changed, or another marker beside it, still is one.
+  assert.equal(markerStrength("the changelog should always be updated with the code"), "strong");
+  assert.equal(markerStrength("amounts should be integer cents"), "medium");
+});

@@ -122,3 +122,11 @@ Deno.test("termOrigins() gives tokenize()'s terms, each with where it came from"
   assert.deepEqual(zh.filter((x) => x.word).map((x) => x.term), ["数据库"]);
   assert.ok(zh.filter((x) => !x.word).every((x, i, a) => i === 0 || x.start < a[i - 1]!.end));
 });
+
+Deno.test("tokenize() keeps an acronym's plural one word: APIs, PRs, FIXMEs", () => {
+  assert.deepEqual(tokenize("APIs PRs"), ["api", "pr"]);
+  assert.deepEqual(tokenize("FIXMEs"), tokenize("FIXME"));
+  assert.deepEqual(tokenize("getURLs"), ["geturl", "get", "url"]);
+  // A capital run before a longer lower-case word is still split (JSON|Parser).
+  assert.deepEqual(tokenize("JSONParser"), ["jsonpars", "json", "parser"]);
+});
