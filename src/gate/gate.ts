@@ -20,6 +20,9 @@
  *                  the name of a file the prompt names counts only with the file (app.html is
  *                  not the word app)
  *   low-coverage   the record matches less than MIN_COVERAGE of the prompt's informative weight
+ *   (a record holding every word of a literal the prompt quotes in backticks — `bun run` — is
+ *    judged by its statements, and a statement quoting that literal the same way passes the
+ *    anchor and few-terms rules: a literal is one specific thing)
  *   (a record naming a file the prompt names — todo.md, pyproject.toml — passes these three
  *    rules, however many conversations name the file, when it shares one more uncommon word
  *    with the prompt, or the file itself is uncommon: a named file is one specific thing)
@@ -43,6 +46,7 @@
 import { bm25Idf } from "../rank/bm25.ts";
 import { markerTerms, statementDecision } from "../rank/markers.ts";
 import type { SearchHit, SearchResult } from "../rank/score.ts";
+import { isStopword } from "../rank/stopwords.ts";
 import { isCjkTerm, type TermOrigin } from "../rank/tokenize.ts";
 import {
   MAX_SCANNED_CHARS,
@@ -149,6 +153,42 @@ export interface GateContext {
   readonly shownKeys: ReadonlySet<string>;
   /** Whether the prompt holds this statement word for word within more words (a template resent). */
   readonly repeats: (statement: string) => boolean;
+  /** The literals the prompt quotes in backticks (literalsOf). */
+  readonly literals: readonly Literal[];
+}
+
+/**
+ * A literal the prompt quotes in backticks (`bun run`, `pg_dump -Fc`): one specific thing the person
+ * marked as a name or a command. `key` is the sameTextKey of its text, `terms` its searched words.
+ */
+export interface Literal {
+  readonly key: string;
+  readonly terms: readonly string[];
+}
+
+/** A span in backticks longer than this is a piece of code, not a name or a command. */
+export const MAX_LITERAL_CHARS = 40;
+const BACKTICKED = new RegExp(`\`([^\`\n]{1,${MAX_LITERAL_CHARS}})\``, "g");
+
+/** The backticked spans of a text, by their sameTextKey. */
+function backtickedKeys(text: string): string[] {
+  if (!text.includes("`")) return [];
+  return [...text.matchAll(BACKTICKED)].map((m) => sameTextKey(m[1]!)).filter((k) => k !== "");
+}
+
+/**
+ * The literals of a prompt's typed text: each backticked span with the words it is searched by
+ * (stopwords left out). A statement quoting the same literal the same way is about the same thing.
+ */
+export function literalsOf(typed: string, tokenize: (text: string) => readonly string[]): Literal[] {
+  if (!typed.includes("`")) return [];
+  const out: Literal[] = [];
+  for (const m of typed.matchAll(BACKTICKED)) {
+    const key = sameTextKey(m[1]!);
+    const terms = [...new Set(tokenize(m[1]!))].filter((t) => !isStopword(t));
+    if (key !== "" && terms.length > 0 && !out.some((l) => l.key === key)) out.push({ key, terms });
+  }
+  return out;
 }
 
 /**
@@ -482,9 +522,12 @@ function checkHit(
     return { rule: "common-only", detail: `matched only common words: ${hit.matched.join(", ")}` };
   }
   // Record level: its statements hold no more than the record, so a record that fails fails all.
+  // A record holding every word of a literal the prompt quotes is judged by its statements: the
+  // literal may be there, quoted the same way, however common its words.
+  const literals = ctx.literals.filter((l) => l.terms.every((t) => hit.matched.includes(t)));
   const whole = topicRule(hit.matched, facts, topicIdf, topicMass, anchor, ctx.origins, "the record");
 
-  if (!whole.pass) return whole;
+  if (!whole.pass && literals.length === 0) return whole;
 
   const decides = hit.meta.kind !== "prompt" && hit.meta.kind !== "commit";
   // A prompt or commit with no live marker anywhere (the index's marker, markers.ts) has no
@@ -538,7 +581,7 @@ function checkHit(
       }
       return mass;
     };
-    const v = topicRule(
+    let v = topicRule(
       matched,
       facts,
       topicIdf,
@@ -549,6 +592,13 @@ function checkHit(
       ownMass,
       true,
     );
+    // A statement quoting a literal of the prompt the same way (`bun run`) is about that one thing:
+    // no anchor or second thing needed, only the quarter of the prompt's weight.
+    if (!v.pass && literals.length > 0 && v.coverage >= MIN_COVERAGE) {
+      const keys = backtickedKeys(s.text);
+      const same = literals.find((l) => keys.includes(l.key));
+      if (same !== undefined) v = { pass: true, coverage: v.coverage, anchors: same.terms };
+    }
     if (!v.pass) {
       if (best === null || v.coverage > best.coverage) best = v;
       continue;

@@ -16,7 +16,16 @@ import {
 } from "../rank/score.ts";
 import { bm25Idf } from "../rank/bm25.ts";
 import { type TermOrigin, termOrigins, tokenize } from "../rank/tokenize.ts";
-import { anchorIdf, decide, type GateContext, type GateVerdict, preGate, promptFiles } from "./gate.ts";
+import {
+  anchorIdf,
+  decide,
+  type GateContext,
+  type GateVerdict,
+  type Literal,
+  literalsOf,
+  preGate,
+  promptFiles,
+} from "./gate.ts";
 import { sameTextKey, statementKey, statementsOf } from "./statements.ts";
 import { VERDICT_HINT_MARKER } from "../collect/line_parser.ts";
 import { hasNotTypedPrefix } from "../agents/claude/prompt.ts";
@@ -134,10 +143,13 @@ export function searchOptions(
   req: HintRequest,
   top: number,
   origins: readonly TermOrigin[],
+  literals: readonly Literal[] = [],
 ): SearchOptions {
+  const files = promptFiles(origins);
   return {
-    // A file the prompt names starts candidates however many conversations name it.
-    startTerms: promptFiles(origins),
+    // A file the prompt names, and the words of a literal it quotes, start candidates however
+    // many conversations use them.
+    startTerms: literals.length === 0 ? files : new Set([...files, ...literals.flatMap((l) => l.terms)]),
     mode: "hint",
     nowMs: req.nowMs,
     ...(req.cwd ? { project: req.cwd } : {}),
@@ -156,6 +168,7 @@ function gateContext(
   req: HintRequest,
   typed: ReturnType<typeof typedPrompt>,
   origins: readonly TermOrigin[],
+  literals: readonly Literal[],
 ): GateContext {
   const lexicon = corpusLexicon(corpus);
   const threshold = commonThreshold(corpus);
@@ -167,6 +180,7 @@ function gateContext(
   };
   return {
     textOf: req.textOf,
+    literals,
     tokenize: (text) => tokenize(text, lexicon),
     termIdf: (term) => bm25Idf(corpus.docCount, dfOf(term)),
     isCommon: (term) => isCommonTerm(corpus, term, dfOf(term), threshold),
@@ -196,7 +210,8 @@ export function whyNotQuoted(
   if (refused) return { ...refused, rank: null, judgedAlone: null };
   const lexicon = corpusLexicon(corpus);
   const origins = termOrigins(typed.text, lexicon);
-  const result = search(corpus, typed.text, searchOptions(corpus, req, corpus.docCount, origins));
+  const literals = literalsOf(typed.text, (t) => tokenize(t, lexicon));
+  const result = search(corpus, typed.text, searchOptions(corpus, req, corpus.docCount, origins, literals));
   const rank = result.hits.findIndex((h) => h.doc === doc);
   if (rank < 0) {
     return {
@@ -207,7 +222,7 @@ export function whyNotQuoted(
     };
   }
   const hit = result.hits[rank]!;
-  const alone = decide({ ...result, hits: [hit] }, 1, gateContext(corpus, req, typed, origins));
+  const alone = decide({ ...result, hits: [hit] }, 1, gateContext(corpus, req, typed, origins, literals));
   const check = alone.checks[0];
   const judgedAlone = check ? `${check.rule}: ${check.detail}` : `${alone.rule}: ${alone.detail}`;
   if (rank >= GATE_CANDIDATES) {
@@ -221,7 +236,7 @@ export function whyNotQuoted(
   const inHint = decide(
     { ...result, hits: result.hits.slice(0, GATE_CANDIDATES) },
     req.top,
-    gateContext(corpus, req, typed, origins),
+    gateContext(corpus, req, typed, origins, literals),
   );
   const mine = inHint.checks.find((c) => c.id === hit.id);
   return {
@@ -255,7 +270,8 @@ export function hintFor(corpus: Corpus, req: HintRequest): HintOutcome {
   // The search reads what the prompt says, not what it pastes: a pasted log asks nothing.
   const lexicon = corpusLexicon(corpus);
   const origins = termOrigins(typed.text, lexicon);
-  const result = search(corpus, typed.text, searchOptions(corpus, req, GATE_CANDIDATES, origins));
-  const verdict = decide(result, req.top, gateContext(corpus, req, typed, origins));
+  const literals = literalsOf(typed.text, (t) => tokenize(t, lexicon));
+  const result = search(corpus, typed.text, searchOptions(corpus, req, GATE_CANDIDATES, origins, literals));
+  const verdict = decide(result, req.top, gateContext(corpus, req, typed, origins, literals));
   return { verdict, result };
 }

@@ -362,3 +362,30 @@ Deno.test("a request for one change in passive voice sets no rule: 'the types sh
   const w = hint([...records, rule], "which DataModalType do the dashboard.svelte modal types use");
   assert.deepEqual(w.hits.map((h) => h.id), ["rule"], `${w.rule}: ${w.detail}`);
 });
+
+Deno.test("a literal the prompt quotes in backticks, quoted the same way by a decision, is its topic", () => {
+  // `bun` and `run` are in many records: neither is rare enough to be an anchor on its own.
+  const chatter = Array.from(
+    { length: 30 },
+    (_, i) => rec(`bun run the tests in the session repo and note the build ${i}`),
+  );
+  const rule = rec("just run using `minsky`, not `bun run`.", { id: "literal" });
+  const records = [...filler(40), ...chatter, rule];
+  const v = hint(
+    records,
+    "note that we use `bun run` instead of `minsky` in the session repo",
+  );
+  assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
+  assert.deepEqual(v.hits.map((h) => h.id), ["literal"]);
+  // The same words without the backticks are ordinary words: no literal, no hint.
+  assert.equal(
+    hint(records, "note that we use bun run instead of minsky in the session repo").speak,
+    false,
+  );
+  // A literal quoted by a statement that is no decision is no hint either.
+  const request = rec("can you run `bun run` in the session repo", { id: "request" });
+  assert.equal(
+    hint([...filler(40), ...chatter, request], "why does `bun run` fail in the session repo").speak,
+    false,
+  );
+});
