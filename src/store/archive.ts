@@ -32,8 +32,13 @@ export const APPLICATION_ID = 0x56524454;
 const READ_BUSY_MS = 200;
 /** How long a collect waits for another connection (there is none but readers in WAL mode). */
 const WRITE_BUSY_MS = 5000;
-/** A collect's page cache: enough for the upper levels of every index of a million records. */
-const WRITE_CACHE_KIB = 16 * 1024;
+/**
+ * A collect's page cache (it also sizes SQLite's sort runs: the first collect's ORDER BY and index
+ * builds). 2 MiB holds the upper levels of every index of a million records, which is all a
+ * collect that adds a few records reads; measured, a first collect of 10^6 records peaks 36 MB
+ * lower than with 16 MiB (515 → 479 MB) and a one-prompt collect is no slower.
+ */
+const WRITE_CACHE_KIB = 2 * 1024;
 
 const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
