@@ -227,6 +227,12 @@ export interface StoreRead {
   readonly carry: unknown;
   /** Bytes read, for progress. */
   readonly bytes: number;
+  /**
+   * False when the store (and its companions) were as the last read left them, so nothing new
+   * could be in it: collect's summary counts the store as a file read only when this is true, as
+   * it counts a line file only when it changed.
+   */
+  readonly changed: boolean;
   /** Rows that could not be decoded (counted as skipped). */
   readonly skipped: number;
 }

@@ -249,9 +249,12 @@ ${
 
 The archive keeps records whose source file has since been deleted. A second collect
 re-reads only new or grown files, and its cost follows what it finds, not the
-archive's size. An archive an older verdict wrote (records.jsonl) is migrated by the
-first collect and the old file kept as records.jsonl.migrated. See every record with
-"verdict export".`,
+archive's size. A file read under another config "include_headless", or under a
+--since later than this run's, is read again whole: changing either needs no --full.
+The summary's "file(s) read" counts the files read this time, not those unchanged.
+An archive an older verdict wrote (records.jsonl) is migrated by the first collect
+and the old file kept as records.jsonl.migrated. See every record with "verdict
+export".`,
     options: {
       out: {
         kind: "string",

@@ -44,5 +44,26 @@ export function sinceCovers(readWith: string | null | undefined, wanted: string 
   return readWith === null || (wanted !== null && readWith <= wanted);
 }
 
+/**
+ * The collect options that change what a source file yields (config "include_headless"). A
+ * file's state remembers those it was read under, as it remembers its --since cutoff, so that a
+ * collect under other options reads it again from its start (its records replacing the old ones)
+ * and equals a full collect under the new options.
+ */
+export interface YieldOptions {
+  /** Prompts of headless sessions (`claude -p`, `codex exec`, …) count too. */
+  readonly includeHeadless: boolean;
+}
+
+/**
+ * Was a file read under `readWith` (a stored state's field: anything) read under exactly the
+ * options `wanted`? A state written before options were recorded (no field) is not trusted.
+ */
+export function sameYieldOptions(readWith: unknown, wanted: YieldOptions): boolean {
+  if (typeof readWith !== "object" || readWith === null) return false;
+  const stored = readWith as Readonly<Record<string, unknown>>;
+  return (Object.keys(wanted) as (keyof YieldOptions)[]).every((key) => stored[key] === wanted[key]);
+}
+
 /** Called for non-fatal problems (unreadable file, refused path); the collect goes on. */
 export type ProblemReporter = (path: string, message: string) => void;

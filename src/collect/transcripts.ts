@@ -11,13 +11,15 @@
  *   the same first bytes, a truncation, are all re-read whole;
  * - a last line consumed without its newline is resumed by taking that newline (not a new
  *   line number); when anything else follows, the file is re-read whole;
- * - a file read under `--since D` is read whole again by a run that wants older records.
+ * - a file read under `--since D` is read whole again by a run that wants older records;
+ * - a file read under other options that change what it yields (include_headless: YieldOptions)
+ *   is read whole again, so its records become those the new options yield.
  * Only regular files are read (a FIFO or device at a transcript path is reported, never
  * opened), and no further than their size when the read began.
  *
  * A store (one database, StoreReader) is handed its reader's own carry and reads only what is
- * new by itself; its state keeps the store's identity, and its cutoff (a store read under a
- * later --since is read whole again).
+ * new by itself; its state keeps the store's identity, its cutoff and its options (a store read
+ * under a later --since, or under other options, is read whole again).
  */
 import { createHash, type Hash } from "node:crypto";
 import type { SessionReader, SideFileReader, StoreReader } from "../agents/agent.ts";
@@ -27,7 +29,14 @@ import { walkFiles } from "../fsutil/walk.ts";
 import { containedRealPath, containedRealPathSync } from "../sandbox/contain.ts";
 import { readLines } from "./lines.ts";
 import { overCap, type VerdictRecord } from "./record.ts";
-import { emptyStats, type ProblemReporter, sinceCovers, type SourceResult } from "./source.ts";
+import {
+  emptyStats,
+  type ProblemReporter,
+  sameYieldOptions,
+  sinceCovers,
+  type SourceResult,
+  type YieldOptions,
+} from "./source.ts";
 
 export interface TranscriptFileState extends FileIdentity {
   /** The reader's kind: a carry is resumed only by the reader that wrote it. */
@@ -42,6 +51,8 @@ export interface TranscriptFileState extends FileIdentity {
   readonly digest: string;
   /** The --since cutoff the file was read under (null: none). */
   readonly since: string | null;
+  /** The options it was read under (a state without them is read again whole). */
+  readonly options: YieldOptions;
   readonly carry: unknown;
 }
 
@@ -135,6 +146,11 @@ export async function findTranscripts(input: TranscriptInput): Promise<Candidate
   return out;
 }
 
+/** The options of this run that change what a file yields (each file's state keeps them). */
+function yieldOptionsOf(input: TranscriptInput): YieldOptions {
+  return { includeHeadless: input.includeHeadless };
+}
+
 /** A stored per-file state, checked field by field; null when it is not one this version wrote. */
 function validState(v: unknown): TranscriptFileState | null {
   if (typeof v !== "object" || v === null) return null;
@@ -175,6 +191,7 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
   const appended: VerdictRecord[] = [];
   const state: Record<string, TranscriptFileState> = {};
   const previous = input.previous ?? {};
+  const options = yieldOptionsOf(input);
   let totalBytes = 0;
   // One load per reader and key per run: the files of one folder share their side files.
   const contexts = new Map<string, Promise<unknown>>();
@@ -197,7 +214,8 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
     if (input.signal?.aborted) throw input.signal.reason;
     const done = await readStore(root.path, reader, validState(previous[root.path]), input);
     if (done.read) {
-      stats.filesRead++;
+      // A store as the last read left it read nothing new, as an unchanged line file is not read.
+      if (done.read.changed) stats.filesRead++;
       stats.linesSkipped += done.read.skipped;
       totalBytes += done.read.bytes;
       input.onBytes?.(totalBytes);
@@ -261,7 +279,8 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
     const identity = identityOf(info, (input.now ?? Date.now)());
     const kind = cand.reader.kind;
     const prev = validState(previous[real]);
-    const usable = prev !== null && prev.kind === kind && sinceCovers(prev.since, input.since);
+    const usable = prev !== null && prev.kind === kind && sinceCovers(prev.since, input.since) &&
+      sameYieldOptions(prev.options, options);
     if (usable && sameIdentity(prev, identity)) {
       state[real] = prev;
       continue;
@@ -335,6 +354,7 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
         readBytes: hashed,
         digest: hash.digest("hex"),
         since: input.since,
+        options,
         carry: parser.carry(),
       };
     } catch (err) {
@@ -382,8 +402,10 @@ async function readStore(
       // Absent companions (no write-ahead log) are normal.
     }
   }
-  // A store read under a later --since than this run's is read whole (no carry).
-  const carry = prev !== null && prev.kind === reader.kind && sinceCovers(prev.since, input.since)
+  // A store read under a later --since than this run's, or under other options, is read whole (no carry).
+  const options = yieldOptionsOf(input);
+  const carry = prev !== null && prev.kind === reader.kind && sinceCovers(prev.since, input.since) &&
+      sameYieldOptions(prev.options, options)
     ? prev.carry
     : null;
   try {
@@ -402,6 +424,7 @@ async function readStore(
       readBytes: 0,
       digest: "",
       since: input.since,
+      options,
       carry: read.carry,
     };
     return { read, state, unreadable: false };

@@ -114,8 +114,9 @@ const MACHINE_MADE = [
  * Runs the real `verdict collect` in `home` (laid out with `sets`) and requires: exactly the
  * union of the sets' records, with origin, session, project, time, file and line, nothing else;
  * a second collect adding nothing and leaving the records byte for byte as they were; and
- * include_headless (with --full: the incremental state does not re-read files already read)
- * adding exactly the sets' headless prompts.
+ * include_headless, set between two plain collects (no --full: each file's state remembers the
+ * options it was read under), adding exactly the sets' headless prompts, and taking them away
+ * again when it is unset.
  */
 export async function assertCollectsExactly(home: string, sets: readonly LaidOut[]): Promise<void> {
   const env = { HOME: home };
@@ -138,18 +139,31 @@ export async function assertCollectsExactly(home: string, sets: readonly LaidOut
   const config = `${home}/include-headless.json`;
   await Deno.writeTextFile(config, '{ "include_headless": true }\n');
   const extra = sets.flatMap((s) => s.headless);
-  const h = await runCli(["collect", "--full"], { env: { ...env, VERDICT_CONFIG: config } });
+  const h = await runCli(["collect"], { env: { ...env, VERDICT_CONFIG: config } });
   assert.equal(h.code, 0, h.stderr);
-  // A --full run that finds nothing new says "0 new" (it rewrites the archive).
   assert.match(
     h.stderr,
-    new RegExp(`\\b${extra.length === 0 ? "(0|nothing)" : extra.length} new\\b`),
+    new RegExp(
+      `\\b${extra.length === 0 ? "(0|nothing)" : extra.length} new, ${want.length + extra.length} records\\b`,
+    ),
     h.stderr,
   );
   assert.deepEqual(
     described(await readRecords(archive)),
     described([...want, ...extra]),
     "include_headless adds exactly the headless prompts",
+  );
+  const off = await runCli(["collect"], { env });
+  assert.equal(off.code, 0, off.stderr);
+  assert.deepEqual(
+    described(await readRecords(archive)),
+    described(want),
+    "include_headless unset again takes the headless prompts away",
+  );
+  assert.equal(
+    await exportedRecords(archive),
+    before,
+    "unset again, the archive is as the first collect left it",
   );
 }
 

@@ -116,18 +116,22 @@ export async function readOpenCodeStore(input: StoreInput): Promise<StoreRead> {
   const previous = restoreCarry(input.carry);
   const db = sig(input.file);
   const wal = sig(walPath(input.file));
-  if (
-    previous && sameSig(previous.db, db) && sameSig(previous.wal, wal) &&
-    previous.waitingMessages.length === 0 && previous.waitingParts.length === 0
-  ) {
-    return { records: [], whole: false, carry: previous, bytes: 0, skipped: 0 };
+  const changed = !(previous && sameSig(previous.db, db) && sameSig(previous.wal, wal));
+  if (!changed && previous.waitingMessages.length === 0 && previous.waitingParts.length === 0) {
+    return { records: [], whole: false, carry: previous, bytes: 0, changed, skipped: 0 };
   }
   for (let attempt = 1;; attempt++) {
     const snap = SqliteSnapshot.open(input.file, wal ? walPath(input.file) : null);
     try {
       const result = readSnapshot(snap, input, previous);
       if (snap.stillCurrent()) {
-        return { ...result, carry: { ...result.carry, db, wal }, bytes: snap.bytesRead };
+        return {
+          ...result,
+          carry: { ...result.carry, db, wal },
+          bytes: snap.bytesRead,
+          // A look at what waited, in a store as it was, that settled something did find a change.
+          changed: changed || result.records.length > 0,
+        };
       }
       if (attempt >= SNAPSHOT_ATTEMPTS) {
         throw new Error(

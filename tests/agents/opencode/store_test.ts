@@ -73,9 +73,11 @@ Deno.test({
   ignore: missing !== null,
   fn: withSample(async (w, file) => {
     const first = await read(file, null);
+    assert.equal(first.changed, true, "a first read is a change");
     const again = await read(file, first.carry);
     assert.deepEqual(again.records, []);
     assert.equal(again.bytes, 0, "an unchanged database and log are not even opened");
+    assert.equal(again.changed, false, "and are not counted as read");
     w.message("msg_z1", TUI_SESSION, 1796111000000, { role: "user" });
     w.part("prt_z1", "msg_z1", TUI_SESSION, 1796111000000, {
       type: "text",
@@ -88,6 +90,7 @@ Deno.test({
     });
     const next = await read(file, again.carry);
     assert.equal(next.whole, false);
+    assert.equal(next.changed, true);
     assert.deepEqual(next.records.map((r) => r.text), ["Deploy with the blue-green script."]);
     assert.deepEqual((await read(file, next.carry)).records, []);
   }),
