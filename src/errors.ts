@@ -31,11 +31,14 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 export class VerdictError extends Error {
   readonly exitCode: ExitCode;
   readonly hint: string | undefined;
-  constructor(message: string, exitCode: ExitCode, hint?: string) {
+  /** Lines printed between the message and the hint (one problem each, when there are several). */
+  readonly details: readonly string[];
+  constructor(message: string, exitCode: ExitCode, hint?: string, details: readonly string[] = []) {
     super(message);
     this.name = "VerdictError";
     this.exitCode = exitCode;
     this.hint = hint;
+    this.details = details;
   }
 }
 
@@ -57,8 +60,8 @@ export class ConfigError extends VerdictError {
 
 /** Bad input data (a snapshot, a corpus, a records file that is not ours). */
 export class InputError extends VerdictError {
-  constructor(message: string, hint?: string) {
-    super(message, EXIT.usage, hint);
+  constructor(message: string, hint?: string, details: readonly string[] = []) {
+    super(message, EXIT.usage, hint, details);
     this.name = "InputError";
   }
 }
@@ -77,7 +80,7 @@ export class InterruptedError extends VerdictError {
 /** Maps any thrown value to an exit code and the lines to print on stderr. */
 export function describeError(err: unknown): { code: ExitCode; lines: string[] } {
   if (err instanceof VerdictError) {
-    const lines = [`verdict: ${err.message}`];
+    const lines = [`verdict: ${err.message}`, ...err.details];
     if (err.hint) lines.push(`hint: ${err.hint}`);
     return { code: err.exitCode, lines };
   }

@@ -681,7 +681,9 @@ PATH) and carry VERDICT_RECORDS, VERDICT_STATE and VERDICT_CONFIG when they are 
 Other keys and entries stay byte for byte; a changed file is first copied to
 <file>.verdict-backup-<time>. A second run changes nothing. A file that does not
 parse, or a verdict entry not written by install, is refused (exit 3) and nothing is
-written. See docs/install.md.`,
+written. Every file is checked first, so one run (--dry-run too) lists every refusal,
+each with its file, what is wrong and what to do, and says how to wire the other
+agents meanwhile. See docs/install.md.`,
     options: {
       ...agentFlags((a) => `${a.label} only (${a.wires})`),
       "dry-run": { kind: "boolean", description: "print a unified diff of each file and write nothing" },
@@ -711,7 +713,8 @@ OpenCode's mcp.verdict) when it runs verdict's "mcp"; Codex's block between the
 OpenCode's hint plugin file, which is wholly verdict's and is deleted. A file left
 empty that install may have created (Codex's hooks.json, Copilot CLI's mcp-config.json)
 is deleted too. Hooks wired by hand and other tools' entries are left as they are; a
-changed file is backed up first. With no agent flag, every agent.`,
+changed file is backed up first. A file that does not parse is refused (exit 3, every
+such file named in one run) and nothing is written. With no agent flag, every agent.`,
     options: {
       ...agentFlags((a) => `${a.label} only`),
       "dry-run": { kind: "boolean", description: "print a unified diff of each file and write nothing" },

@@ -2,13 +2,14 @@
  * `verdict install` / `verdict uninstall` as a stage: read each host file, plan the edit (pure:
  * each agent's `hostFiles`, src/agents/<id>/), then back up and replace the changed files
  * atomically. Every file is planned before any is written, so a malformed or refused file
- * leaves all of them untouched.
+ * leaves all of them untouched, and every refusal is reported in one run.
  */
 import type { Agent, HostFile, PlannedFile } from "../agents/agent.ts";
 import { LOADED_AGENTS } from "../agents/loaded.ts";
 import { JsoncSyntaxError } from "../config/jsonc.ts";
 import { writeTextFileAtomic } from "../fsutil/atomic.ts";
-import { type EditResult, HostFileError } from "./errors.ts";
+import { andList } from "../agents/registry.ts";
+import { type EditResult, HostFileError, refusalsOf } from "./errors.ts";
 import type { InstallFile, InstallJob } from "./jobs.ts";
 
 export type FileStatus = "created" | "updated" | "removed" | "unchanged" | "absent";
@@ -57,29 +58,89 @@ function edit(
 }
 
 /**
- * An agent's refusal of its file, with the way past it that still wires the job's other agents
- * (their flags, exactly: naming an agent this job does not cover would wire one the person does
- * not have, and naming too few would leave some unwired).
+ * The way past refusals that still wires the job's other agents: their flags, exactly (naming an
+ * agent this job does not cover would wire one the person does not have, and naming too few
+ * would leave some unwired). Null when every agent of the job was refused.
  */
-function withWayOut(err: HostFileError, job: InstallJob, file: InstallFile): HostFileError {
-  const refused = hostFileByRole(file.role).agent;
-  const others = [...new Set(job.files.map((f) => hostFileByRole(f.role).agent))]
-    .filter((a) => a.id !== refused.id);
-  if (others.length === 0) return err;
+function wayOut(job: InstallJob, refused: readonly Agent[]): string | null {
+  const ids = new Set(refused.map((a) => a.id));
+  const others = [...new Set(job.files.map((f) => hostFileByRole(f.role).agent))].filter((a) =>
+    !ids.has(a.id)
+  );
+  if (others.length === 0) return null;
   const command = [
     `verdict ${job.action}`,
     ...others.map((a) => `--${a.id}`),
     ...(job.dryRun ? ["--dry-run"] : []),
   ];
+  return `leave ${andList(refused.map((a) => a.label))} out: ${command.join(" ")}`;
+}
+
+/** One refusal of one file of the job. */
+interface Refusal {
+  readonly file: InstallFile;
+  readonly agent: Agent;
+  readonly error: HostFileError;
+}
+
+/** Said once for the whole list, so each entry's hint drops it. */
+const ONCE_SAID = [/;? ?nothing was changed$/, /, then run the command again$/];
+
+function fixOnly(hint: string | undefined): string {
+  let out = hint ?? "fix it by hand";
+  for (const said of ONCE_SAID) out = out.replace(said, "");
+  return out;
+}
+
+/**
+ * Every refusal of a job as one error. One refusal reads as it always did (its own message and
+ * hint, with the way past it); several are listed, each with its agent, file, what is wrong and
+ * what to do, under one line that counts them and says nothing was written.
+ */
+function refusedJob(job: InstallJob, refusals: readonly Refusal[]): HostFileError {
+  const agents = [...new Set(refusals.map((r) => r.agent))];
+  const past = wayOut(job, agents);
+  if (refusals.length === 1) {
+    const only = refusals[0]!.error;
+    return new HostFileError(only.message, past ? `${only.hint ?? ""}; or ${past}` : only.hint ?? "");
+  }
+  const files = new Set(refusals.map((r) => r.file.role)).size;
+  const counted = files === refusals.length
+    ? `${files} of ${job.files.length} files refused`
+    : `${refusals.length} refusals in ${files} of ${job.files.length} files`;
   return new HostFileError(
-    err.message,
-    `${err.hint ?? ""}; or leave ${refused.label} out: ${command.join(" ")}`,
+    `Cannot ${job.action}: ${counted} (${andList(agents.map((a) => a.label))}); nothing was written`,
+    `fix each file as said, then run "verdict ${job.action}" again${past ? `; or ${past}` : ""}`,
+    refusals.flatMap((
+      r,
+    ) => [`  - ${r.agent.label}: ${r.error.message}`, `    hint: ${fixOnly(r.error.hint)}`]),
   );
 }
 
-/** Reads every file and plans its edit; throws HostFileError (nothing written) on the first problem. */
+/** The refusals planning `file` met (a file that does not parse is one); rethrows anything else. */
+function refusalsPlanning(err: unknown, file: InstallFile): HostFileError[] {
+  if (err instanceof JsoncSyntaxError) {
+    return [
+      new HostFileError(
+        `Cannot parse "${file.path}": ${err.message}`,
+        `fix ${file.path}:${err.line}:${err.column} by hand, then run the command again; nothing was changed`,
+      ),
+    ];
+  }
+  // A refusal: something verdict did not write where it would write.
+  const refused = refusalsOf(err);
+  if (refused.length === 0) throw err;
+  return refused;
+}
+
+/**
+ * Reads every file and plans its edit. Every file is checked before anything is decided, so
+ * that all refusals are reported at once; then HostFileError (nothing written) when any file
+ * was refused.
+ */
 export async function planJob(job: InstallJob): Promise<FileReport[]> {
   const reports: FileReport[] = [];
+  const refusals: Refusal[] = [];
   const planned = new Map<string, PlannedFile>();
   for (const file of job.files) {
     const before = await readOrNull(file.real);
@@ -91,15 +152,9 @@ export async function planJob(job: InstallJob): Promise<FileReport[]> {
     try {
       result = edit(job, file, before ?? "", planned);
     } catch (err) {
-      if (err instanceof JsoncSyntaxError) {
-        throw new HostFileError(
-          `Cannot parse "${file.path}": ${err.message}`,
-          `fix ${file.path}:${err.line}:${err.column} by hand, then run the command again; nothing was changed`,
-        );
-      }
-      // A refusal (something verdict did not write where it would write) can also be stepped round.
-      if (err instanceof HostFileError) throw withWayOut(err, job, file);
-      throw err;
+      const agent = hostFileByRole(file.role).agent;
+      for (const error of refusalsPlanning(err, file)) refusals.push({ file, agent, error });
+      continue;
     }
     const status: FileStatus = result.changes.length === 0
       ? "unchanged"
@@ -111,6 +166,7 @@ export async function planJob(job: InstallJob): Promise<FileReport[]> {
     reports.push({ file, status, changes: result.changes, notes: result.notes, before, after: result.text });
     planned.set(file.role, { path: file.path, agentPath: file.agentPath, text: result.text });
   }
+  if (refusals.length > 0) throw refusedJob(job, refusals);
   return reports;
 }
 

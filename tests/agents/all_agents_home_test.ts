@@ -6,9 +6,10 @@
  * nothing machine-made, nothing under another agent's name); a second collect adds nothing;
  * include_headless adds exactly the headless prompts. Then `verdict doctor` and `verdict install
  * --dry-run` over the same HOME name all six agents. With every agent's real settings files added
- * (most register the sample run's own stub MCP server under the name "verdict"), install refuses
- * without writing anything, each refusal's hint leads past it to wiring the other agents, and
- * doctor names each stub as not verdict's server. Skipped, with the reason printed, when
+ * (most register the sample run's own stub MCP server under the name "verdict"), install and its
+ * dry run refuse without writing anything, naming every refused file in one run, with one hint
+ * leading past them all to wiring the other agents, and doctor names each stub as not verdict's
+ * server. Skipped, with the reason printed, when
  * ../shared/clients is absent.
  */
 import assert from "node:assert/strict";
@@ -174,7 +175,7 @@ Deno.test({
 
 Deno.test({
   name:
-    "with every agent's real settings files too (most name the sample run's stub server \"verdict\"): install refuses, its hints lead past each refusal, doctor names each stub",
+    "with every agent's real settings files too (most name the sample run's stub server \"verdict\"): install refuses all at once, its hint leads past every refusal, doctor names each stub",
   ignore: skipped !== null,
   fn: async () => {
     const { home, sets } = await allAgentsHome();
@@ -207,39 +208,57 @@ Deno.test({
       assert.equal(plain.code, 3, plain.stdout + plain.stderr);
       await unchanged("install");
 
-      // Follow each refusal's hint (dry runs): it names the agents of the run that was refused but
-      // the refused one, so every step leaves one stubbed agent out, and the last run wires the rest.
-      let args = ["install", "--dry-run"];
-      const refused: string[] = [];
-      for (let step = 0; step < agents.length; step++) {
+      // Every refusal at once, install and its dry run alike: each stubbed agent's file named with
+      // what is wrong and what to do, one hint whose way past wires every other agent.
+      for (const dry of [false, true]) {
+        const args = ["install", ...(dry ? ["--dry-run"] : [])];
         const r = await runCli(args, { env });
-        if (r.code === 0) break;
         assert.equal(r.code, 3, `${args.join(" ")}: ${r.stdout}${r.stderr}`);
-        const culprit = hostPaths.find(({ path }) => r.stderr.includes(`"${path}"`));
-        assert.ok(culprit, `the refusal names none of the host files: ${r.stderr}`);
-        assert.match(r.stderr, /refusing to (edit|replace) .*"verdict install"/);
-        refused.push(culprit.agent.id);
+        assert.equal(r.stdout, "");
+        const lines = r.stderr.trimEnd().split("\n");
+        const items = lines.filter((l) => l.startsWith("  - "));
+        if (stubbed.length === 1) {
+          assert.match(lines[0]!, /refusing to (edit|replace) .*"verdict install"/, r.stderr);
+        } else {
+          assert.match(
+            lines[0]!,
+            new RegExp(
+              `^verdict: Cannot install: (\\d+ refusals in )?${stubbed.length} of \\d+ files.* nothing was written$`,
+            ),
+            r.stderr,
+          );
+          for (const agent of stubbed) {
+            const own = hostPaths.filter((h) => h.agent === agent).map((h) => h.path);
+            const i = lines.findIndex((l) =>
+              l.startsWith(`  - ${agent.label}: `) && own.some((p) => l.includes(`"${p}"`)) &&
+              /refusing to (edit|replace) .*"verdict install"/.test(l)
+            );
+            assert.ok(i > 0, `${agent.id}'s refusal is not named in:\n${r.stderr}`);
+            assert.match(lines[i + 1]!, /^ {4}hint: \S/, r.stderr);
+          }
+          assert.equal(items.length, stubbed.length, r.stderr);
+        }
         const hint = /^hint: .*; or leave (.+) out: verdict (install(?: --[a-z-]+)+)$/m.exec(r.stderr);
-        assert.ok(hint, `no way past the refusal in: ${r.stderr}`);
-        assert.equal(hint[1], culprit.agent.label);
-        args = hint[2]!.split(" ");
-        assert.ok(args.includes("--dry-run") && !args.includes(`--${culprit.agent.id}`), args.join(" "));
-        await unchanged(args.join(" "));
-      }
-      assert.deepEqual(
-        refused.sort(),
-        stubbed.map((a) => a.id).sort(),
-        "the refusals are the stubbed agents",
-      );
-      const last = await runCli(args, { env });
-      assert.equal(last.code, 0, last.stderr);
-      for (const agent of agents) {
-        const wired = agent.hostFiles.some((f) =>
-          last.stdout.includes(`${f.label}: ${f.path(at(home))} would be`)
+        assert.ok(hint, `no way past the refusals in: ${r.stderr}`);
+        const past = hint[2]!.split(" ");
+        assert.deepEqual(
+          past.filter((a) => a.startsWith("--") && a !== "--dry-run").sort(),
+          agents.filter((a) => !stubbed.includes(a)).map((a) => `--${a.id}`).sort(),
+          "the way past names exactly the agents that were not refused",
         );
-        assert.equal(wired, !refused.includes(agent.id), `${args.join(" ")} and ${agent.id}`);
+        assert.equal(past.includes("--dry-run"), dry);
+        await unchanged(args.join(" "));
+        if (!dry) continue;
+        const last = await runCli(past, { env });
+        assert.equal(last.code, 0, last.stderr);
+        for (const agent of agents) {
+          const wired = agent.hostFiles.some((f) =>
+            last.stdout.includes(`${f.label}: ${f.path(at(home))} would be`)
+          );
+          assert.equal(wired, !stubbed.includes(agent), `${past.join(" ")} and ${agent.id}`);
+        }
+        await unchanged(past.join(" "));
       }
-      await unchanged(args.join(" "));
 
       // doctor names every agent's sessions, and every stub as not verdict's server.
       const d = await runCli(["doctor", "--json"], { env });

@@ -141,7 +141,8 @@ Deno.test("malformed settings: a clear error naming file, line and column, exit 
   assert.equal(
     r.stderr,
     `verdict: Cannot parse "${f.settings}": Unexpected text after the value at line 2, column 1\n` +
-      `hint: fix ${f.settings}:2:1 by hand, then run the command again; nothing was changed\n`,
+      `hint: fix ${f.settings}:2:1 by hand, then run the command again; nothing was changed; ` +
+      "or leave Claude Code out: verdict install --codex\n",
   );
   assert.deepEqual(await snapshot(home), before, "no file written, no backup made");
 
@@ -182,6 +183,84 @@ Deno.test("a [mcp_servers.verdict] not written by install is refused, and nothin
   const u = await runCli(["uninstall", "--codex"], { env: env(home) });
   assert.match(u.stdout, /a verdict MCP server not written by verdict install is left as is/);
   assert.equal(await Deno.readTextFile(f.codex), before["/.codex/config.toml"]);
+});
+
+Deno.test("install and its dry run report every refused file at once (two agents, one file refused twice), write nothing, and lead to wiring the rest", async () => {
+  const home = await homeWithHostFiles();
+  const f = hostFiles(home);
+  // Claude Code: settings.json does not parse. Codex: config.toml holds a foreign server table.
+  await Deno.writeTextFile(f.settings, '{"model": "opus",,}\n');
+  await Deno.writeTextFile(
+    f.codex,
+    fixture("codex/config.before.toml") + '\n[mcp_servers.verdict]\ncommand = "verdict"\n',
+  );
+  // Gemini CLI: one file, two refusals (a hook event that is not a list, a server not ours).
+  const gemini = `${home}/.gemini/settings.json`;
+  await Deno.mkdir(`${home}/.gemini`);
+  await Deno.writeTextFile(
+    gemini,
+    '{"hooks": {"BeforeAgent": {}}, "mcpServers": {"verdict": {"command": "/bin/sh", "args": ["-c", "evil"]}}}\n',
+  );
+  // Qwen Code: nothing wrong.
+  await Deno.mkdir(`${home}/.qwen`);
+  const before = await snapshot(home);
+  const flags = ["--claude", "--codex", "--gemini", "--qwen"];
+  for (const dry of [false, true]) {
+    const args = ["install", ...flags, ...(dry ? ["--dry-run"] : [])];
+    const r = await runCli(args, { env: env(home) });
+    assert.equal(r.code, 3, r.stdout + r.stderr);
+    assert.equal(r.stdout, "", "nothing planned is printed as if it would happen");
+    const lines = r.stderr.trimEnd().split("\n");
+    assert.equal(
+      lines[0],
+      "verdict: Cannot install: 4 refusals in 3 of 6 files (Claude Code, Codex and Gemini CLI); nothing was written",
+      r.stderr,
+    );
+    const refusals: [string, RegExp, RegExp][] = [
+      [
+        f.settings,
+        /Cannot parse ".*": Property name expected at line 1, column 18/,
+        /^ {4}hint: fix .*settings\.json:1:18 by hand$/,
+      ],
+      [
+        f.codex,
+        /refusing to edit ".*": line 14 holds a \[mcp_servers\.verdict\] table/,
+        /^ {4}hint: remove or rename that definition by hand$/,
+      ],
+      [
+        gemini,
+        /refusing to edit ".*": hooks\.BeforeAgent is not a list/,
+        /^ {4}hint: fix hooks\.BeforeAgent by hand/,
+      ],
+      [
+        gemini,
+        /refusing to replace mcpServers\.verdict in ".*": it was not written by "verdict install"/,
+        /^ {4}hint: remove or rename that entry \(gemini mcp remove verdict\)$/,
+      ],
+    ];
+    let at = 1;
+    for (const [file, what, fix] of refusals) {
+      const i = lines.findIndex((l, n) =>
+        n >= at && l.startsWith("  - ") && l.includes(`"${file}"`) && what.test(l)
+      );
+      assert.ok(i > 0, `no refusal of ${file} matching ${what} (in order) in:\n${r.stderr}`);
+      assert.match(lines[i + 1]!, fix, r.stderr);
+      at = i + 2;
+    }
+    assert.equal(lines.filter((l) => l.startsWith("  - ")).length, 4, r.stderr);
+    assert.equal(
+      lines[lines.length - 1],
+      `hint: fix each file as said, then run "verdict install" again; or leave Claude Code, Codex and Gemini CLI out: verdict install --qwen${
+        dry ? " --dry-run" : ""
+      }`,
+    );
+    assert.deepEqual(await snapshot(home), before, `${args.join(" ")} wrote something`);
+  }
+  // The hint's way past: the agent with nothing wrong is wired alone.
+  const rest = await runCli(["install", "--qwen"], { env: env(home) });
+  assert.equal(rest.code, 0, rest.stderr);
+  assert.match(rest.stdout, /\.qwen\/settings\.json created/);
+  assert.equal(await Deno.readTextFile(gemini), before["/.gemini/settings.json"]);
 });
 
 Deno.test("install with no flag skips a host that is not there; with neither there it says so (exit 3)", async () => {

@@ -17,13 +17,17 @@ export function installGeminiSettings(
 ): EditResult {
   return chainEdits(
     text,
-    installGeminiHooks(text, path, bin, env),
+    () => installGeminiHooks(text, path, bin, env),
     (t) => installMcpServer(GEMINI_MCP, t, path, bin, env),
   );
 }
 
 export function uninstallGeminiSettings(text: string, path: string): EditResult {
-  return chainEdits(text, uninstallGeminiHooks(text, path), (t) => uninstallMcpServer(GEMINI_MCP, t, path));
+  return chainEdits(
+    text,
+    () => uninstallGeminiHooks(text, path),
+    (t) => uninstallMcpServer(GEMINI_MCP, t, path),
+  );
 }
 
 export function geminiMcpState(text: string, path: string): McpState {

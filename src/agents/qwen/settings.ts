@@ -17,13 +17,13 @@ export function installQwenSettings(
 ): EditResult {
   return chainEdits(
     text,
-    installQwenHooks(text, path, bin, env),
+    () => installQwenHooks(text, path, bin, env),
     (t) => installMcpServer(QWEN_MCP, t, path, bin, env),
   );
 }
 
 export function uninstallQwenSettings(text: string, path: string): EditResult {
-  return chainEdits(text, uninstallQwenHooks(text, path), (t) => uninstallMcpServer(QWEN_MCP, t, path));
+  return chainEdits(text, () => uninstallQwenHooks(text, path), (t) => uninstallMcpServer(QWEN_MCP, t, path));
 }
 
 export function qwenMcpState(text: string, path: string): McpState {
