@@ -85,6 +85,20 @@ const BUSY = /esc to cancel|Initializing\.\.\./i;
 
 /** Enter presses at most per prompt (the first one can land on a completion list). */
 const ENTER_TRIES = 3;
+
+/**
+ * The input line holding the typed `/quit`, and the command list narrowed to it alone: the CLI
+ * has read every typed key (while it still lists other commands, it has not caught up).
+ */
+const QUIT_TYPED = /^\s*\*\s+\/quit\s*$/m;
+const QUIT_LISTED = /^\s*quit\s+Exit the cli\s*$/m;
+const OTHER_COMMAND_LISTED = /^\s*(clear|compress|about)\s{2,}\S/m;
+/** What Gemini CLI shows once it takes /quit: its session summary (kept on the dead pane). */
+const QUITTING = /Agent powering down|To resume this session|Interaction Summary/;
+/** How long the summary may take to appear after Enter before Enter is judged lost. */
+const QUIT_TAKEN_MS = 10_000;
+/** How long the CLI may take to exit once it shows the summary (its MCP server is stopped too). */
+const QUIT_EXIT_MS = 60_000;
 /** How long the screen must stay still before judging whether Enter was taken. */
 const ENTER_SETTLE_MS = 800;
 
@@ -187,13 +201,40 @@ export class GeminiTui {
     await this.tmux.waitForScreen(/Type your message/, "prompt mode");
   }
 
-  /** Ends the session the way a person does (/quit) and waits for the exit. */
+  /**
+   * Ends the session the way a person does (/quit) and waits for the exit. Gemini CLI reads an
+   * Enter that comes within 30 ms of the key before it as a newline, not a submission
+   * (FAST_RETURN_TIMEOUT in its KeypressContext), so Enter waits until the input shows /quit,
+   * the command list is narrowed to it and the screen is still; an Enter that still went lost
+   * (no session summary, /quit still in the input) is pressed again.
+   */
   async quit(): Promise<number> {
     await this.tmux.type("/quit");
-    await this.tmux.waitForScreen(/\/quit/, "the typed /quit");
-    await this.tmux.press("Enter");
+    await this.tmux.waitUntil(
+      (s) => QUIT_TYPED.test(s) && QUIT_LISTED.test(s) && !OTHER_COMMAND_LISTED.test(s),
+      "the typed /quit with the command list narrowed to it",
+    );
     try {
-      return await this.tmux.waitExit(30_000);
+      for (let tries = 1;; tries++) {
+        await this.tmux.waitQuiet(ENTER_SETTLE_MS);
+        await this.tmux.press("Enter");
+        const taken = await this.tmux.waitUntil((s) => QUITTING.test(s), "the session summary", QUIT_TAKEN_MS)
+          .then(() => true, () => false);
+        if (taken) break;
+        const screen = await this.tmux.screen();
+        if (!QUIT_TYPED.test(screen) || tries >= ENTER_TRIES) {
+          throw new Error(
+            `Gemini CLI did not take /quit (Enter pressed ${tries} time(s), no session summary within ` +
+              `${QUIT_TAKEN_MS} ms each); the screen shows:\n${screen}`,
+          );
+        }
+      }
+      return await this.tmux.waitExit(QUIT_EXIT_MS).catch((err) => {
+        throw new Error(
+          `Gemini CLI showed its session summary after /quit but did not exit within ${QUIT_EXIT_MS} ms\n` +
+            (err as Error).message,
+        );
+      });
     } finally {
       await this.tmux.close();
     }

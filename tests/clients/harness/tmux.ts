@@ -118,16 +118,19 @@ export class TmuxSession {
 
   /** Waits until the screen matches `pattern`; returns the screen. */
   async waitForScreen(pattern: RegExp, what: string, timeoutMs = 30_000): Promise<string> {
+    return await this.waitUntil((screen) => pattern.test(screen), `${what} (${pattern})`, timeoutMs);
+  }
+
+  /** Waits until `shows` holds for the screen; returns it. `what` names the wait in the error. */
+  async waitUntil(shows: (screen: string) => boolean, what: string, timeoutMs = 30_000): Promise<string> {
     const deadline = performance.now() + timeoutMs;
     let last = "";
     while (performance.now() < deadline) {
       last = await this.screen();
-      if (pattern.test(last)) return last;
+      if (shows(last)) return last;
       await delay(100);
     }
-    throw new Error(
-      `The screen never showed ${what} (${pattern}) within ${timeoutMs} ms; it shows:\n${last}`,
-    );
+    throw new Error(`The screen never showed ${what} within ${timeoutMs} ms; it shows:\n${last}`);
   }
 
   /** Waits until the screen has not changed for `quietMs`; returns it. */
