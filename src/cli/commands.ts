@@ -713,8 +713,9 @@ OpenCode's mcp.verdict) when it runs verdict's "mcp"; Codex's block between the
 OpenCode's hint plugin file, which is wholly verdict's and is deleted. A file left
 empty that install may have created (Codex's hooks.json, Copilot CLI's mcp-config.json)
 is deleted too. Hooks wired by hand and other tools' entries are left as they are; a
-changed file is backed up first. A file that does not parse is refused (exit 3, every
-such file named in one run) and nothing is written. With no agent flag, every agent.`,
+changed file is backed up first. A file that does not parse, or that cannot be edited
+safely, is refused (exit 3, every refusal named in one run) and nothing is written.
+With no agent flag, every agent.`,
     options: {
       ...agentFlags((a) => `${a.label} only`),
       "dry-run": { kind: "boolean", description: "print a unified diff of each file and write nothing" },

@@ -111,9 +111,10 @@ function refusedJob(job: InstallJob, refusals: readonly Refusal[]): HostFileErro
   return new HostFileError(
     `Cannot ${job.action}: ${counted} (${andList(agents.map((a) => a.label))}); nothing was written`,
     `fix each file as said, then run "verdict ${job.action}" again${past ? `; or ${past}` : ""}`,
-    refusals.flatMap((
-      r,
-    ) => [`  - ${r.agent.label}: ${r.error.message}`, `    hint: ${fixOnly(r.error.hint)}`]),
+    refusals.flatMap(({ agent, error }) => [
+      `  - ${agent.label}: ${error.message}`,
+      `    hint: ${fixOnly(error.hint)}`,
+    ]),
   );
 }
 
