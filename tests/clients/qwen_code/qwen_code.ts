@@ -102,6 +102,11 @@ const BUSY = /esc to cancel/i;
 const SHELL_MODE = /shell mode enabled/;
 /** Escape presses at most to leave shell mode. */
 const ESCAPE_TRIES = 3;
+/**
+ * The dialog a double Escape opens: an Escape that was slow to take effect and the retry after it
+ * read as one double press (seen under load). Escape closes it again.
+ */
+const REWIND_DIALOG = /Rewind Conversation/;
 
 /** An interactive Qwen Code in tmux (`--approval-mode yolo`: tool calls run without asking). */
 export class QwenTui {
@@ -173,6 +178,9 @@ export class QwenTui {
   async #leaveShellMode(): Promise<void> {
     for (let tries = 0; tries < ESCAPE_TRIES; tries++) {
       await this.tmux.press("Escape");
+      if (REWIND_DIALOG.test(await this.tmux.waitQuiet(500, 10_000))) {
+        await this.tmux.press("Escape");
+      }
       const screen = await this.idle();
       if (!SHELL_MODE.test(screen)) return;
     }
