@@ -18,23 +18,8 @@ import type { Agent, AgentEnv } from "../../src/agents/agent.ts";
 import { mainSessionRoot } from "../../src/agents/locate.ts";
 import { AGENT_IDS, loadAgents } from "../../src/agents/registry.ts";
 import { runCli, tempHome } from "../cli_helper.ts";
-import { type AgentSamples, assertCollectsExactly, type LaidOut } from "./_samples.ts";
-import { CLAUDE_SAMPLES } from "./claude/samples.ts";
-import { CODEX_SAMPLES } from "./codex/samples.ts";
-import { COPILOT_SAMPLES } from "./copilot/samples.ts";
-import { GEMINI_SAMPLES } from "./gemini/samples.ts";
-import { OPENCODE_SAMPLES } from "./opencode/samples.ts";
-import { QWEN_SAMPLES } from "./qwen/samples.ts";
-
-/** Every agent's real samples; an agent added to the registry without a set fails below. */
-const SAMPLE_SETS: readonly AgentSamples[] = [
-  CLAUDE_SAMPLES,
-  CODEX_SAMPLES,
-  GEMINI_SAMPLES,
-  OPENCODE_SAMPLES,
-  QWEN_SAMPLES,
-  COPILOT_SAMPLES,
-];
+import { assertCollectsExactly, type LaidOut } from "./_samples.ts";
+import { ALL_SAMPLES } from "./all_samples.ts";
 
 const CLIENTS = fileURLToPath(new URL("../../../shared/clients/", import.meta.url));
 let skipped: string | null = null;
@@ -55,14 +40,14 @@ function at(home: string): AgentEnv {
 /** A temp HOME holding every agent's samples; the caller closes what it returns. */
 async function allAgentsHome(): Promise<{ home: string; sets: LaidOut[] }> {
   assert.deepEqual(
-    SAMPLE_SETS.map((s) => s.agent).sort(),
+    ALL_SAMPLES.map((s) => s.agent).sort(),
     [...AGENT_IDS].sort(),
     "every registered agent needs its real samples in tests/agents/<id>/samples.ts",
   );
-  for (const s of SAMPLE_SETS) assert.equal(s.missing(), null, `${s.agent}: its samples`);
+  for (const s of ALL_SAMPLES) assert.equal(s.missing(), null, `${s.agent}: its samples`);
   const home = await tempHome();
   const sets: LaidOut[] = [];
-  for (const s of SAMPLE_SETS) sets.push(await s.layOut(home));
+  for (const s of ALL_SAMPLES) sets.push(await s.layOut(home));
   return { home, sets };
 }
 
@@ -180,7 +165,7 @@ Deno.test({
   fn: async () => {
     const { home, sets } = await allAgentsHome();
     try {
-      for (const s of SAMPLE_SETS) await s.layOutSettings(home);
+      for (const s of ALL_SAMPLES) await s.layOutSettings(home);
       const env = { HOME: home, VERDICT_BIN: BIN };
       const hostPaths = agents.flatMap((a) => a.hostFiles.map((f) => ({ agent: a, path: f.path(at(home)) })));
       const before = new Map<string, string>();

@@ -10,24 +10,10 @@
  */
 import assert from "node:assert/strict";
 import { exportedRecords, runCli, tempHome } from "../cli_helper.ts";
-import { type AgentSamples, describe, type LaidOut, readRecords } from "./_samples.ts";
-import { CLAUDE_SAMPLES } from "./claude/samples.ts";
-import { CODEX_SAMPLES } from "./codex/samples.ts";
-import { COPILOT_SAMPLES } from "./copilot/samples.ts";
-import { GEMINI_SAMPLES } from "./gemini/samples.ts";
-import { OPENCODE_SAMPLES } from "./opencode/samples.ts";
-import { QWEN_SAMPLES } from "./qwen/samples.ts";
+import { describe, type LaidOut, readRecords } from "./_samples.ts";
+import { ALL_SAMPLES } from "./all_samples.ts";
 
-const ALL: readonly AgentSamples[] = [
-  CLAUDE_SAMPLES,
-  CODEX_SAMPLES,
-  GEMINI_SAMPLES,
-  OPENCODE_SAMPLES,
-  QWEN_SAMPLES,
-  COPILOT_SAMPLES,
-];
-
-const present = ALL.filter((s) => {
+const present = ALL_SAMPLES.filter((s) => {
   const missing = s.missing();
   if (missing) console.log(`options_change_test: ${s.agent} left out, ${missing}`);
   return missing === null;
