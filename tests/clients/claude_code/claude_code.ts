@@ -13,7 +13,7 @@
 import type { AnthropicReply } from "../harness/anthropic_messages.ts";
 import { installCli, isExecutable } from "../harness/install_cli.ts";
 import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
-import { delay, TmuxSession } from "../harness/tmux.ts";
+import { delay, escapeRegExp, TmuxSession } from "../harness/tmux.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
@@ -187,10 +187,6 @@ export class ClaudeTui {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.tmux.close();
   }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Every Claude Code transcript in the workspace's HOME. */

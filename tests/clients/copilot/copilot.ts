@@ -15,7 +15,7 @@ import type { ChatReply } from "../harness/openai_chat.ts";
 import { chatServer } from "../harness/openai_chat.ts";
 import { installCli } from "../harness/install_cli.ts";
 import type { ModelServer, RecordedRequest, Rule } from "../harness/model_server.ts";
-import { delay, TmuxSession } from "../harness/tmux.ts";
+import { delay, escapeRegExp, TmuxSession } from "../harness/tmux.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
@@ -162,10 +162,6 @@ export class CopilotTui {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.tmux.close();
   }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Every Copilot session log in the workspace's HOME. */

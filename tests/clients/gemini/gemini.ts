@@ -11,7 +11,7 @@
 import type { GeminiReply } from "../harness/gemini_api.ts";
 import { installCli, isExecutable } from "../harness/install_cli.ts";
 import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
-import { delay, TmuxSession } from "../harness/tmux.ts";
+import { delay, escapeRegExp, TmuxSession } from "../harness/tmux.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
@@ -243,10 +243,6 @@ export class GeminiTui {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.tmux.close();
   }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** The commands of every project's shell history (`~/.gemini/tmp/<id>/shell_history`), one per line. */

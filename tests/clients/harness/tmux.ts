@@ -179,3 +179,8 @@ export class TmuxSession {
 export function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** `s` as a regular expression matching itself (typed text looked for on the screen). */
+export function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}

@@ -21,7 +21,7 @@
 import { installCli, isExecutable } from "../harness/install_cli.ts";
 import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
 import { type ChatReply, systemText } from "../harness/openai_chat.ts";
-import { delay, TmuxSession } from "../harness/tmux.ts";
+import { delay, escapeRegExp, TmuxSession } from "../harness/tmux.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
@@ -162,10 +162,6 @@ const BUSY = /esc interrupt/i;
 /** Ctrl-C presses at most, each followed by a wait for the exit. */
 const QUIT_TRIES = 3;
 const QUIT_WAIT_MS = 8_000;
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
 
 /** An interactive OpenCode in tmux. */
 export class OpenCodeTui {

@@ -15,7 +15,7 @@
 import { chatMessages, type ChatReply, chatServer, systemText } from "../harness/openai_chat.ts";
 import { installCli } from "../harness/install_cli.ts";
 import type { ModelServer, RecordedRequest, Rule } from "../harness/model_server.ts";
-import { delay, TmuxSession } from "../harness/tmux.ts";
+import { delay, escapeRegExp, TmuxSession } from "../harness/tmux.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
@@ -202,10 +202,6 @@ export class QwenTui {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.tmux.close();
   }
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
 /** Every Qwen Code chat file in the workspace's HOME. */
