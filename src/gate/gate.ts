@@ -37,9 +37,9 @@
  *                  to follow one that announces decisions with a colon ("We decided:") in its
  *                  paragraph; docs and notes are written down on purpose, so their statements count
  *   repeat         the statement is one the prompt says again word for word, or nearly all of
- *                  whose words (RESTATE_SHARE of RESTATE_MIN_TERMS or more) the prompt holds (a
- *                  template edited a little), or already shown in this session (the same text
- *                  sent again is one thing)
+ *                  whose words (RESTATE_SHARE of RESTATE_MIN_TERMS or more, counted with and
+ *                  without stopwords) the prompt holds (a template edited a little), or
+ *                  already shown in this session (the same text sent again is one thing)
  * And between quotes:
  *   weak-tail      a second quote scoring under TAIL_SCORE_SHARE of the first
  */
@@ -500,12 +500,24 @@ export const RESTATE_MIN_TERMS = 8;
 /** …whose terms the prompt holds this share of is said again by the prompt (a template edited a little). */
 export const RESTATE_SHARE = 0.9;
 
-/** Whether the prompt holds nearly all the words of a long statement: it says the statement again. */
+/**
+ * Whether the prompt holds nearly all the words of a long statement: it says the statement again.
+ * Counted on all its words, and again on those that are not stopwords: "Before you do any changes,
+ * run X" is said again by "Run X" whatever function words the person put around it this time.
+ */
 function restates(statementTerms: ReadonlySet<string>, promptTerms: ReadonlySet<string>): boolean {
-  if (statementTerms.size < RESTATE_MIN_TERMS) return false;
   let held = 0;
-  for (const t of statementTerms) if (promptTerms.has(t)) held++;
-  return held >= RESTATE_SHARE * statementTerms.size;
+  let content = 0;
+  let contentHeld = 0;
+  for (const t of statementTerms) {
+    const has = promptTerms.has(t);
+    if (has) held++;
+    if (isStopword(t)) continue;
+    content++;
+    if (has) contentHeld++;
+  }
+  const says = (n: number, of: number) => of >= RESTATE_MIN_TERMS && n >= RESTATE_SHARE * of;
+  return says(held, statementTerms.size) || says(contentHeld, content);
 }
 
 /** A candidate's verdict: refused by a rule, or its decision statements. */

@@ -328,6 +328,23 @@ Deno.test("a long statement the prompt says again nearly word for word is a repe
   assert.equal(v.rule, "repeat", v.detail);
 });
 
+Deno.test("a statement the prompt says again in other function words is a repeat; its stopwords do not count", () => {
+  const rule =
+    "Before you do any changes or if I say deploy, run the `./ship.sh build && ./ship.sh upload --dry` script in the release folder.";
+  const records = [...filler(30), rec(rule, { id: "tmpl" })];
+  // The same instruction inside a longer request: every word of it that is not a stopword is here.
+  const v = hint(
+    records,
+    "Update the notes. Run the `./ship.sh build && ./ship.sh upload --dry` script in the release folder and react to what it says when you deploy.",
+  );
+  assert.equal(v.speak, false, `${v.rule}: ${v.detail}`);
+  assert.equal(v.rule, "repeat", v.detail);
+  // A prompt that asks about the script without saying the instruction again still gets it.
+  const w = hint(records, "the ./ship.sh upload step failed, which release folder does it use?");
+  assert.equal(w.speak, true, `${w.rule}: ${w.detail}`);
+  assert.deepEqual(w.hits.map((h) => h.id), ["tmpl"]);
+});
+
 Deno.test("a folder named by an identifier is a topic; plain folder words and route parameters are places", () => {
   const records = [
     ...filler(40),

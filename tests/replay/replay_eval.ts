@@ -36,6 +36,7 @@ import {
 } from "../../src/replay/replay.ts";
 import { historiesMissing, type History, historyNames, loadHistory } from "./histories.ts";
 import { statementKey, statementsOf } from "../../src/gate/statements.ts";
+import { loadTranscriptPeople, transcriptsMissing } from "./transcripts.ts";
 
 export const LABELS_DIR = new URL("../fixtures/replay/", import.meta.url);
 
@@ -374,7 +375,28 @@ export interface Evaluation {
   readonly own: readonly OwnFigures[];
   readonly total: OwnFigures;
   readonly cross: readonly CrossRun[];
+  /**
+   * Beyond the development set: each transcript person's prompts against each history's archive,
+   * and each history's prompts against each transcript person's archive (every hint is false).
+   */
+  readonly transcriptCross: readonly CrossRun[];
+  /** Why transcriptCross is empty (the transcripts are absent), or null. */
+  readonly transcriptsSkipped: string | null;
   readonly unlabelled: readonly Pair[];
+}
+
+/** The key of a transcript cross pair in decisions.json: apart from the development pairs. */
+export function transcriptDigestKey(c: CrossRun): string {
+  return `transcripts: ${c.prompts} → ${c.archive}`;
+}
+
+/** The cross pairs between the transcripts' people and the histories, both ways. */
+function runTranscriptCross(histories: readonly History[]): CrossRun[] {
+  const people = loadTranscriptPeople();
+  const out: CrossRun[] = [];
+  for (const p of people) for (const h of histories) out.push(runCross(p, h));
+  for (const h of histories) for (const p of people) out.push(runCross(h, p));
+  return out;
 }
 
 /** Runs all three modes over the development set (or the named histories). */
@@ -400,10 +422,13 @@ export function evaluate(
     }
   }
   const cross: CrossRun[] = [];
+  let transcriptCross: CrossRun[] = [];
+  const transcriptsSkipped = withCross ? transcriptsMissing() : null;
   if (withCross) {
     for (const a of histories) for (const b of histories) if (a !== b) cross.push(runCross(a, b));
+    if (transcriptsSkipped === null) transcriptCross = runTranscriptCross(histories);
   }
-  return { runs, own, total: totalFigures(own), cross, unlabelled };
+  return { runs, own, total: totalFigures(own), cross, transcriptCross, transcriptsSkipped, unlabelled };
 }
 
 // --- printing -------------------------------------------------------------------------------
@@ -459,6 +484,39 @@ function crossTable(e: Evaluation): string[] {
   return lines;
 }
 
+/** The transcripts' cross pairs: per pair, then the two directions summed. */
+function transcriptTable(e: Evaluation): string[] {
+  if (e.transcriptsSkipped !== null) {
+    return ["", `cross-paired with other people's transcripts: skipped: ${e.transcriptsSkipped}`];
+  }
+  if (e.transcriptCross.length === 0) return [];
+  const histories = new Set(e.own.map((f) => f.history));
+  const lines = [
+    "",
+    "cross-paired with other people's transcripts (../shared/data/transcripts, typed prompts by the collectors' rules; every hint is false)",
+  ];
+  for (const c of e.transcriptCross) {
+    lines.push(
+      `  ${`${c.prompts} → ${c.archive}`.padEnd(52)} ${`${c.fired}/${c.promptCount}`.padStart(9)}  ${
+        pct(c.fired, c.promptCount)
+      }`,
+    );
+  }
+  const sum = (list: readonly CrossRun[]) => {
+    const fired = list.reduce((s, c) => s + c.fired, 0);
+    const prompts = list.reduce((s, c) => s + c.promptCount, 0);
+    return `${fired}/${prompts} = ${prompts === 0 ? "-" : `${(100 * fired / prompts).toFixed(2)}%`}`;
+  };
+  const theirs = e.transcriptCross.filter((c) => !histories.has(c.prompts));
+  const ours = e.transcriptCross.filter((c) => histories.has(c.prompts));
+  lines.push(
+    `  transcripts' prompts → histories' archives: ${sum(theirs)} false fires`,
+    `  histories' prompts → transcripts' archives: ${sum(ours)} false fires`,
+    `  all: ${sum(e.transcriptCross)} false fires`,
+  );
+  return lines;
+}
+
 function poolTable(e: Evaluation): string[] {
   const lines = [
     "",
@@ -487,6 +545,7 @@ export function report(e: Evaluation): string {
     "",
     ...ownTable(e),
     ...crossTable(e),
+    ...transcriptTable(e),
     ...poolTable(e),
   ];
   const u = e.unlabelled.length;
@@ -579,6 +638,7 @@ if (import.meta.main) {
     const digests: Record<string, string> = {};
     for (const run of e.runs) digests[run.history] = ownDigest(run);
     for (const c of e.cross) digests[`${c.prompts} → ${c.archive}`] = c.digest;
+    for (const c of e.transcriptCross) digests[transcriptDigestKey(c)] = c.digest;
     console.log(JSON.stringify(digests, null, 2));
   } else if (misses) {
     await Deno.stdout.write(new TextEncoder().encode(missesJsonl(e)));
@@ -587,7 +647,13 @@ if (import.meta.main) {
   } else if (Deno.args.includes("--json")) {
     console.log(
       JSON.stringify(
-        { own: e.own, total: e.total, cross: e.cross, unlabelled: e.unlabelled.length },
+        {
+          own: e.own,
+          total: e.total,
+          cross: e.cross,
+          transcriptCross: e.transcriptCross,
+          unlabelled: e.unlabelled.length,
+        },
         null,
         2,
       ),

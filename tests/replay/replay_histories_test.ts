@@ -4,11 +4,17 @@
  * and replay's one approximation (CJK words from the whole archive) stays within its bound.
  */
 import assert from "node:assert/strict";
-import { evaluate, LABELS_DIR, loadLabels, ownDigest } from "./replay_eval.ts";
+import { evaluate, LABELS_DIR, loadLabels, ownDigest, transcriptDigestKey } from "./replay_eval.ts";
 import { historiesMissing, historyNames } from "./histories.ts";
+import { loadTranscriptPeople, personOf, transcriptsMissing } from "./transcripts.ts";
 
 const missing = historiesMissing();
 if (missing !== null) console.log(`replay_histories_test: skipping the history checks: ${missing}`);
+
+const transcriptsAbsent = transcriptsMissing();
+if (transcriptsAbsent !== null) {
+  console.log(`replay_histories_test: skipping the transcript checks: ${transcriptsAbsent}`);
+}
 
 /** Replay must decide like an index built from scratch at the prompt at least this often. */
 const MIN_FRESH_AGREEMENT = 0.95;
@@ -73,8 +79,40 @@ Deno.test({
     const got: Record<string, string> = {};
     for (const run of e.runs) got[run.history] = ownDigest(run);
     for (const c of e.cross) got[`${c.prompts} → ${c.archive}`] = c.digest;
+    for (const c of e.transcriptCross) got[transcriptDigestKey(c)] = c.digest;
+    if (e.transcriptsSkipped !== null) {
+      console.log(
+        `replay_histories_test: the transcripts' cross pairs are not checked: ${e.transcriptsSkipped}`,
+      );
+      for (const k of Object.keys(want)) if (k.startsWith("transcripts: ")) delete want[k];
+    }
     // A change that means to decide differently says so: regenerate the file with
     // `deno task eval:replay --digest > tests/fixtures/replay/decisions.json` and label what it shows.
     assert.deepEqual(got, want);
+  },
+});
+
+Deno.test({
+  name:
+    "the transcripts' people are read by the collectors' own typed-prompt rules, schema catalogs left out",
+  ignore: transcriptsAbsent !== null,
+  fn() {
+    assert.equal(personOf("d-kimuson-1af7fc5e.jsonl"), "d-kimuson");
+    assert.equal(personOf("obra-long-conversation.jsonl"), "obra");
+    const people = loadTranscriptPeople();
+    const names = people.map((p) => p.name);
+    // The jazzyalex files are schema catalogs, not anyone's session.
+    assert.ok(!names.includes("jazzyalex"), names.join(", "));
+    assert.ok(names.includes("obra") && names.includes("jnarowski"), names.join(", "));
+    for (const p of people) {
+      assert.ok(p.records.length > 0, p.name);
+      for (const r of p.records) {
+        assert.equal(r.kind, "prompt");
+        // Typed prompts only: no command wrapper or injected context reaches the check.
+        assert.ok(!r.text.startsWith("<command-") && !r.text.startsWith("<environment_context>"), r.text);
+      }
+      const times = p.records.map((r) => r.time);
+      assert.deepEqual(times, [...times].sort(), `${p.name}: in time order`);
+    }
   },
 });
