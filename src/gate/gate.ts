@@ -282,6 +282,20 @@ export interface TermSet {
   has(term: string): boolean;
 }
 
+/**
+ * A Japanese n-gram of hiragana only is grammar — a particle, a verb's ending, an auxiliary
+ * (から, なっ, った, てく) — not a subject: Japanese writes its content words in kanji and
+ * katakana, and these grams are in every sentence of every person.
+ */
+const HIRAGANA_ONLY = /^[\u3041-\u309f]+$/;
+
+/**
+ * A word written in camelCase with this many parts is a name in code (getUserName,
+ * TestBehaviorsNo), sharp as one with _ or - is; with two it is as often a product's name
+ * (JavaScript, GitHub, OpenAI), which any two people share.
+ */
+export const CAMEL_IDENTIFIER_PARTS = 3;
+
 /** The shape per prompt (its origins): the gate asks it of every candidate and statement. */
 const SHAPES = new WeakMap<readonly TermOrigin[], PromptShape>();
 
@@ -310,9 +324,11 @@ function shapeOf(origins: readonly TermOrigin[]): PromptShape {
   for (const run of byRun.values()) {
     // A run's first term is the whole identifier; its parts follow.
     const [whole, ...parts] = run;
-    if (whole !== undefined && isSharpTerm(whole.term) && parts.length >= 2) {
-      sharpRuns.push(parts.map((p) => p.term));
-    }
+    if (whole === undefined) continue;
+    // A camelCase word of CAMEL_IDENTIFIER_PARTS parts or more is a name in code (TestBehaviorsNo).
+    const camel = parts.length >= CAMEL_IDENTIFIER_PARTS && /^[a-z]+$/.test(whole.term);
+    if (camel) sharp.add(whole.term);
+    if ((camel || isSharpTerm(whole.term)) && parts.length >= 2) sharpRuns.push(parts.map((p) => p.term));
   }
   const files = new Set<string>();
   const fileNameParts = new Map<string, Set<string>>();
@@ -343,7 +359,7 @@ function shapeOf(origins: readonly TermOrigin[]): PromptShape {
     places,
     sharp,
     sharpRuns,
-    notTopic: { has: (t) => markers.has(t) || places.has(t) },
+    notTopic: { has: (t) => markers.has(t) || places.has(t) || HIRAGANA_ONLY.test(t) },
   };
   SHAPES.set(origins, shape);
   return shape;
@@ -587,6 +603,8 @@ function checkHit(
     const ownMass = () => {
       let mass = 0;
       for (const t of terms) {
+        // Grammar kana are no subject on this side either (HIRAGANA_ONLY).
+        if (HIRAGANA_ONLY.test(t)) continue;
         const f = facts.get(t);
         const idf = f?.idf ?? ctx.termIdf(t);
         if (idf >= anchor && !(f?.common ?? ctx.isCommon(t))) mass += idf;

@@ -123,6 +123,8 @@ export const MEDIUM_MARKERS_JA: readonly string[] = [
   "方がいい", // better to
   "優先", // prefer, first
   "推奨", // recommended
+  "でよい", // (X) will do: an option settled on (固定値でよい)
+  "でいい", // (X) will do, casual
 ];
 
 /** English markers of a settled decision, a rule or a prohibition. */

@@ -11,6 +11,7 @@ import {
   type GateVerdict,
   isSharpTerm,
   MAX_HINT_QUOTES,
+  notTopic,
   preGate,
 } from "../../src/gate/gate.ts";
 import { hintFor, HOOK_TOP } from "../../src/gate/hint.ts";
@@ -405,4 +406,33 @@ Deno.test("a literal the prompt quotes in backticks, quoted the same way by a de
     hint([...filler(40), ...chatter, request], "why does `bun run` fail in the session repo").speak,
     false,
   );
+});
+
+Deno.test("Japanese grammar kana are no topic; a camelCase name of three parts is sharp, of two it is not", () => {
+  // Hiragana-only grams are particles and endings; kanji and katakana words stay topics.
+  const ignored = notTopic(termOrigins("引数から設定できなくなったよ、キャスト情報"));
+  for (const t of ["から", "なっ", "った"]) assert.ok(ignored.has(t), t);
+  for (const t of ["引数", "設定"]) assert.ok(!ignored.has(t), t);
+  // The argument names chosen once, in a long spec, answer a short prompt that names them among
+  // Japanese endings: the kana do not dilute the prompt, and the names are sharp however much
+  // else the spec says.
+  const spec = rec(
+    "こういう形にして、引数は in OrderLineItems, out InvoiceTotalsNet, RegionCodeList (出力フォルダのパスは固定値でよい)",
+    { id: "args" },
+  );
+  const records = [...filler(40), spec];
+  const v = hint(records, "今度は、OrderLineItemsも、InvoiceTotalsNetもぜんぶ引数から設定できなくなったよ。");
+  assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
+  assert.deepEqual(v.hits.map((h) => h.id), ["args"]);
+  // Two humps are as often a product's name: JavaScript alone is one thing, not an identifier.
+  const js = rec("Always write JavaScript with semicolons at the end of each statement", { id: "js" });
+  const w = hint([...filler(40), js], "JavaScript feels clunky");
+  assert.equal(w.speak, false);
+  assert.equal(w.rule, "few-terms", w.detail);
+  // Three humps name something in code: the same rule speaks for it.
+  const code = rec("Always build orderLineItems with semicolons at the end of each statement", {
+    id: "code",
+  });
+  const x = hint([...filler(40), code], "orderLineItems feels clunky");
+  assert.equal(x.speak, true, `${x.rule}: ${x.detail}`);
 });

@@ -65,6 +65,14 @@ const HASHES: Record<number, {
     cjkRuns: "ad186a9e59baa9f38c2beeebac5e1a948dc52415a82ea3a1d0eebf50d98b23d9",
     cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
   },
+  // Japanese "でよい" / "でいい" (X will do) settle an option (markers).
+  7: {
+    tokenize: "380c0818767ba390d82d88ad60f7cca0da060e05df332700cc20b9971757d5f0",
+    tokenizeWithLexicon: "e95ead454ad1261aad97609cd135eeef352824b020219e58201c709d8a599fbd",
+    markers: "3395e8b71857d7189a72037c03f97d0217164f381c28bcfc26027e87f8614b6d",
+    cjkRuns: "ad186a9e59baa9f38c2beeebac5e1a948dc52415a82ea3a1d0eebf50d98b23d9",
+    cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
+  },
 };
 
 /**
@@ -76,6 +84,7 @@ const SEGMENT_HASHES: Record<number, string> = {
   4: "f61147beaaebd281037c34d03801f4941d1f008e8b1fd9321b20d3dca9014184",
   5: "8e1edc9948b116e47a8aafa6e4104068539e18a2fd5331f4efcaad0747cecb19",
   6: "1bb311afa679394043783e6de23f7bea4e261d34c95d3f3593197486e6a902fe",
+  7: "0755c3e119e21512129dad693a00ef9d0982a71a5ef016794b7f3f49fdb69bcc",
 };
 
 const EXPECTED = HASHES[ANALYSIS_VERSION] ?? (() => {

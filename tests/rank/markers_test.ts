@@ -103,6 +103,14 @@ Deno.test("Japanese and Russian decision language, with negation", () => {
   assert.equal(markerStrength("посмотри логи"), null);
 });
 
+Deno.test("Japanese 'X でよい / でいい' (X will do) settles an option; asked, it decides nothing", () => {
+  assert.equal(statementDecision("設定ファイルのパスは固定値でよい"), "medium");
+  assert.equal(statementDecision("ログは英語だけでいいです"), "medium");
+  assert.equal(statementDecision("これでよい？"), null);
+  assert.equal(statementDecision("大文字始まりでいいんじゃない？違う？"), null);
+  assert.equal(statementDecision("パスを確認してください"), null);
+});
+
 Deno.test("a label with a colon opens a decision: Decision:, Rule:, 决定：", () => {
   assert.equal(markerStrength("Decision: nightly backups are pg_dump"), "strong");
   assert.equal(markerStrength("tidy up.\nRule: squash merges"), "strong");
