@@ -212,6 +212,8 @@ export const MEDIUM_MARKERS_EN: readonly string[] = [
   "favour",
   "ideally",
   "avoid",
+  "need to be", // a requirement (see NEED_PHRASES for when it is a task instead)
+  "needs to be",
 ];
 
 /** Russian markers of a settled decision, a rule or a prohibition. */
@@ -620,8 +622,21 @@ const NEXT_AFTER = /^\s+(?:[a-z']+\s+){0,2}next\b(?![.\-/_]\w)/;
 const CHANGE_AFTER =
   /^\s+(?:also\s+|now\s+)?be\s+(?:updated|changed|fixed|added|moved|removed|renamed|refactored|rewritten|deleted|replaced|created|implemented|extracted|converted|modified|adjusted|split)\b/;
 
+/**
+ * "neither the name nor the id need to be provided": a requirement, as "is required" is, unless
+ * what follows is a verb of change or "done" (one task now: "the types need to be updated") or
+ * a relative clause holds it ("the comments that need to be addressed" names an object).
+ */
+const NEED_PHRASES: ReadonlySet<string> = new Set(["need to be", "needs to be"]);
+const RELATIVE_BEFORE = /\b(?:that|which|what)\s+$/;
+
 /** Whether the modal marker `m` (should, must) says what comes next (NEXT_AFTER) or asks for a change (CHANGE_AFTER). */
 function plansNext(text: string, m: Span): boolean {
+  if (NEED_PHRASES.has(m.phrase)) {
+    const after = text.slice(m.end, m.end + 40);
+    return CHANGE_AFTER.test(` be${after}`) || /^\s+done\b/.test(after) ||
+      RELATIVE_BEFORE.test(text.slice(Math.max(0, m.start - 8), m.start));
+  }
   if (m.phrase !== "should" && m.phrase !== "must") return false;
   const after = text.slice(m.end, m.end + 40);
   return NEXT_AFTER.test(after) || CHANGE_AFTER.test(after);

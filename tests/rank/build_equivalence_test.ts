@@ -65,7 +65,8 @@ const HASHES: Record<number, {
     cjkRuns: "ad186a9e59baa9f38c2beeebac5e1a948dc52415a82ea3a1d0eebf50d98b23d9",
     cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
   },
-  // Japanese "でよい" / "でいい" (X will do) settle an option (markers).
+  // Japanese "でよい" / "でいい" (X will do) settle an option; "X need(s) to be Y" is a requirement
+  // unless a change, a task or a relative clause (markers).
   7: {
     tokenize: "380c0818767ba390d82d88ad60f7cca0da060e05df332700cc20b9971757d5f0",
     tokenizeWithLexicon: "e95ead454ad1261aad97609cd135eeef352824b020219e58201c709d8a599fbd",

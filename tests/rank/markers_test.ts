@@ -224,3 +224,21 @@ Deno.test("a modal before a passive verb of change asks for one change, it sets 
   assert.equal(markerStrength("the changelog should always be updated with the code"), "strong");
   assert.equal(markerStrength("amounts should be integer cents"), "medium");
 });
+
+Deno.test("'X need(s) to be Y' is a requirement; a change asked now, a task, or a relative clause is not", () => {
+  assert.equal(
+    statementDecision("- neither the profile name nor the region need to be given when a default exists"),
+    "medium",
+  );
+  assert.equal(statementDecision("The cache key needs to be stable across restarts."), "medium");
+  // One change now, a task, an object described: no rule.
+  assert.equal(statementDecision("The types need to be updated in page.svelte"), null);
+  assert.equal(statementDecision("This needs to be done before Friday"), null);
+  assert.equal(statementDecision("I have review comments that need to be addressed."), null);
+  assert.equal(
+    statementDecision("remove the things that are done, re-prioritize what needs to be handled"),
+    null,
+  );
+  // Asked, it decides nothing.
+  assert.equal(statementDecision("does the key need to be stable?"), null);
+});
