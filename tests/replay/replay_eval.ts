@@ -17,7 +17,8 @@
  *
  * Flags: --json (the figures as JSON), --unlabelled (JSONL of unlabelled pairs), --misses (JSONL
  * of the relevant pooled candidates the hint did not show, with the rule that refused each, and of
- * the shown quotes labelled irrelevant), --digest (a hash of every replayed decision per history
+ * the shown quotes labelled irrelevant), --fires (JSONL of every cross-paired false fire, development
+ * and transcripts, with the texts and the rule's detail), --digest (a hash of every replayed decision per history
  * and per cross pair: tests/fixtures/replay/decisions.json), --only NAME (one history, own replay and pooled recall only).
  */
 import { fnv1a64, type VerdictRecord } from "../../src/collect/record.ts";
@@ -231,6 +232,12 @@ export interface CrossRun {
   readonly fired: number;
   /** fnv1a64 over every prompt's decision (decisionOf), in order. */
   readonly digest: string;
+  /** Each false fire: the prompt, what was quoted and the rule's detail (for --fires). */
+  readonly fires: readonly {
+    readonly prompt: string;
+    readonly quotes: readonly string[];
+    readonly detail: string;
+  }[];
 }
 
 /**
@@ -251,20 +258,26 @@ export function runCross(a: History, b: History): CrossRun {
   const archive = sortedRecords(b.records);
   const replayer = new Replayer(deriveCjkWords(archive.map((r) => r.text)), SETTINGS);
   for (const r of archive) replayer.add(r);
-  let fired = 0;
+  const fires: CrossRun["fires"][number][] = [];
   const decisions: string[] = [];
   const prompts = sortedRecords(a.records).filter((r) => r.kind === "prompt");
   for (const p of prompts) {
     const event = replayer.replay(p);
     decisions.push(decisionOf(event));
-    if (event.quoted.length > 0) fired++;
+    if (event.quoted.length === 0) continue;
+    fires.push({
+      prompt: p.text,
+      quotes: event.quotes.map((q) => q.text),
+      detail: event.outcome.verdict.checks.filter((c) => c.rule === "spoke").map((c) => c.detail).join(" | "),
+    });
   }
   return {
     prompts: a.name,
     archive: b.name,
     promptCount: prompts.length,
-    fired,
+    fired: fires.length,
     digest: digestOf(decisions),
+    fires,
   };
 }
 
@@ -640,6 +653,25 @@ if (import.meta.main) {
     for (const c of e.cross) digests[`${c.prompts} → ${c.archive}`] = c.digest;
     for (const c of e.transcriptCross) digests[transcriptDigestKey(c)] = c.digest;
     console.log(JSON.stringify(digests, null, 2));
+  } else if (Deno.args.includes("--fires")) {
+    const clip = (t: string) => (t.length > 700 ? `${t.slice(0, 700)}…` : t);
+    const lines = [
+      ...e.cross.map((c) => ["development", c] as const),
+      ...e.transcriptCross.map((c) => ["transcripts", c] as const),
+    ]
+      .flatMap(([set, c]) =>
+        c.fires.map((f) =>
+          JSON.stringify({
+            set,
+            prompts: c.prompts,
+            archive: c.archive,
+            prompt: clip(f.prompt),
+            quotes: f.quotes.map(clip),
+            detail: f.detail,
+          }) + "\n"
+        )
+      );
+    await Deno.stdout.write(new TextEncoder().encode(lines.join("")));
   } else if (misses) {
     await Deno.stdout.write(new TextEncoder().encode(missesJsonl(e)));
   } else if (Deno.args.includes("--unlabelled")) {
@@ -650,8 +682,8 @@ if (import.meta.main) {
         {
           own: e.own,
           total: e.total,
-          cross: e.cross,
-          transcriptCross: e.transcriptCross,
+          cross: e.cross.map(({ fires: _fires, ...c }) => c),
+          transcriptCross: e.transcriptCross.map(({ fires: _fires, ...c }) => c),
           unlabelled: e.unlabelled.length,
         },
         null,
