@@ -81,6 +81,17 @@ export interface Corpus {
   columns(): DocColumns;
   /** The record id of a document (read lazily by the disk index: only hits need it). */
   id(doc: number): string;
+  /**
+   * Bounds on the number of distinct conversations among the live documents holding `term`,
+   * from counts an index keeps (the disk index's segments); absent where counting is as cheap.
+   */
+  conversationBounds?(term: string): ConversationBounds;
+}
+
+/** lower ≤ the live documents' distinct conversations holding a term ≤ upper. */
+export interface ConversationBounds {
+  readonly lower: number;
+  readonly upper: number;
 }
 
 /**

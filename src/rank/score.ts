@@ -277,7 +277,15 @@ export function isCommonTerm(
   }
   const seen = known.byTerm.get(term);
   if (seen !== undefined) return seen;
-  const common = conversationSpread(corpus, term, threshold) > threshold;
+  // The index's per-segment counts settle most words without reading a session per posting
+  // (at 10⁶ records that read is the whole document table); only a word whose bounds straddle
+  // the threshold is counted exactly. Either way the answer is the exact count's.
+  const bounds = corpus.conversationBounds?.(term);
+  const common = bounds !== undefined && bounds.lower > threshold
+    ? true
+    : bounds !== undefined && bounds.upper <= threshold
+    ? false
+    : conversationSpread(corpus, term, threshold) > threshold;
   if (known.byTerm.size >= COMMON_KNOWN_MAX) known.byTerm.clear();
   known.byTerm.set(term, common);
   return common;

@@ -14,7 +14,9 @@
  *              session + 1), so that scoring a rare word's documents reads nothing else; for a term in
  *              more, raw i32 slots then raw i32 tfs (a common word is looked up, not decoded)
  *   entries    per term, in term order (fnv1a32 of its UTF-8, then its bytes): u16 byte length,
- *              the UTF-8, u32 df, f64 postings offset (from the section start), u32 postings bytes
+ *              the UTF-8, u32 df, u32 conversations (distinct sessions among the term's documents,
+ *              each document without a session counting as one of its own), f64 postings offset
+ *              (from the section start), u32 postings bytes
  *   buckets    u32 × (2^bits + 1): entry offsets by the top `bits` bits of the term hash
  *
  * The term order is the same in every segment, so segments merge by streaming their entries.
@@ -23,11 +25,16 @@ import { NO_SESSION } from "./bm25.ts";
 import { compareBytes, fnv1a32, readAt, VarintReader } from "./byte_io.ts";
 
 export const SEGMENT_MAGIC = "VRDSEG01";
-/** Bumped when the layout changes: a segment of another layout is not read (the index is rebuilt). */
-export const SEGMENT_FORMAT_VERSION = 1;
+/**
+ * Bumped when the layout changes: a segment of another layout is not read (the index is rebuilt).
+ * 2: each entry holds its term's conversation count (format 1 had none).
+ */
+export const SEGMENT_FORMAT_VERSION = 2;
 export const SEGMENT_HEADER_BYTES = 128;
 export const DOC_ROW_BYTES = 32;
 export const ID_BYTES = 17;
+/** An entry's bytes after its term: df u32, conversations u32, postings offset f64, postings bytes u32. */
+export const ENTRY_FIXED_BYTES = 20;
 
 /**
  * Posting lists this long are stored as raw i32 arrays: a common word's list is then one read and
@@ -120,9 +127,25 @@ function decodeHeader(raw: Uint8Array, path: string): SegmentHeader {
 /** One term's entry in a segment. */
 export interface SegmentEntry {
   readonly df: number;
+  /**
+   * Distinct conversations among the term's documents here, deleted ones included (a document
+   * without a session is a conversation of its own): what the common-word test needs without
+   * reading a session per posting.
+   */
+  readonly conversations: number;
   /** Offset of the postings from the postings section's start, and their bytes. */
   readonly offset: number;
   readonly bytes: number;
+}
+
+/** The fixed part of an entry, at `at` in `view` (after the term's bytes). */
+function decodeEntryTail(view: DataView, at: number): SegmentEntry {
+  return {
+    df: view.getUint32(at, true),
+    conversations: view.getUint32(at + 4, true),
+    offset: view.getFloat64(at + 8, true),
+    bytes: view.getUint32(at + 16, true),
+  };
 }
 
 /** The facts of each document of a short list, at the same places as its slots. */
@@ -360,13 +383,9 @@ export class Segment {
       const len = view.getUint16(p, true);
       const q = p + 2 + len;
       if (compareBytes(block, p + 2, q, bytes, 0, bytes.length) === 0) {
-        return {
-          df: view.getUint32(q, true),
-          offset: view.getFloat64(q + 4, true),
-          bytes: view.getUint32(q + 12, true),
-        };
+        return decodeEntryTail(view, q);
       }
-      p = q + 16;
+      p = q + ENTRY_FIXED_BYTES;
     }
     return null;
   }
@@ -431,15 +450,10 @@ export class Segment {
     for (let k = 0; k < h.termCount; k++) {
       const head = reader.take(at, 2);
       const len = head[0]! | (head[1]! << 8);
-      const rest = reader.take(at, 2 + len + 16);
+      const rest = reader.take(at, 2 + len + ENTRY_FIXED_BYTES);
       const term = rest.slice(2, 2 + len);
-      const view = new DataView(rest.buffer, rest.byteOffset + 2 + len, 16);
-      const entry = {
-        df: view.getUint32(0, true),
-        offset: view.getFloat64(4, true),
-        bytes: view.getUint32(12, true),
-      };
-      at += 2 + len + 16;
+      const entry = decodeEntryTail(new DataView(rest.buffer, rest.byteOffset, rest.byteLength), 2 + len);
+      at += 2 + len + ENTRY_FIXED_BYTES;
       yield { term, hash: fnv1a32(term), entry };
     }
   }

@@ -84,6 +84,9 @@ class SegmentFileWriter {
   readonly #times: Float64Array;
   readonly #projects: Uint32Array;
   readonly #sessions: Uint32Array;
+  /** Per session (+ 1), the last term that counted it: distinct conversations without a Set. */
+  readonly #sessionMarks: Uint32Array;
+  #termStamp = 0;
   readonly #idsAt: number;
   readonly #postingsAt: number;
 
@@ -112,6 +115,7 @@ class SegmentFileWriter {
     this.#times = new Float64Array(n);
     this.#projects = new Uint32Array(n);
     this.#sessions = new Uint32Array(n);
+    let maxSession = 0;
     for (let i = 0; i < n; i++) {
       const at = i * DOC_ROW_BYTES;
       this.#times[i] = this.#rows.getFloat64(at + 8, true) - this.#minTimeMs;
@@ -119,8 +123,10 @@ class SegmentFileWriter {
       this.#projects[i] = this.#rows.getUint32(at + 20, true);
       const session = this.#rows.getUint32(at + 24, true);
       this.#sessions[i] = session === NO_SESSION ? 0 : session + 1;
+      maxSession = Math.max(maxSession, this.#sessions[i]!);
       this.#flags[i] = this.#rows.getUint8(at + 28);
     }
+    this.#sessionMarks = new Uint32Array(maxSession + 1);
     this.#file = Deno.openSync(this.#tmp, { write: true, create: true, truncate: true, mode: 0o600 });
     this.#entriesFile = Deno.openSync(this.#side, {
       read: true,
@@ -173,6 +179,7 @@ class SegmentFileWriter {
     this.#entries.u16(term.length);
     this.#entries.bytes(term);
     this.#entries.u32(df);
+    this.#entries.u32(this.#conversations(docs));
     this.#entries.f64(offset);
     this.#entries.u32(bytes);
     this.#terms++;
@@ -186,6 +193,22 @@ class SegmentFileWriter {
       this.#entriesBytes += this.#entries.length;
       this.#entries.clear();
     }
+  }
+
+  /** Distinct conversations among `docs` (a document without a session is one of its own). */
+  #conversations(docs: Int32Array): number {
+    const stamp = ++this.#termStamp; // one per term: fewer than 2³² in a segment
+    const marks = this.#sessionMarks;
+    let count = 0;
+    for (let i = 0; i < docs.length; i++) {
+      const s = this.#sessions[docs[i]!]!;
+      if (s === 0) count++;
+      else if (marks[s] !== stamp) {
+        marks[s] = stamp;
+        count++;
+      }
+    }
+    return count;
   }
 
   /** Writes the rest and the header, flushes, and renames the file into place. */

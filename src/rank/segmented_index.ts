@@ -13,6 +13,7 @@
  */
 import {
   checkDoc,
+  type ConversationBounds,
   type Corpus,
   type DocColumns,
   type DocMeta,
@@ -119,6 +120,27 @@ export class SegmentedIndex implements Corpus {
       if (s.deleted) df -= s.deletedTerms().get(term) ?? 0;
     }
     return df;
+  }
+
+  /**
+   * From each segment's count of the term's conversations (deleted documents included). Upper:
+   * their sum, since deleting can only lose conversations and one spanning several segments is
+   * counted in each. Lower: the best single segment less its deleted documents holding the
+   * term, since deleting a document loses at most the one conversation it is in. Both are
+   * exact bounds, so a caller that decides only when they settle it decides as an exact count
+   * would (no segment layout or deletion can change a hint).
+   */
+  conversationBounds(term: string): ConversationBounds {
+    let lower = 0;
+    let upper = 0;
+    for (const s of this.#segments) {
+      const e = s.segment.entry(term);
+      if (!e) continue;
+      upper += e.conversations;
+      const lost = s.deleted ? s.deletedTerms().get(term) ?? 0 : 0;
+      lower = Math.max(lower, e.conversations - lost);
+    }
+    return { lower, upper };
   }
 
   columns(): DocColumns {

@@ -21,6 +21,7 @@ import {
   lexiconOf,
 } from "../../src/rank/analysis.ts";
 import { NO_SESSION } from "../../src/rank/bm25.ts";
+import { SEGMENT_FORMAT_VERSION } from "../../src/rank/segment.ts";
 import { SegmentBuilder } from "../../src/rank/segment_write.ts";
 import { cjkRuns, CjkWordSet, tokenize } from "../../src/rank/tokenize.ts";
 
@@ -77,15 +78,19 @@ const HASHES: Record<number, {
 };
 
 /**
- * Pins the segment layout, by ANALYSIS_VERSION (a segment holds the analysis's markers and
- * terms); re-recorded when SEGMENT_FORMAT_VERSION changes.
+ * Pins the segment's bytes, by ANALYSIS_VERSION (a segment holds the analysis's markers and
+ * terms) and SEGMENT_FORMAT_VERSION (its layout): a change to either that forgets its bump fails
+ * here.
  */
-const SEGMENT_HASHES: Record<number, string> = {
-  3: "bc979577abd3c8fbd0dbabb89454d2559102119fe306b994c9dc88e2ab1810f9",
-  4: "f61147beaaebd281037c34d03801f4941d1f008e8b1fd9321b20d3dca9014184",
-  5: "8e1edc9948b116e47a8aafa6e4104068539e18a2fd5331f4efcaad0747cecb19",
-  6: "1bb311afa679394043783e6de23f7bea4e261d34c95d3f3593197486e6a902fe",
-  7: "0755c3e119e21512129dad693a00ef9d0982a71a5ef016794b7f3f49fdb69bcc",
+const SEGMENT_HASHES: Record<string, string> = {
+  "3:1": "bc979577abd3c8fbd0dbabb89454d2559102119fe306b994c9dc88e2ab1810f9",
+  "4:1": "f61147beaaebd281037c34d03801f4941d1f008e8b1fd9321b20d3dca9014184",
+  "5:1": "8e1edc9948b116e47a8aafa6e4104068539e18a2fd5331f4efcaad0747cecb19",
+  "6:1": "1bb311afa679394043783e6de23f7bea4e261d34c95d3f3593197486e6a902fe",
+  "7:1": "0755c3e119e21512129dad693a00ef9d0982a71a5ef016794b7f3f49fdb69bcc",
+  // Format 2: each entry holds its term's conversation count.
+  "6:2": "1dae01312a02e8c8b2c7a2227a9e3e123ec35661457f65fccae8a739791e583d",
+  "7:2": "880b62515d454c70aecd9e1a97852aeff0cccb4144373d39bba69c55e841eb6a",
 };
 
 const EXPECTED = HASHES[ANALYSIS_VERSION] ?? (() => {
@@ -354,7 +359,10 @@ Deno.test("build equivalence: an index segment of makeRecords(5000) has the same
   const dir = await Deno.makeTempDir();
   try {
     await builder.write(`${dir}/s.vix`, ANALYSIS_VERSION);
-    assert.equal(await sha256(await Deno.readFile(`${dir}/s.vix`)), SEGMENT_HASHES[ANALYSIS_VERSION]);
+    assert.equal(
+      await sha256(await Deno.readFile(`${dir}/s.vix`)),
+      SEGMENT_HASHES[`${ANALYSIS_VERSION}:${SEGMENT_FORMAT_VERSION}`],
+    );
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -8,7 +8,7 @@ import type { VerdictRecord } from "../../src/collect/record.ts";
 import { analyze, basisRecords, deriveLexicon, lexiconOf } from "../../src/rank/analysis.ts";
 import { NO_SESSION } from "../../src/rank/bm25.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
-import { search, type SearchOptions } from "../../src/rank/score.ts";
+import { isCommonTerm, search, type SearchOptions } from "../../src/rank/score.ts";
 import { Segment } from "../../src/rank/segment.ts";
 import { mergeSegments, SegmentBuilder } from "../../src/rank/segment_write.ts";
 import { SegmentedIndex, type SegmentView } from "../../src/rank/segmented_index.ts";
@@ -202,6 +202,85 @@ Deno.test("deleted documents count nowhere: df, N, length and candidates are tho
     const one = segmentedOver([merged], [], [], live, words, projects, sessions);
     assert.equal(one.docSlots, live.length);
     assertSameSearches(one, mem, QUERIES);
+    seg.close();
+    one.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/** The distinct conversations among `corpus`'s live documents holding `term`, counted plainly. */
+function exactConversations(corpus: Corpus, term: string): number {
+  const seen = new Set<string>();
+  let alone = 0;
+  for (const p of corpus.postings(term)) {
+    const session = corpus.meta(p.doc).session;
+    if (session === null) alone++;
+    else seen.add(session);
+  }
+  return seen.size + alone;
+}
+
+Deno.test("the segments' conversation counts bound the exact count, and the common-word test decides as the exact count does", async () => {
+  const words = deriveLexicon(basisRecords(RECORDS).map((r) => r.text));
+  const projects = new Names();
+  const sessions = new Names();
+  // Sessions s0–s999 have a record in the first batch and one in the last: they span segments.
+  const batches = [RECORDS.slice(0, 2500), RECORDS.slice(2500, 4000), RECORDS.slice(4000)];
+  const { dir, files } = await writeSegments(batches, words, projects, sessions);
+  try {
+    const lexicon = lexiconOf(words);
+    const deleted = batches.map(() => new Set<number>());
+    const deletedTerms = batches.map(() => new Map<string, number>());
+    const live: VerdictRecord[] = [];
+    batches.forEach((batch, k) =>
+      batch.forEach((r, slot) => {
+        if ((slot * 3 + k) % 7 === 0) {
+          deleted[k]!.add(slot);
+          for (const t of new Set(analyze(r, lexicon).terms)) {
+            deletedTerms[k]!.set(t, (deletedTerms[k]!.get(t) ?? 0) + 1);
+          }
+        } else live.push(r);
+      })
+    );
+    const seg = segmentedOver(files, deleted, deletedTerms, live, words, projects, sessions);
+    const mem = buildMemoryIndex(live, { cjkWords: words });
+    let settled = 0;
+    let counted = 0;
+    for (const term of mem.vocabulary()) {
+      const exact = exactConversations(mem, term);
+      const { lower, upper } = seg.conversationBounds(term);
+      assert.ok(lower <= exact && exact <= upper, `${term}: ${lower} ≤ ${exact} ≤ ${upper}`);
+      if (exact < 20) continue;
+      // Thresholds at, around and between the bounds: where they settle it and where they do not.
+      for (const threshold of new Set([lower - 1, lower, exact - 1, exact, exact + 1, upper - 1, upper])) {
+        if (threshold < 1) continue;
+        const df = mem.docFreq(term);
+        assert.equal(
+          isCommonTerm(seg, term, df, threshold),
+          isCommonTerm(mem, term, df, threshold),
+          `${term} at threshold ${threshold} (${lower} ≤ ${exact} ≤ ${upper})`,
+        );
+        if (lower > threshold || upper <= threshold) settled++;
+        else counted++;
+      }
+    }
+    assert.ok(settled > 100 && counted > 100, `both ways were taken: ${settled} settled, ${counted} counted`);
+
+    // One segment written from scratch, without deletions: its count is exact.
+    const merged = `${dir}/merged.vix`;
+    await mergeSegments(
+      files.map((f, i) => ({ segment: Segment.open(f), deleted: bitmap(deleted[i]!, batches[i]!.length) })),
+      merged,
+      1,
+    );
+    const one = segmentedOver([merged], [], [], live, words, projects, sessions);
+    const frequent = mem.vocabulary().sort((a, b) => mem.docFreq(b) - mem.docFreq(a) || (a < b ? -1 : 1));
+    for (const term of [...frequent.slice(0, 20), "以后"]) {
+      const exact = exactConversations(mem, term);
+      assert.ok(exact > 0, term);
+      assert.deepEqual(one.conversationBounds(term), { lower: exact, upper: exact }, term);
+    }
     seg.close();
     one.close();
   } finally {
