@@ -66,6 +66,15 @@ class FillMap {
  */
 const MAX_REMEMBERED_LISTS = 256;
 
+/**
+ * A list holding at least this share of a segment's documents has the segment's whole document
+ * table loaded (one sequential read, ~70 ns a row here); a shorter one has only its rows read,
+ * each read costing a few µs: about the break-even point.
+ */
+const WHOLE_TABLE_MIN_SHARE = 1 / 64;
+/** Rows this close together (4 KiB of them) are read in one read. */
+const ROWS_PER_READ = 4096 / DOC_ROW_BYTES;
+
 export class SegmentedIndex implements Corpus {
   readonly docCount: number;
   readonly docSlots: number;
@@ -186,6 +195,40 @@ export class SegmentedIndex implements Corpus {
     this.#fullyLoaded[index] = 1;
   }
 
+  /**
+   * Fills the columns of segment `index`'s documents at `slots` (ascending): the whole table when
+   * they are a large share of it, else only their rows, neighbours read together. A start term
+   * of a few hundred documents in a segment of 10⁶ thus reads a few hundred rows, not 32 MB.
+   */
+  #loadDocs(index: number, slots: Int32Array): void {
+    if (this.#fullyLoaded[index]) return;
+    const seg = this.#segments[index]!.segment;
+    if (slots.length >= WHOLE_TABLE_MIN_SHARE * seg.docCount) return this.#loadSegment(index);
+    const cols = this.columns();
+    const filled = this.#filled!;
+    const base = this.#bases[index]!;
+    for (let i = 0; i < slots.length;) {
+      // One read for the rows from slots[i] up to the last slot within ROWS_PER_READ of it.
+      const first = slots[i]!;
+      let j = i + 1;
+      while (j < slots.length && slots[j]! - first < ROWS_PER_READ) j++;
+      const last = slots[j - 1]!;
+      const bytes = seg.docRows(first, last - first + 1);
+      const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      for (; i < j; i++) {
+        const doc = base + slots[i]!;
+        if (filled.has(doc)) continue;
+        const at = (slots[i]! - first) * DOC_ROW_BYTES;
+        cols.times[doc] = view.getFloat64(at + 8, true);
+        cols.lengths[doc] = view.getUint32(at + 16, true);
+        cols.projects[doc] = view.getUint32(at + 20, true);
+        cols.sessions[doc] = view.getUint32(at + 24, true);
+        cols.flags[doc] = view.getUint8(at + 28);
+        filled.set(doc);
+      }
+    }
+  }
+
   /** Makes sure document `doc`'s columns are filled (one row read when they are not). */
   #ensureDoc(doc: number): void {
     const cols = this.columns();
@@ -222,7 +265,7 @@ export class SegmentedIndex implements Corpus {
           cols.sessions[doc] = f.sessions[i]!;
           filled.set(doc);
         }
-      } else if (!candidatesOnly) this.#loadSegment(k);
+      } else if (!candidatesOnly) this.#loadDocs(k, list.docs);
       parts.push({ docs: list.docs, tfs: list.tfs, base, deleted: view.deleted });
     }
     return parts;

@@ -287,3 +287,28 @@ Deno.test("the segments' conversation counts bound the exact count, and the comm
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a long list in a much larger segment fills only its documents' columns, and ranks as one index does", async () => {
+  // 20,000 documents in one segment: a list of 256 (raw, no facts inline) to 312 documents is
+  // under a 64th of it, so only its rows are read; the search must not notice.
+  const records = makeRecords(20_000);
+  const words = deriveLexicon(basisRecords(records).map((r) => r.text));
+  const projects = new Names();
+  const sessions = new Names();
+  const { dir, files } = await writeSegments([records], words, projects, sessions);
+  try {
+    const mem = buildMemoryIndex(records, { cjkWords: words });
+    const sparse = mem.vocabulary().filter((t) => mem.docFreq(t) >= 256 && mem.docFreq(t) < 20_000 / 64)
+      .sort();
+    assert.ok(sparse.length >= 3, `terms with a list of 256–312 documents: ${sparse.length}`);
+    const qs = [sparse.slice(0, 3).join(" "), `${sparse[0]} the`, `${sparse.at(-1)} we decided`];
+    // A fresh index per query: each starts with no columns filled.
+    for (const q of qs) {
+      const seg = segmentedOver(files, [], [], records, words, projects, sessions);
+      assertSameSearches(seg, mem, [q]);
+      seg.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
