@@ -6,8 +6,9 @@
  * - the permission and unstable flags of the `verdict` task in deno.json (the single source,
  *   read through scripts/task_flags.ts): the broad base each command narrows itself from;
  * - src/cli/worker.ts (the Worker entry), named with --include because `new Worker(new URL(...))`
- *   is not a static import (the command table's loaders are literal dynamic imports, so every
- *   command comes with it);
+ *   is not a static import, and src/cli/main.ts (the launcher), which main.ts imports through a
+ *   variable (the command table's loaders are literal dynamic imports, so every command comes
+ *   with it);
  * - the MCP contract and deno.json's version, which are JSON imports: the binary reads neither
  *   contract/ nor deno.json at run time. The npm packages are pinned by deno.lock, which the
  *   verdict task's flags name (`--lock=… --frozen`: deno.json names no lock, see task_flags.ts).
@@ -35,8 +36,12 @@ export const TARGETS: readonly Target[] = [
   { name: "windows-x64", triple: "x86_64-pc-windows-msvc", output: "dist/verdict-windows-x64.exe" },
 ];
 
-/** Modules loaded in ways deno compile cannot see, relative to the repository. */
-export const INCLUDES: readonly string[] = ["src/cli/worker.ts"];
+/**
+ * Modules loaded in ways deno compile cannot see, relative to the repository: the Worker entry,
+ * the launcher and root resolution (main.ts and build_plan.ts name them through variables, so that
+ * the per-prompt hook does not read their graphs).
+ */
+export const INCLUDES: readonly string[] = ["src/cli/worker.ts", "src/cli/main.ts", "src/cli/roots.ts"];
 
 /** The `deno compile` arguments for one target (pure). */
 export function compileArgs(target: Target, runFlags: readonly string[] = verdictRunFlags()): string[] {

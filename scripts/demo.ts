@@ -5,7 +5,8 @@
  * Then it runs a look-up and prints it.
  */
 import { sessionRoots } from "../src/agents/locate.ts";
-import { AGENTS, andList, loadAgents, orList } from "../src/agents/registry.ts";
+import { AGENTS, andList, orList } from "../src/agents/registry.ts";
+import { loadAgents } from "../src/agents/loaded.ts";
 import { MAIN_TS, verdictRunFlags } from "./task_flags.ts";
 
 const EXAMPLES = new URL("../examples/", import.meta.url).pathname;

@@ -39,8 +39,6 @@ export interface AgentEntry {
   readonly installHelp: string;
   /** A sentence fragment for `doctor --help`: what its own check (AgentKit.doctor) looks at. */
   readonly checksHelp: string;
-  /** Loads the agent's folder. */
-  readonly load: () => Promise<{ readonly kit: AgentKit }>;
   /**
    * Loads the agent's hook dialect, or null when verdict wires no hook into it. One small module
    * importing no code but other dialects, since it is the only part of an agent the per-prompt

@@ -1,13 +1,14 @@
 /**
  * The agents verdict reads and wires into: one row each. collect, install, uninstall, doctor,
  * the permission plan and the help text iterate over this table, so adding an agent is its
- * folder (`src/agents/<id>/mod.ts` exporting `kit`, see agent.ts) plus one row here; the tests
- * in tests/agents/registry_test.ts fail while any part of it is missing.
+ * folder (`src/agents/<id>/mod.ts` exporting `kit`, see agent.ts), one row here and its loader
+ * in loaded.ts; the tests in tests/agents/registry_test.ts fail while any part of it is missing.
  *
- * A row holds no code (the folder loads on demand): the launcher's command table and the
- * record checker import this file, and they are on the per-prompt hint path.
+ * A row holds no code and names no folder (loaded.ts loads them): the launcher's command table,
+ * the record checker and the per-prompt hook import this file, and a dynamic import written
+ * here would have `deno run` read that folder's whole module graph before every hook starts.
  */
-import type { Agent, AgentEntry, HookDialect } from "./agent.ts";
+import type { AgentEntry, HookDialect } from "./agent.ts";
 
 export const AGENTS: readonly AgentEntry[] = [
   {
@@ -20,7 +21,6 @@ export const AGENTS: readonly AgentEntry[] = [
       "($CLAUDE_CONFIG_DIR, else ~/.claude), and mcpServers.verdict (user scope) in ~/.claude.json " +
       "($CLAUDE_CONFIG_DIR/.claude.json when that is set).",
     checksHelp: "its three hooks are in settings.json and run this verdict",
-    load: () => import("./claude/mod.ts"),
     hookDialect: () => import("./claude/hook_dialect.ts"),
   },
   {
@@ -34,7 +34,6 @@ export const AGENTS: readonly AgentEntry[] = [
       "not been told to trust.",
     checksHelp: "its three hooks are in hooks.json, run this verdict, are trusted in config.toml and " +
       "not turned off",
-    load: () => import("./codex/mod.ts"),
     hookDialect: () => import("./codex/hook_dialect.ts"),
   },
   {
@@ -47,7 +46,6 @@ export const AGENTS: readonly AgentEntry[] = [
       "($GEMINI_CLI_HOME/.gemini, else ~/.gemini).",
     checksHelp: "its BeforeAgent hook is in settings.json, runs this verdict and is not turned off " +
       "(hooksConfig), and mcp.allowed / mcp.excluded let the MCP server start",
-    load: () => import("./gemini/mod.ts"),
     hookDialect: () => import("./gemini/hook_dialect.ts"),
   },
   {
@@ -59,7 +57,6 @@ export const AGENTS: readonly AgentEntry[] = [
     installHelp: "a hint plugin ~/.config/opencode/plugin/verdict.js (chat.message; uninstall deletes it) " +
       "and mcp.verdict in ~/.config/opencode/opencode.json ($XDG_CONFIG_HOME/opencode when that is set).",
     checksHelp: "its hint plugin is verdict's and runs this verdict",
-    load: () => import("./opencode/mod.ts"),
     // The plugin sends Claude's hook JSON and adds the context as a synthetic part itself.
     hookDialect: () => import("./opencode/hook_dialect.ts"),
   },
@@ -73,7 +70,6 @@ export const AGENTS: readonly AgentEntry[] = [
       "in settings.json ($QWEN_HOME, else ~/.qwen).",
     checksHelp: "its three hooks are in settings.json, run this verdict and are not turned off " +
       "(disableAllHooks, tools.executionSandbox), and mcp.allowed / mcp.excluded let the MCP server start",
-    load: () => import("./qwen/mod.ts"),
     hookDialect: () => import("./qwen/hook_dialect.ts"),
   },
   {
@@ -86,7 +82,6 @@ export const AGENTS: readonly AgentEntry[] = [
       "($COPILOT_HOME, else ~/.copilot).",
     checksHelp: "its userPromptSubmitted hook is in settings.json, runs this verdict and is not turned " +
       "off (disableAllHooks), with how many folders its trust list holds",
-    load: () => import("./copilot/mod.ts"),
     hookDialect: () => import("./copilot/hook_dialect.ts"),
   },
 ];
@@ -108,11 +103,6 @@ export const DEFAULT_HOOK_AGENT = "claude";
 export async function hookDialectOf(id: string | undefined): Promise<HookDialect | null> {
   const load = findAgentEntry(id ?? DEFAULT_HOOK_AGENT)?.hookDialect;
   return load ? (await load()).dialect : null;
-}
-
-/** Loads every agent's folder, in table order. */
-export async function loadAgents(entries: readonly AgentEntry[] = AGENTS): Promise<Agent[]> {
-  return await Promise.all(entries.map(async (e) => ({ ...e, ...(await e.load()).kit })));
 }
 
 /** "A", "A and B", "A, B and C". */

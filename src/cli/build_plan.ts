@@ -13,6 +13,14 @@ import { resolveAsOf } from "./clock.ts";
 import { type Config, loadConfig } from "../config/config.ts";
 import { defaultPaths, type Env, type Paths, resolvePath } from "../config/paths.ts";
 
+/**
+ * Root resolution loads every agent's folder (src/agents/loaded.ts): named through a variable,
+ * since `deno run` reads every module a literal dynamic import names before the program starts,
+ * and this module is on the per-prompt hook's path, which never resolves roots. The launcher
+ * imports it before it narrows anything; the compile names it with --include.
+ */
+const ROOTS_MODULE: string = new URL("./roots.ts", import.meta.url).href;
+
 /** What plan building reads of a command's spec. */
 export type PlanSpec = Pick<CommandSpec, "name" | "sandbox" | "options">;
 
@@ -39,7 +47,7 @@ export async function buildPlan(
     : await loadConfig(paths.config, paths.home);
   const normalizedArgs = absolutizePathOptions(spec, args, abs);
   const roots = spec.sandbox === "worker"
-    ? await (await import("./roots.ts")).resolveRoots(spec, normalizedArgs, config, paths, env, cwd)
+    ? await (await import(ROOTS_MODULE)).resolveRoots(spec, normalizedArgs, config, paths, env, cwd)
     : EMPTY_ROOTS;
   const asOf = "as-of" in spec.options
     ? await resolveAsOf(stringOption(args, "as-of"), env.VERDICT_ASOF)

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { Agent, AgentEnv } from "../../src/agents/agent.ts";
 import { isPresent, mainSessionRoot, sessionRoots } from "../../src/agents/locate.ts";
-import { AGENT_IDS, AGENTS, andList, loadAgents, noneOfList, orList } from "../../src/agents/registry.ts";
+import { AGENT_IDS, AGENTS, andList, noneOfList, orList } from "../../src/agents/registry.ts";
+import { AGENT_FOLDERS, loadAgents } from "../../src/agents/loaded.ts";
 import { findCommand } from "../../src/cli/commands.ts";
 import { parseArgs } from "../../src/cli/args.ts";
 import { buildPlan } from "../../src/cli/main.ts";
@@ -44,6 +45,7 @@ async function records(path: string): Promise<VerdictRecord[]> {
 Deno.test("registry: ids, reader kinds and host file roles are unique; every row loads a folder that fills the interface", () => {
   assert.ok(AGENTS.length >= 2);
   assert.deepEqual(agents.map((a) => a.id), AGENT_IDS);
+  assert.deepEqual(Object.keys(AGENT_FOLDERS).sort(), [...AGENT_IDS].sort(), "one folder loader per row");
   assert.equal(new Set(AGENT_IDS).size, AGENT_IDS.length, "agent ids");
   for (const id of AGENT_IDS) {
     assert.match(id, /^[a-z][a-z0-9-]*$/, `${id}: a lower-case word (it is a flag and an origin)`);

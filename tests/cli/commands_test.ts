@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { AGENTS } from "../../src/agents/registry.ts";
 import { COMMANDS, findCommand, permissionsFor } from "../../src/cli/commands.ts";
 import { NO_PERMISSIONS } from "../../src/sandbox/permissions.ts";
+import { runCli, tempHome } from "../cli_helper.ts";
 
 /**
  * Largest static module graph of `verdict hint` (main.ts, the launcher and the hint command), as
@@ -94,11 +95,17 @@ Deno.test("the sandbox sits below the commands: nothing under src/sandbox/ impor
 
 Deno.test("the hint path loads no collector, no agent folder, no install code and no MCP SDK, and stays small", async () => {
   const main = new URL("../../main.ts", import.meta.url);
-  const mods = await moduleInfo(main);
+  const launcher = src("cli/main.ts");
+  const mods = await moduleInfo(launcher);
   const hint = [...mods.keys()].find((s) => s.endsWith("/src/cli/cmd/hint.ts"));
-  assert.ok(hint, "main.ts's graph reaches cmd/hint.ts through the command table");
+  assert.ok(hint, "the launcher's graph reaches cmd/hint.ts through the command table");
   // main.ts loads the launcher (src/cli/main.ts) with a dynamic import; it is on the hint path.
-  const path = [...staticClosure(mods, [main.href, src("cli/main.ts").href, hint], false)].map(local);
+  const path = [
+    ...new Set([
+      ...staticClosure(await moduleInfo(main), [main.href], false),
+      ...staticClosure(mods, [launcher.href, hint], false),
+    ]),
+  ].map(local);
   const forbidden = path.filter((s) =>
     s.startsWith("npm:") ||
     /^src\/(collect\/(collect|transcripts|docs|git)|install\/(install|doctor)|serve\/(server|http|stdio|mcp_deps))\.ts$/
@@ -127,9 +134,49 @@ Deno.test("the per-prompt hook's own entry loads neither the command table nor t
     /^src\/(cli\/(main|commands|run_confined|roots)|sandbox\/permissions)\.ts$/.test(s)
   );
   assert.deepEqual(launcher, []);
-  const hint = [...mods.keys()].find((s) => s.endsWith("/src/cli/cmd/hint.ts"))!;
-  const hintPath = staticClosure(mods, [main.href, src("cli/main.ts").href, hint], false);
+  const launcherMods = await moduleInfo(src("cli/main.ts"));
+  const hint = [...launcherMods.keys()].find((s) => s.endsWith("/src/cli/cmd/hint.ts"))!;
+  const hintPath = new Set([
+    ...staticClosure(mods, [main.href], false),
+    ...staticClosure(launcherMods, [src("cli/main.ts").href, hint], false),
+  ]);
   assert.ok(hook.length < hintPath.size, `${hook.length} modules, the hint path ${hintPath.size}`);
+});
+
+Deno.test("deno run reads only the modules the per-prompt hook runs, not the rest of the program's graph", async () => {
+  // Deno reads every module a literal dynamic import names before the program starts: one in
+  // main.ts (the launcher) or on the hook's path (an agent's folder in the registry) made every
+  // hook read the whole program, four times what it runs. Deno's debug log names each file it
+  // fetches.
+  const home = await tempHome();
+  try {
+    const run = await runCli(["hook", "user-prompt"], {
+      env: { HOME: home, DENO_LOG: "debug" },
+      stdin: JSON.stringify({ session_id: "s1", cwd: home, prompt: "which queue did we pick for billing?" }),
+    });
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, "", "no archive: silent");
+    const fetched = new Set(
+      [...run.stderr.matchAll(/fetch_no_follow - specifier: (file:\S+)/g)].map((m) => local(m[1]!)),
+    );
+    // What the hook may read: its code, and what its own literal dynamic imports name (each
+    // agent's hook dialect, which imports only dialects; the in-memory index of the fallback).
+    const roots = [
+      new URL("../../main.ts", import.meta.url),
+      src("cli/hook_entry.ts"),
+      src("rank/memory_index.ts"),
+      ...AGENTS.filter((a) => a.hookDialect !== null).map((a) => src(`agents/${a.id}/hook_dialect.ts`)),
+    ];
+    const runs = new Set<string>();
+    for (const root of roots) {
+      for (const s of staticClosure(await moduleInfo(root), [root.href], false)) runs.add(local(s));
+    }
+    const ours = [...fetched].filter((s) => s.startsWith("src/"));
+    assert.ok(ours.length >= 30, `the debug log names the modules fetched (${ours.length} found)`);
+    assert.deepEqual(ours.filter((s) => !runs.has(s)), [], "fetched although the hook never runs it");
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
 });
 
 Deno.test("an agent's hook dialect (the one part of an agent the per-prompt hook loads) imports no code but dialects", async () => {

@@ -48,10 +48,13 @@ Deno.test("compile: every target bakes exactly the verdict task's permission and
 
 Deno.test("compile: the worker is included, the target and output are set, main.ts is the entry", () => {
   assert.ok(INCLUDES.includes("src/cli/worker.ts"));
+  // main.ts imports the launcher through a variable (so the hook does not read its graph).
+  assert.ok(INCLUDES.includes("src/cli/main.ts") && INCLUDES.includes("src/cli/roots.ts"));
   for (const target of TARGETS) {
     const args = compileArgs(target);
     const at = (flag: string) => args[args.indexOf(flag) + 1];
     assert.equal(at("--include"), "src/cli/worker.ts");
+    assert.ok(args.join(" ").includes("--include src/cli/main.ts"), target.name);
     assert.equal(at("--target"), target.triple);
     assert.equal(at("--output"), target.output);
     assert.equal(at("--config"), "deno.json", "the compiler options come from deno.json");
