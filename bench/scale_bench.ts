@@ -32,6 +32,8 @@ const HOOK_RUNS = 15;
 const CACHE = option("--cache") ?? Deno.env.get("VERDICT_BENCH_CACHE") ??
   `${Deno.env.get("XDG_CACHE_HOME") ?? `${Deno.env.get("HOME")}/.cache`}/verdict-bench`;
 const AS_OF = "2026-06-15T00:00:00Z";
+/** Longer than the change-time resolution a collect trusts (one second), after copying the history. */
+const SETTLE_MS = 1500;
 
 interface Timed {
   readonly seconds: number;
@@ -95,14 +97,17 @@ async function bytesUnder(dir: string): Promise<number> {
 async function measure(history: History, size: number, hello: string): Promise<Row> {
   const work = await Deno.makeTempDir({ prefix: `verdict-bench-scale-${size}-` });
   try {
-    // Hard links: the sources cost no copy. The live session is a real copy, since it grows.
+    // A real copy, not hard links: linking or unlinking a file changes its change time, and the
+    // cache's files are shared by every run (another bench run's `cp -al` or clean-up in between
+    // made the next collect distrust every file and re-read its prefix: a "one-prompt" collect at
+    // 10^6 then took 0.6 to 9 s and 126 to 339 MB depending on what else ran).
     const home = `${work}/home`;
-    const cp = await new Deno.Command("cp", { args: ["-al", history.home, home] }).output();
-    if (!cp.success) throw new Error(`cp -al failed: ${new TextDecoder().decode(cp.stderr)}`);
+    const cp = await new Deno.Command("cp", { args: ["-a", history.home, home] }).output();
+    if (!cp.success) throw new Error(`cp -a failed: ${new TextDecoder().decode(cp.stderr)}`);
     const live = history.liveFile.replace(history.home, home);
-    const bytes = await Deno.readFile(live);
-    await Deno.remove(live);
-    await Deno.writeFile(live, bytes);
+    // A collect distrusts the identity of a file changed within a second of its look
+    // (src/fsutil/identity.ts: "racy"): the copy is let settle, as a user's old sessions are.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
     const env = {
       PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",

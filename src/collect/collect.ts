@@ -16,7 +16,7 @@ import { migrateLegacy, type MigrationResult } from "../store/migrate.ts";
 import { storePaths } from "../store/paths.ts";
 import { loadSources, saveSources, type SourceStates } from "../store/sources.ts";
 import { sweepSegments } from "../store/sweep.ts";
-import { ArchiveUpdate } from "../store/update.ts";
+import { ArchiveUpdate, type StageTrace } from "../store/update.ts";
 import { collectDocs, type MemoryRoot } from "./docs.ts";
 import { collectGit } from "./git.ts";
 import { takeCollectLock } from "./lock.ts";
@@ -47,6 +47,8 @@ export interface CollectInput {
   readonly agents?: readonly Agent[];
   /** Aborted (SIGINT/SIGTERM): the run stops, committing nothing, with the signal's reason. */
   readonly signal?: AbortSignal;
+  /** Told each stage as it ends (a debugging aid: the CLI prints memory use under VERDICT_DEBUG_MEMORY). */
+  readonly trace?: StageTrace;
 }
 
 export interface CollectSummary {
@@ -82,7 +84,9 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
     const previous = input.full ? null : loadSources(archive);
     const rulesChanged = archive.meta(META.rules) !== rulesDigest;
 
-    const update = new ArchiveUpdate(archive, repeats);
+    const trace = input.trace ?? (() => {});
+    trace("archive opened");
+    const update = new ArchiveUpdate(archive, repeats, undefined, trace);
     try {
       let dropped = 0;
       let anything = false;
@@ -124,6 +128,7 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
         report: input.report,
         ...(input.signal ? { signal: input.signal } : {}),
       });
+      trace("sources read");
       // Stopped while reading (SIGINT/SIGTERM): nothing is committed; the reason names the signal.
       if (input.signal?.aborted) throw input.signal.reason;
       for (const r of [docs, git]) {

@@ -53,9 +53,24 @@ function bucketBitsFor(terms: number): number {
 }
 
 /**
+ * A segment's documents, in slot order, as blocks of rows (DOC_ROW_BYTES each) and of ids
+ * (ID_BYTES each). Each is read once, rows first: a merge copies them from its inputs block by
+ * block, so a million documents' 49 bytes each are never held together.
+ */
+interface DocBlocks {
+  readonly count: number;
+  rows(): Iterable<Uint8Array>;
+  ids(): Iterable<Uint8Array>;
+}
+
+/** Raw u32 arrays are written as views of their buffer, which assumes a little-endian machine. */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
  * Writes one segment file: the documents' rows and ids first, then terms in term order. The
  * entries go to a side file while the postings stream into the segment, and are appended at the
- * end with the bucket directory.
+ * end with the bucket directory. What it keeps per document is the facts a short list carries
+ * (21 bytes); the rows and ids go to the file as they come.
  */
 class SegmentFileWriter {
   readonly #path: string;
@@ -63,13 +78,13 @@ class SegmentFileWriter {
   readonly #side: string;
   readonly #file: Deno.FsFile;
   readonly #entriesFile: Deno.FsFile;
-  readonly #rows: DataView;
   readonly #docCount: number;
   readonly #analysis: number;
   readonly #bits: number;
   readonly #bucketStarts: Uint32Array;
-  readonly #postings = new ByteWriter(FLUSH_BYTES * 2);
-  readonly #entries = new ByteWriter(FLUSH_BYTES * 2);
+  // Grown as needed (to about 2 × FLUSH_BYTES): a one-prompt collect writes segments of a few bytes.
+  readonly #postings = new ByteWriter();
+  readonly #entries = new ByteWriter();
   #postingsBytes = 0;
   #entriesBytes = 0;
   #terms = 0;
@@ -90,43 +105,19 @@ class SegmentFileWriter {
   readonly #idsAt: number;
   readonly #postingsAt: number;
 
-  constructor(path: string, analysis: number, rows: Uint8Array, ids: Uint8Array, maxTerms: number) {
+  constructor(path: string, analysis: number, docs: DocBlocks, maxTerms: number) {
     this.#path = path;
     this.#tmp = `${path}.tmp`;
     this.#side = `${path}.entries.tmp`;
     this.#analysis = analysis;
-    this.#docCount = rows.length / DOC_ROW_BYTES;
-    this.#rows = new DataView(rows.buffer, rows.byteOffset, rows.byteLength);
+    const n = this.#docCount = docs.count;
     this.#bits = bucketBitsFor(maxTerms);
     this.#bucketStarts = new Uint32Array((1 << this.#bits) + 1);
-    let min = Infinity;
-    let total = 0;
-    for (let i = 0; i < this.#docCount; i++) {
-      const t = this.#rows.getFloat64(i * DOC_ROW_BYTES + 8, true);
-      if (!Number.isInteger(t)) throw new SegmentError(`Cannot index a record time of ${t} ms`);
-      min = Math.min(min, t);
-      total += this.#rows.getUint32(i * DOC_ROW_BYTES + 16, true);
-    }
-    this.#minTimeMs = this.#docCount === 0 ? 0 : min;
-    this.#totalLength = total;
-    const n = this.#docCount;
     this.#lengths = new Uint32Array(n);
     this.#flags = new Uint8Array(n);
     this.#times = new Float64Array(n);
     this.#projects = new Uint32Array(n);
     this.#sessions = new Uint32Array(n);
-    let maxSession = 0;
-    for (let i = 0; i < n; i++) {
-      const at = i * DOC_ROW_BYTES;
-      this.#times[i] = this.#rows.getFloat64(at + 8, true) - this.#minTimeMs;
-      this.#lengths[i] = this.#rows.getUint32(at + 16, true);
-      this.#projects[i] = this.#rows.getUint32(at + 20, true);
-      const session = this.#rows.getUint32(at + 24, true);
-      this.#sessions[i] = session === NO_SESSION ? 0 : session + 1;
-      maxSession = Math.max(maxSession, this.#sessions[i]!);
-      this.#flags[i] = this.#rows.getUint8(at + 28);
-    }
-    this.#sessionMarks = new Uint32Array(maxSession + 1);
     this.#file = Deno.openSync(this.#tmp, { write: true, create: true, truncate: true, mode: 0o600 });
     this.#entriesFile = Deno.openSync(this.#side, {
       read: true,
@@ -135,13 +126,53 @@ class SegmentFileWriter {
       truncate: true,
       mode: 0o600,
     });
-    writeAllSync(this.#file, new Uint8Array(SEGMENT_HEADER_BYTES));
-    writeAllSync(this.#file, rows);
-    this.#idsAt = SEGMENT_HEADER_BYTES + rows.length;
-    writeAllSync(this.#file, ids);
-    const pad = (8 - ((this.#idsAt + ids.length) % 8)) % 8;
-    writeAllSync(this.#file, new Uint8Array(pad));
-    this.#postingsAt = this.#idsAt + ids.length + pad;
+    try {
+      writeAllSync(this.#file, new Uint8Array(SEGMENT_HEADER_BYTES));
+      let min = Infinity;
+      let total = 0;
+      let maxSession = 0;
+      let slot = 0;
+      for (const block of docs.rows()) {
+        const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
+        for (let at = 0; at < block.length; at += DOC_ROW_BYTES, slot++) {
+          if (slot >= n) throw new SegmentError(`Cannot write ${path}: more rows than its ${n} documents`);
+          const t = view.getFloat64(at + 8, true);
+          if (!Number.isInteger(t)) throw new SegmentError(`Cannot index a record time of ${t} ms`);
+          min = Math.min(min, t);
+          this.#times[slot] = t;
+          const length = view.getUint32(at + 16, true);
+          total += length;
+          this.#lengths[slot] = length;
+          this.#projects[slot] = view.getUint32(at + 20, true);
+          const session = view.getUint32(at + 24, true);
+          this.#sessions[slot] = session === NO_SESSION ? 0 : session + 1;
+          maxSession = Math.max(maxSession, this.#sessions[slot]!);
+          this.#flags[slot] = view.getUint8(at + 28);
+        }
+        writeAllSync(this.#file, block);
+      }
+      if (slot !== n) throw new SegmentError(`Cannot write ${path}: ${slot} rows for ${n} documents`);
+      this.#minTimeMs = n === 0 ? 0 : min;
+      this.#totalLength = total;
+      this.#sessionMarks = new Uint32Array(maxSession + 1);
+      // The short lists carry times relative to the segment's earliest.
+      for (let i = 0; i < n; i++) this.#times[i] = this.#times[i]! - this.#minTimeMs;
+      this.#idsAt = SEGMENT_HEADER_BYTES + n * DOC_ROW_BYTES;
+      let idBytes = 0;
+      for (const block of docs.ids()) {
+        writeAllSync(this.#file, block);
+        idBytes += block.length;
+      }
+      if (idBytes !== n * ID_BYTES) {
+        throw new SegmentError(`Cannot write ${path}: ${idBytes} bytes of ids for ${n} documents`);
+      }
+      const pad = (8 - ((this.#idsAt + idBytes) % 8)) % 8;
+      writeAllSync(this.#file, new Uint8Array(pad));
+      this.#postingsAt = this.#idsAt + idBytes + pad;
+    } catch (err) {
+      this.abort();
+      throw err;
+    }
   }
 
   /** Adds a term's postings (slots ascending, at least one); terms must come in term order. */
@@ -223,7 +254,7 @@ class SegmentFileWriter {
       this.#entriesBytes += this.#entries.length;
       // Copy the side file's entries after the postings.
       this.#entriesFile.seekSync(0, Deno.SeekMode.Start);
-      const chunk = new Uint8Array(FLUSH_BYTES);
+      const chunk = new Uint8Array(Math.max(1, Math.min(FLUSH_BYTES, this.#entriesBytes)));
       for (let copied = 0; copied < this.#entriesBytes;) {
         const n = this.#entriesFile.readSync(chunk);
         if (n === null) throw new SegmentError(`Cannot write ${this.#path}: its entries file ended early`);
@@ -236,9 +267,15 @@ class SegmentFileWriter {
       while (this.#nextBucket < this.#bucketStarts.length) {
         this.#bucketStarts[this.#nextBucket++] = this.#entriesBytes;
       }
-      const buckets = new Uint8Array(this.#bucketStarts.length * 4);
-      const bv = new DataView(buckets.buffer);
-      this.#bucketStarts.forEach((v, i) => bv.setUint32(i * 4, v, true));
+      // Written from the directory itself: a copy would double it (16 MiB for a million documents).
+      const starts = this.#bucketStarts;
+      let buckets: Uint8Array;
+      if (LITTLE_ENDIAN) buckets = new Uint8Array(starts.buffer, starts.byteOffset, starts.byteLength);
+      else {
+        buckets = new Uint8Array(starts.length * 4);
+        const bv = new DataView(buckets.buffer);
+        starts.forEach((v, i) => bv.setUint32(i * 4, v, true));
+      }
       writeAllSync(this.#file, buckets);
       const fileBytes = bucketsAt + buckets.length;
       this.#file.seekSync(0, Deno.SeekMode.Start);
@@ -348,11 +385,12 @@ export class SegmentBuilder {
         ? hashes[a]! - hashes[b]!
         : compareBytes(nameBytes, starts[a]!, starts[a + 1]!, nameBytes, starts[b]!, starts[b + 1]!)
     );
+    const rows = this.#rows.result();
+    const ids = this.#ids.result();
     const writer = new SegmentFileWriter(
       path,
       analysis,
-      this.#rows.result(),
-      this.#ids.result(),
+      { count: this.#count, rows: () => [rows], ids: () => [ids] },
       vocab.length,
     );
     try {
@@ -361,7 +399,7 @@ export class SegmentBuilder {
         const from = flat.offsets[id]!;
         const to = flat.offsets[id + 1]!;
         writer.addTerm(
-          nameBytes.slice(starts[t]!, starts[t + 1]!),
+          nameBytes.subarray(starts[t]!, starts[t + 1]!),
           hashes[t]!,
           flat.docs.subarray(from, to),
           flat.tfs.subarray(from, to),
@@ -374,6 +412,9 @@ export class SegmentBuilder {
     return await writer.finish(this.#first, this.#last);
   }
 }
+
+/** Documents a merge copies from an input at a time (their rows and ids, then the next block). */
+const MERGE_BLOCK_DOCS = 8192;
 
 /** A segment to merge, with its deleted slots (a bitmap, bit set: deleted) or null. */
 export interface MergeInput {
@@ -403,32 +444,43 @@ export async function mergeSegments(
     for (let s = 0; s < segment.docCount; s++) remap[s] = isDeleted(deleted, s) ? -1 : live++;
     remaps.push(remap);
   }
-  const rows = new Uint8Array(live * DOC_ROW_BYTES);
-  const ids = new Uint8Array(live * ID_BYTES);
   let first = -1;
   let last = -1;
-  inputs.forEach(({ segment }, k) => {
-    const remap = remaps[k]!;
-    const BLOCK = 8192;
-    for (let from = 0; from < segment.docCount; from += BLOCK) {
-      const count = Math.min(BLOCK, segment.docCount - from);
-      const srcRows = segment.docRows(from, count);
-      const srcIds = segment.read(segment.header.ids + from * ID_BYTES, count * ID_BYTES);
-      for (let i = 0; i < count; i++) {
-        const to = remap[from + i]!;
-        if (to < 0) continue;
-        rows.set(srcRows.subarray(i * DOC_ROW_BYTES, (i + 1) * DOC_ROW_BYTES), to * DOC_ROW_BYTES);
-        ids.set(srcIds.subarray(i * ID_BYTES, (i + 1) * ID_BYTES), to * ID_BYTES);
+  // The live documents' rows (or ids: `width` bytes each, section at `at`), block by block.
+  function* liveBlocks(width: number, at: (segment: Segment) => number): Generator<Uint8Array> {
+    for (const [k, { segment }] of inputs.entries()) {
+      const remap = remaps[k]!;
+      for (let from = 0; from < segment.docCount; from += MERGE_BLOCK_DOCS) {
+        const count = Math.min(MERGE_BLOCK_DOCS, segment.docCount - from);
+        const src = segment.read(at(segment) + from * width, count * width);
+        let kept = 0;
+        for (let i = 0; i < count; i++) kept += remap[from + i]! < 0 ? 0 : 1;
+        if (kept === 0) continue;
+        const out = new Uint8Array(kept * width);
+        let o = 0;
+        for (let i = 0; i < count; i++) {
+          if (remap[from + i]! < 0) continue;
+          out.set(src.subarray(i * width, (i + 1) * width), o);
+          o += width;
+        }
+        yield out;
       }
     }
-  });
-  if (live > 0) {
-    const view = new DataView(rows.buffer);
-    first = view.getFloat64(0, true);
-    last = view.getFloat64((live - 1) * DOC_ROW_BYTES, true);
   }
+  const docs: DocBlocks = {
+    count: live,
+    *rows() {
+      for (const block of liveBlocks(DOC_ROW_BYTES, () => SEGMENT_HEADER_BYTES)) {
+        const view = new DataView(block.buffer);
+        if (first < 0) first = view.getFloat64(0, true);
+        last = view.getFloat64(block.length - DOC_ROW_BYTES, true);
+        yield block;
+      }
+    },
+    ids: () => liveBlocks(ID_BYTES, (segment) => segment.header.ids),
+  };
   const maxTerms = inputs.reduce((n, i) => n + i.segment.header.termCount, 0);
-  const writer = new SegmentFileWriter(path, analysis, rows, ids, maxTerms);
+  const writer = new SegmentFileWriter(path, analysis, docs, maxTerms);
   try {
     const streams = inputs.map((i) => i.segment.streamEntries());
     const readers = inputs.map((i) => i.segment.postingsReader());

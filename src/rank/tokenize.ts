@@ -322,9 +322,9 @@ class RangeCache<V> {
  * most runs are looked up instead of split, lower-cased and stemmed again, and equal terms share
  * one string (whose hash the postings map then finds cached).
  */
-const latinTermCache = new RangeCache<readonly string[]>(1 << 17);
+const latinTermCache = new RangeCache<readonly string[]>(1 << 15);
 /** CJK bigrams seen recently, so that equal bigrams are one string, hashed once. */
-const bigramCache = new RangeCache<string>(1 << 16);
+const bigramCache = new RangeCache<string>(1 << 14);
 
 function pushLatinTerms(text: string, start: number, end: number, out: string[]): void {
   const hash = hashRange(text, start, end);

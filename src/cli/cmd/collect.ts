@@ -58,6 +58,7 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
       }
       : {}),
     signal: stopSignal.signal,
+    ...(plan.env.VERDICT_DEBUG_MEMORY ? { trace: memoryTrace(io, pending) } : {}),
   });
   await Promise.all(pending);
   if (progress) await io.stderr("\r\x1b[K");
@@ -103,4 +104,25 @@ function formatBytes(n: number): string {
   if (n < 1024 * 1024) return `${(n / 1024).toFixed(0)} KiB`;
   if (n < 1024 * 1024 * 1024) return `${(n / 1024 / 1024).toFixed(1)} MiB`;
   return `${(n / 1024 / 1024 / 1024).toFixed(2)} GiB`;
+}
+
+/**
+ * `VERDICT_DEBUG_MEMORY=1 verdict collect`: prints the process's memory use at the end of each
+ * stage (resident set, V8 heap, buffers outside it), to find which stage holds what.
+ */
+function memoryTrace(io: CommandIO, pending: Promise<void>[]): (stage: string) => void {
+  const t0 = performance.now();
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+  return (stage) => {
+    const m = Deno.memoryUsage();
+    const s = ((performance.now() - t0) / 1000).toFixed(1);
+    pending.push(
+      io.stderr(
+        `collect: memory at ${s} s, ${stage}: rss ${mb(m.rss)}, heap ${mb(m.heapUsed)} of ${
+          mb(m.heapTotal)
+        }, ` +
+          `external ${mb(m.external)}\n`,
+      ),
+    );
+  };
 }
