@@ -14,7 +14,7 @@ import type { Config } from "../config/config.ts";
 import { Archive, META } from "../store/archive.ts";
 import { migrateLegacy, type MigrationResult } from "../store/migrate.ts";
 import { storePaths } from "../store/paths.ts";
-import { loadSources, saveSources, type SourceStates } from "../store/sources.ts";
+import { loadSources, saveSources } from "../store/sources.ts";
 import { sweepSegments } from "../store/sweep.ts";
 import { ArchiveUpdate, type StageTrace } from "../store/update.ts";
 import { collectDocs, type MemoryRoot } from "./docs.ts";
@@ -81,76 +81,19 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
     const agents = input.agents ?? LOADED_AGENTS;
     const repeats = agents.flatMap((a) => (a.repeats ? [a.repeats] : []));
     const migrated = await migrateLegacy(archive, repeats, input.report);
-    const previous = input.full ? null : loadSources(archive);
     const rulesChanged = archive.meta(META.rules) !== rulesDigest;
 
     const trace = input.trace ?? (() => {});
     trace("archive opened");
     const update = new ArchiveUpdate(archive, repeats, undefined, trace);
     try {
-      let dropped = 0;
-      let anything = false;
-      const stage = (file: string, replaced: boolean, records: readonly VerdictRecord[]) => {
-        const kept = records.filter((r) => {
-          if (hasCredential(r, rules)) {
-            dropped++;
-            return false;
-          }
-          return input.since === null || r.time >= input.since;
-        });
-        if (replaced || kept.length > 0) anything = true;
-        update.stage(file, replaced, kept);
-      };
-      const transcripts = await collectTranscripts({
-        roots: input.roots.sessions,
-        readers: new Map(agents.flatMap((a) => a.sessions.map((r) => [r.kind, r] as const))),
-        includeHeadless: input.config.include_headless,
-        previous: previous?.transcripts ?? null,
-        since: input.since,
-        report: input.report,
-        onFile: stage,
-        ...(input.onProgress ? { onBytes: input.onProgress } : {}),
-        ...(input.signal ? { signal: input.signal } : {}),
-      });
-      const docs = await collectDocs({
-        docRoots: input.roots.docs,
-        credentialRules: rules,
-        memory: memoryRoots(agents, input.roots),
-        previous: previous?.docs ?? null,
-        since: input.since,
-        report: input.report,
-        ...(input.signal ? { signal: input.signal } : {}),
-      });
-      const git = await collectGit({
-        repos: input.roots.gitRepos,
-        previous: previous?.git ?? null,
-        since: input.since,
-        report: input.report,
-        ...(input.signal ? { signal: input.signal } : {}),
-      });
-      trace("sources read");
-      // Stopped while reading (SIGINT/SIGTERM): nothing is committed; the reason names the signal.
-      if (input.signal?.aborted) throw input.signal.reason;
-      for (const r of [docs, git]) {
-        for (const [file, records] of r.replaced) stage(file, true, records);
-        if (r.appended.length > 0) stage("", false, r.appended);
-      }
-      const results = [transcripts, docs, git];
-      const next: SourceStates = {
-        transcripts: redactCarries(
-          transcripts.state,
-          rules,
-          rulesChanged ? null : previous?.transcripts ?? null,
-        ),
-        docs: docs.state,
-        git: git.state,
-      };
-      dropped += results.reduce((n, r) => n + r.stats.secretsDropped, 0);
+      const read = await readSources(input, archive, agents, update, rules, rulesChanged);
+      trace("sources read, their state saved");
+      let dropped = read.dropped;
       if (rulesChanged) dropped += update.dropWhere((r) => hasCredential(r, rules));
-      if (anything || rulesChanged) update.apply();
+      if (read.anything || rulesChanged) update.apply();
       update.updateLexicon();
       await update.index();
-      saveSources(archive, previous, next);
       archive.setMeta(META.rules, rulesDigest);
       if (input.signal?.aborted) throw input.signal.reason;
       const summary = update.commit();
@@ -168,11 +111,11 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
         total: summary.total,
         byKind: summary.byKind,
         added: summary.added,
-        filesRead: results.reduce((n, r) => n + r.stats.filesRead, 0),
-        filesUnreadable: results.reduce((n, r) => n + r.stats.filesUnreadable, 0),
-        linesSkipped: results.reduce((n, r) => n + r.stats.linesSkipped, 0),
+        filesRead: read.filesRead,
+        filesUnreadable: read.filesUnreadable,
+        linesSkipped: read.linesSkipped,
         secretsDropped: dropped,
-        written: anything || rulesChanged || migrated !== null || summary.rebuilt,
+        written: read.anything || rulesChanged || migrated !== null || summary.rebuilt,
         migrated,
       };
     } catch (err) {
@@ -183,6 +126,95 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
     archive?.close();
     release();
   }
+}
+
+/** What reading the sources found, once their records are staged and their state saved. */
+interface SourcesRead {
+  /** Anything to merge: a record, or a file read from its start. */
+  readonly anything: boolean;
+  readonly dropped: number;
+  readonly filesRead: number;
+  readonly filesUnreadable: number;
+  readonly linesSkipped: number;
+}
+
+/**
+ * Reads every source, staging its records into `update`, and saves the collector's state (in
+ * the update's transaction). Apart so that the state of every file (10,000 of them for a million
+ * records) is garbage before the index is built, not live through it.
+ */
+async function readSources(
+  input: CollectInput,
+  archive: Archive,
+  agents: readonly Agent[],
+  update: ArchiveUpdate,
+  rules: readonly CredentialRule[],
+  rulesChanged: boolean,
+): Promise<SourcesRead> {
+  const previous = input.full ? null : loadSources(archive);
+  let dropped = 0;
+  let anything = false;
+  const stage = (file: string, replaced: boolean, records: readonly VerdictRecord[]) => {
+    const kept = records.filter((r) => {
+      if (hasCredential(r, rules)) {
+        dropped++;
+        return false;
+      }
+      return input.since === null || r.time >= input.since;
+    });
+    if (replaced || kept.length > 0) anything = true;
+    update.stage(file, replaced, kept);
+  };
+  const transcripts = await collectTranscripts({
+    roots: input.roots.sessions,
+    readers: new Map(agents.flatMap((a) => a.sessions.map((r) => [r.kind, r] as const))),
+    includeHeadless: input.config.include_headless,
+    previous: previous?.transcripts ?? null,
+    since: input.since,
+    report: input.report,
+    onFile: stage,
+    ...(input.onProgress ? { onBytes: input.onProgress } : {}),
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  const docs = await collectDocs({
+    docRoots: input.roots.docs,
+    credentialRules: rules,
+    memory: memoryRoots(agents, input.roots),
+    previous: previous?.docs ?? null,
+    since: input.since,
+    report: input.report,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  const git = await collectGit({
+    repos: input.roots.gitRepos,
+    previous: previous?.git ?? null,
+    since: input.since,
+    report: input.report,
+    ...(input.signal ? { signal: input.signal } : {}),
+  });
+  // Stopped while reading (SIGINT/SIGTERM): nothing is committed; the reason names the signal.
+  if (input.signal?.aborted) throw input.signal.reason;
+  for (const r of [docs, git]) {
+    for (const [file, records] of r.replaced) stage(file, true, records);
+    if (r.appended.length > 0) stage("", false, r.appended);
+  }
+  const results = [transcripts, docs, git];
+  saveSources(archive, previous, {
+    transcripts: redactCarries(
+      transcripts.state,
+      rules,
+      rulesChanged ? null : previous?.transcripts ?? null,
+    ),
+    docs: docs.state,
+    git: git.state,
+  });
+  return {
+    anything,
+    dropped: dropped + results.reduce((n, r) => n + r.stats.secretsDropped, 0),
+    filesRead: results.reduce((n, r) => n + r.stats.filesRead, 0),
+    filesUnreadable: results.reduce((n, r) => n + r.stats.filesUnreadable, 0),
+    linesSkipped: results.reduce((n, r) => n + r.stats.linesSkipped, 0),
+  };
 }
 
 /** Each agent's memory lister, once per root of the reader its memory files sit under. */
