@@ -513,3 +513,30 @@ Deno.test("README's limits for skipped lines and records are the code's", async 
   assert.match(readme, new RegExp(`records over ${mib(MAX_RECORD_BYTES)}`));
   assert.doesNotMatch(readme, /50 MB lines/);
 });
+
+Deno.test("VERDICT_DEBUG_MEMORY prints the memory at the end of each stage of a collect, in order, and nothing without it", async () => {
+  const w = await world();
+  const traced = await runCli(["collect"], { env: { ...w.env, VERDICT_DEBUG_MEMORY: "1" } });
+  assert.equal(traced.code, 0, traced.stderr);
+  const stages = [
+    ...traced.stderr.matchAll(
+      /^collect: memory at [\d.]+ s, (.+): rss (\d+) MB, heap \d+ MB of \d+ MB, external \d+ MB$/gm,
+    ),
+  ]
+    .map((m) => m[1]!.replace(/^segment \d+ written \(\d+ documents\)$/, "segment written"));
+  assert.deepEqual(stages, [
+    "archive opened",
+    "sources read, their state saved",
+    "records inserted, their indexes built",
+    "records merged",
+    "CJK words derived",
+    "segment written",
+    "new segments written",
+    "committed",
+  ]);
+  // The same collect, untraced, says only its summary.
+  const plain = await runCli(["collect", "--full", "--out", `${w.home}/plain.db`], { env: w.env });
+  assert.equal(plain.code, 0, plain.stderr);
+  assert.doesNotMatch(plain.stderr, /memory at/);
+  assert.match(plain.stderr, /15 records/);
+});
