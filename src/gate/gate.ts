@@ -12,7 +12,8 @@
  * Rules on each candidate, in rank order. First on the whole record (cheap, from the ranking):
  *   common-only    every matched term is common (stopwords, or used in many conversations)
  *   no-anchor      no matched word is rare enough (ANCHOR_IDF_SHARE of the largest idf, or in
- *                  ANCHOR_MAX_DF records or fewer); a number alone (a year, a count) is never one
+ *                  ANCHOR_MAX_DF records or fewer); a number alone (a year, a count) is never one,
+ *                  nor, in an archive under YOUNG_ARCHIVE_RECORDS, an everyday word (canAnchor)
  *   few-terms      fewer than MIN_DISTINCT_THINGS distinct things matched — counted by structure:
  *                  an identifier with its parts is one thing, overlapping CJK n-grams are one
  *                  thing, `npm` and `pnpm` are two — and none of them is an identifier; decision
@@ -45,8 +46,8 @@
  */
 import { bm25Idf } from "../rank/bm25.ts";
 import { markerTerms, statementDecision } from "../rank/markers.ts";
-import type { SearchHit, SearchResult } from "../rank/score.ts";
-import { isStopword } from "../rank/stopwords.ts";
+import { COMMON_SESSION_SHARE, type SearchHit, type SearchResult } from "../rank/score.ts";
+import { isEverydayWord, isStopword } from "../rank/stopwords.ts";
 import { isCjkTerm, type TermOrigin } from "../rank/tokenize.ts";
 import {
   MAX_SCANNED_CHARS,
@@ -70,6 +71,22 @@ export const ANCHOR_IDF_SHARE = 0.6;
  * handful of records that alone would make its words look frequent.
  */
 export const ANCHOR_MAX_DF = 3;
+/**
+ * An archive of fewer records than this is young: one record in it is more than the 1% of the
+ * records at which a word is common (score.ts COMMON_SESSION_SHARE), so it cannot show that a
+ * person rarely says an everyday word — in thirty-eight records every word is in one or two.
+ */
+export const YOUNG_ARCHIVE_RECORDS = Math.round(1 / COMMON_SESSION_SHARE);
+/**
+ * Whether a term can anchor a match in an archive of `docCount` records: an everyday word of
+ * English or of programming (stopwords.ts EVERYDAY_WORDS: remove, first, merge, session) cannot
+ * in a young archive, where its rarity is no evidence; any other word, and every word in an
+ * archive of YOUNG_ARCHIVE_RECORDS or more, can when it is rare enough.
+ */
+export function canAnchor(term: string, docCount: number): boolean {
+  return docCount >= YOUNG_ARCHIVE_RECORDS || !isEverydayWord(term);
+}
+
 /** The idf a matched word needs to be an anchor, in an archive of `docCount` records. */
 export function anchorIdf(docCount: number): number {
   return Math.min(ANCHOR_IDF_SHARE * bm25Idf(docCount, 1), bm25Idf(docCount, ANCHOR_MAX_DF));
@@ -83,6 +100,16 @@ const DECISION_LABEL =
 export const MIN_DISTINCT_THINGS = 2;
 /** Share of the prompt's informative idf a statement must match: more than a stray word of it. */
 export const MIN_COVERAGE = 0.25;
+/** For --explain: the everyday words that would have anchored but for a young archive. */
+function youngNote(terms: readonly string[], facts: ReadonlyMap<string, TermFacts>): string {
+  const everyday = terms.filter((t) => facts.get(t)?.canAnchor === false);
+  return everyday.length === 0
+    ? ""
+    : `; ${
+      everyday.join(", ")
+    }: everyday words, no anchor in an archive under ${YOUNG_ARCHIVE_RECORDS} records`;
+}
+
 /** A second quote must score at least this share of the first, or it is noise next to it. */
 export const TAIL_SCORE_SHARE = 0.6;
 /** Most quotes one hint shows: the person reads one line; more would bury the point. */
@@ -413,6 +440,8 @@ type TopicCheck =
 /** What the gate knows of each searched term. */
 interface TermFacts {
   readonly idf: number;
+  /** Whether it may anchor a match at all (canAnchor: not an everyday word in a young archive). */
+  readonly canAnchor: boolean;
   readonly common: boolean;
   readonly entity: boolean;
 }
@@ -462,12 +491,15 @@ function topicRule(
   }
   // A number alone (a year, a day, a count) is a value, never an anchor: two records sharing a
   // date share no topic.
-  const anchors = informative.filter((t) => (facts.get(t)?.idf ?? 0) >= anchor && !/^\d+$/.test(t));
+  const anchors = informative.filter((t) => {
+    const f = facts.get(t);
+    return f !== undefined && f.canAnchor && f.idf >= anchor && !/^\d+$/.test(t);
+  });
   if (anchors.length === 0) {
     return {
       pass: false,
       rule: "no-anchor",
-      detail: `${where}: no rare word matched (${informative.join(", ")})`,
+      detail: `${where}: no rare word matched (${informative.join(", ")})${youngNote(informative, facts)}`,
       coverage,
     };
   }
@@ -545,6 +577,7 @@ function checkHit(
   topicMass: number,
   anchor: number,
   judged: Map<string, readonly string[]>,
+  docCount: number,
 ): Verdict | { quote: GateQuote; detail: string } {
   if (hit.commonOnly) {
     return { rule: "common-only", detail: `matched only common words: ${hit.matched.join(", ")}` };
@@ -607,6 +640,8 @@ function checkHit(
         if (HIRAGANA_ONLY.test(t)) continue;
         const f = facts.get(t);
         const idf = f?.idf ?? ctx.termIdf(t);
+        // An everyday word in a young archive is no rare word of it, as it is no anchor (canAnchor).
+        if (!(f?.canAnchor ?? canAnchor(t, docCount))) continue;
         if (idf >= anchor && !(f?.common ?? ctx.isCommon(t))) mass += idf;
       }
       return mass;
@@ -697,13 +732,21 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
     return silent("no-candidates", "no record outside this session (and not already shown) matches");
   }
   const facts = new Map<string, TermFacts>(
-    result.terms.map((t) => [t.term, { idf: t.idf, common: t.common, entity: t.fromEntity !== null }]),
+    result.terms.map((t) => [
+      t.term,
+      {
+        idf: t.idf,
+        canAnchor: canAnchor(t.term, result.docCount),
+        common: t.common,
+        entity: t.fromEntity !== null,
+      },
+    ]),
   );
   const ignored = notTopic(ctx.origins);
   const topic = result.topic.filter((t) => !ignored.has(t.term));
   const topicIdf = new Map(topic.map((t) => [t.term, t.idf]));
   let topicMass = 0;
-  for (const t of topic) topicMass += t.idf;
+  for (const idf of topicIdf.values()) topicMass += idf;
   if (topicMass === 0) return silent("empty", "the prompt names nothing but places and decision words");
   const anchor = anchorIdf(result.docCount);
   const checks: HitCheck[] = [];
@@ -732,7 +775,7 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
       );
       continue;
     }
-    const c = checkHit(hit, ctx, facts, topicIdf, topicMass, anchor, judged);
+    const c = checkHit(hit, ctx, facts, topicIdf, topicMass, anchor, judged, result.docCount);
     if ("rule" in c) {
       checks.push(checkOf(hit, c));
       firstRefusal ??= c;

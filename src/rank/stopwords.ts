@@ -75,3 +75,38 @@ export const STOPWORDS: ReadonlySet<string> = new Set([...ENGLISH_STOPWORDS, ...
 export function isStopword(term: string): boolean {
   return STOPWORDS.has(term);
 }
+
+/**
+ * Everyday words of English and of programming (remove, first, merge, session, file…), stemmed as
+ * the tokenizer emits them, written from general knowledge of the two languages and not read off
+ * any person's history. Unlike a stopword, an everyday word can be a person's topic ("the bug
+ * first" rule, a `default` export); but an archive of a few dozen records cannot show that (one
+ * record in thirty-eight is as rare as a word gets), so there it anchors no match (gate.ts
+ * canAnchor). tests/rank/stopwords_test.ts checks each is the stem of a listed word.
+ */
+export const EVERYDAY_WORDS: readonly string[] = (
+  "abl actual add ago ahead allow almost alon alreadi anyon anyth anywai anywher around ask awai back " +
+  "bad basic begin behind best better big bit break bring broke broken call came care carefulli case " +
+  "caus certain chang check clean cleanli clear close come complet continu correct correctli creat " +
+  "current dai differ easi either end enough entir everi everyon everyth exact exactli exampl exist fact " +
+  "fail fine finish first fix follow found full give given go goe gone good great guess happen hard help " +
+  "hold idea import issu keep kind know last later leav left less line littl long look lot main mani " +
+  "mean mind miss move need new next nice note noth number old open order part pick place point possibl " +
+  "probabl problem properli put quick quickli quit read readi real realli reason rememb remov rest right " +
+  "run said sai see seem seen send set show side simpl simpli small someon someth sometim soon sort " +
+  "start step stop stuff sure take talk tell thing think thought time todai togeth top turn two type " +
+  "understand wait went whole without word work write wrong api app argument arrai bug build " +
+  "class code command comment commit config content data databas db debug default delet depend directori " +
+  "doc document edit error featur field file folder format function handl id input instal item kei " +
+  "librari link list load log merg messag method model modul name object option output packag page param " +
+  "paramet path pull push queri readm record refactor renam replac request respons result return save " +
+  "script search server session sourc state statu string task test text updat user valu variabl version " +
+  "view"
+).split(" ");
+
+const EVERYDAY: ReadonlySet<string> = new Set(EVERYDAY_WORDS);
+
+/** Whether a term (in the tokenizer's form) is an everyday word of English or of programming. */
+export function isEverydayWord(term: string): boolean {
+  return EVERYDAY.has(term);
+}

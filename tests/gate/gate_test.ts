@@ -7,12 +7,14 @@
 import assert from "node:assert/strict";
 import type { VerdictRecord } from "../../src/collect/record.ts";
 import {
+  canAnchor,
   distinctThings,
   type GateVerdict,
   isSharpTerm,
   MAX_HINT_QUOTES,
   notTopic,
   preGate,
+  YOUNG_ARCHIVE_RECORDS,
 } from "../../src/gate/gate.ts";
 import { hintFor, HOOK_TOP } from "../../src/gate/hint.ts";
 import { quoteText, renderHint } from "../../src/gate/render.ts";
@@ -435,4 +437,30 @@ Deno.test("Japanese grammar kana are no topic; a camelCase name of three parts i
   });
   const x = hint([...filler(40), code], "orderLineItems feels clunky");
   assert.equal(x.speak, true, `${x.rule}: ${x.detail}`);
+});
+
+Deno.test("in a young archive everyday words anchor nothing; in a large one the person's own counts decide", () => {
+  const rule = "Always rebase onto main and pull before you merge a branch.";
+  const prompt = "pull the latest changes and merge them into main";
+  // Thirty records: every word is in one or two of them, so rarity says nothing about everyday words.
+  const young = hint([...filler(29), rec(rule, { id: "young" })], prompt);
+  assert.equal(young.speak, false, quoted(young).join(" | "));
+  assert.equal(young.rule, "no-anchor", young.detail);
+  assert.match(young.detail, /everyday words, no anchor in an archive under 100 records/);
+  // The same decision is found by a word that is not everyday (rebase is git's own), and…
+  const sharp = hint([...filler(29), rec(rule, { id: "young" })], "should I rebase onto main or merge?");
+  assert.equal(sharp.speak, true, `${sharp.rule}: ${sharp.detail}`);
+  // …in an archive of four hundred records, two everyday words this person rarely uses are a topic.
+  const grown = hint([...filler(399), rec(rule, { id: "grown" })], prompt);
+  assert.equal(grown.speak, true, `${grown.rule}: ${grown.detail}`);
+  assert.deepEqual(quoted(grown), [rule]);
+});
+
+Deno.test("canAnchor: an everyday word anchors nothing below YOUNG_ARCHIVE_RECORDS records; other words do", () => {
+  assert.equal(YOUNG_ARCHIVE_RECORDS, 100);
+  assert.equal(canAnchor("merg", 38), false);
+  assert.equal(canAnchor("merg", YOUNG_ARCHIVE_RECORDS - 1), false);
+  assert.equal(canAnchor("merg", YOUNG_ARCHIVE_RECORDS), true);
+  assert.equal(canAnchor("pnpm", 4), true);
+  assert.equal(canAnchor("rebas", 4), true);
 });
