@@ -9,9 +9,11 @@
  * fence and what it holds, a quoted line (`>`), a markdown heading or table row, box drawing, a
  * diff line, a JSON key line, a log or stack-trace line, a shell or REPL prompt, a line opening
  * with a pictograph or addressed to the user as 您 (an assistant's answer), program output
- * (`TypeError: …`, `error: …`, `file:12: …`), a line that is only paths or URLs, a line whose
- * characters are mostly code punctuation, and a line indented deeper than the pasted line before
- * it (the paste wrapped). A whole record is a paste when its pasted lines hold most of its
+ * (`TypeError: …`, `error: …`, `file:12: …`), a line of code (ending in `;` or `{`, opening with
+ * `}` or `//`), a command a log echoes by its absolute path (`/usr/bin/git …`), a line that is only
+ * paths or URLs, a line whose characters are mostly code punctuation, a line indented deeper than
+ * the pasted line before it (the paste wrapped), and a hard-wrapped paragraph (hardWrapped: lines
+ * broken mid-sentence at a width, as a review bot, an email or a README writes them). A whole record is a paste when its pasted lines hold most of its
  * characters (PASTED_SHARE): what is left is a note on the paste ("why does this fail"), not a
  * decision. A "sentence" over MAX_STATEMENT_CHARS is reading material and skipped.
  *
@@ -86,6 +88,14 @@ const PASTE_RULES: readonly { readonly why: string; readonly test: RegExp }[] = 
       /\b[A-Z][A-Za-z]*(?:Error|Warning|Exception)\b:|^\s*(?:error|warning|fatal)(?:\[\w+\])?:|^\s*[^\s:]+:(?: line)? ?\d+(?::\d+)?:/,
   },
   {
+    why: "a line of code: it ends with ; or {, or opens with } or a // comment",
+    test: /[;{]\s*$|^\s*(?:\}|\/\/)/,
+  },
+  {
+    why: "a command a log echoes, run by its absolute path (/usr/bin/git …)",
+    test: /^\s*\/(?:usr\/)?(?:local\/)?s?bin\/\S+\s/,
+  },
+  {
     why: "only paths or URLs",
     test: /^\s*(?:(?:[A-Za-z]:[\\/]|\/|~\/|\.{1,2}\/|https?:\/\/)\S*\s*)+$/,
   },
@@ -128,6 +138,34 @@ export function pastedLineReason(line: string): string | null {
     return "mostly code punctuation";
   }
   return null;
+}
+
+/** A line this long or longer that stops mid-sentence was broken by a width, not by its writer… */
+export const WRAP_MIN_CHARS = 40;
+/** …and this many such breaks in a row make a hard-wrapped paragraph (three lines). */
+export const WRAP_MIN_BREAKS = 2;
+/** A line's end that closes a sentence, a clause or a list item: the writer broke the line. */
+const LINE_CLOSED = /[.!?:;)\]}>"'`*。！？：；）]\s*$/;
+const STARTS_LOWER = /^\s*\p{Ll}/u;
+
+/**
+ * Which lines belong to a hard-wrapped paragraph: WRAP_MIN_BREAKS or more lines in a row that stop
+ * mid-sentence (WRAP_MIN_CHARS or longer, no closing punctuation) with the next line going on in
+ * lowercase. Nobody types line breaks inside their sentences; a review bot, an email, a README or
+ * a program's advice wraps at a width, so such a paragraph was written elsewhere and pasted.
+ */
+export function hardWrapped(lines: readonly string[]): boolean[] {
+  const out = new Array<boolean>(lines.length).fill(false);
+  const breaksAfter = (j: number) =>
+    j + 1 < lines.length && lines[j]!.trim().length >= WRAP_MIN_CHARS && !LINE_CLOSED.test(lines[j]!) &&
+    STARTS_LOWER.test(lines[j + 1]!);
+  for (let j = 0; j < lines.length;) {
+    let k = j;
+    while (breaksAfter(k)) k++;
+    if (k - j >= WRAP_MIN_BREAKS) { for (let m = j; m <= k; m++) out[m] = true; }
+    j = k + 1;
+  }
+  return out;
 }
 
 /** Whether a UTF-16 unit is white space as \s is (the line terminators and the Zs spaces). */
@@ -196,7 +234,9 @@ export function statementsOf(text: string, limits: ScanLimits = RECORD_LIMITS): 
   let offset = 0;
   /** The indent of the last non-blank line when it was pasted material, else null. */
   let pastedIndent: number | null = null;
-  for (const rawLine of scanned.split("\n")) {
+  const lines = scanned.split("\n");
+  const wrapped = hardWrapped(lines);
+  for (const [i, rawLine] of lines.entries()) {
     const lineStart = offset;
     offset += rawLine.length + 1;
     const weight = weightOf(rawLine);
@@ -210,7 +250,7 @@ export function statementsOf(text: string, limits: ScanLimits = RECORD_LIMITS): 
     // A line indented deeper than the pasted line just before it is that paste wrapped (a log
     // message's second line, a trace's next frame).
     const continues = pastedIndent !== null && weight > 0 && indent > pastedIndent;
-    if (inFence || continues || pastedLineReason(rawLine) !== null) {
+    if (inFence || continues || wrapped[i] === true || pastedLineReason(rawLine) !== null) {
       pasted += weight;
       if (weight > 0 && !continues) pastedIndent = indent;
       continue;

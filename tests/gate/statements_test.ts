@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  hardWrapped,
   MAX_SCANNED_CHARS,
   pastedLineReason,
   sameTextHash,
@@ -53,6 +54,12 @@ Deno.test("each kind of pasted line is set aside, with its reason", () => {
     "/srv/app/config.yaml",
     "https://example.test/docs/page",
     "const x = { a: [1, 2], b: () => {} };",
+    "await requireUser(request);",
+    "export function mergeCarts(a, b) {",
+    "} else {",
+    "// Line 26: always set the flag",
+    "/usr/bin/git checkout --progress --force refs/heads/main",
+    "/usr/local/bin/node server.js --always-restart",
   ];
   for (const line of pasted) assert.ok(pastedLineReason(line) !== null, line);
   const typed = [
@@ -62,6 +69,8 @@ Deno.test("each kind of pasted line is set aside, with its reason", () => {
     "No deploys on Friday.",
     "以后都用 pnpm",
     "ログは英語で書く",
+    "use tabs; never spaces",
+    "the /usr/bin folder is read-only here",
   ];
   for (const line of typed) assert.equal(pastedLineReason(line), null, line);
 });
@@ -79,6 +88,45 @@ Deno.test("fenced code, wrapped log lines and Claude Code placeholders are paste
   assert.deepEqual(texts(text), ["why does this fail?", "fix it"]);
   assert.ok(statementsOf(text).pastedShare > 0.5);
   assert.equal(typedText(text), "why does this fail?\nfix it");
+});
+
+Deno.test("a hard-wrapped paragraph is pasted: nobody types line breaks inside their sentences", () => {
+  // A review bot's comment wrapped at a width: every line but the last stops mid-sentence.
+  const review = [
+    "In src/cart/checkout.ts around lines 40 to 52, the retry loop never",
+    "backs off and always hits the payment API again at once; change it to",
+    "use an exponential delay and never retry a declined card more than",
+    "once.",
+  ];
+  assert.deepEqual(hardWrapped(review), [true, true, true, true]);
+  assert.deepEqual(texts(["Please look at this:", ...review].join("\n")), ["Please look at this:"]);
+  // Two lines broken mid-sentence are one break: a person may press Enter once.
+  const twoLines = [
+    "From now on we always deploy the storefront with the blue-green",
+    "switch, never in place.",
+  ];
+  assert.deepEqual(hardWrapped(twoLines), [false, false]);
+  assert.deepEqual(texts(twoLines.join("\n")), [
+    "From now on we always deploy the storefront with the blue-green",
+    "switch, never in place.",
+  ]);
+  // Lines the writer ended (a sentence, a list item, a short line) are typed.
+  const typed = [
+    "From now on we always deploy the storefront with the blue-green switch.",
+    "never deploy on Fridays, and never without a rollback plan written down",
+    "use pnpm",
+    "keep the changelog in English whatever language the issue was written in.",
+  ];
+  assert.deepEqual(hardWrapped(typed), [false, false, false, false]);
+  // Lines of one paragraph in a language without case never read as wrapped.
+  assert.deepEqual(
+    hardWrapped([
+      "以后都用 pnpm 安装依赖包，不要再用 npm 或者 yarn 了，这样团队里的锁文件才一致",
+      "还有提交信息都写英文，这个之前已经说过好几次了，请一定记住不要忘记了啊",
+      "谢谢",
+    ]),
+    [false, false, false],
+  );
 });
 
 Deno.test("a record is scanned up to MAX_SCANNED_CHARS", () => {
