@@ -10,7 +10,8 @@
  *   - collect that adds one prompt (one line appended to the newest session), --runs times: the
  *     median wall time and the largest peak RSS;
  *   - the hook end to end (`hook user-prompt`, process start to exit), round-robin with a
- *     hello-world: the medians.
+ *     hello-world and with a process that imports the hook's modules and runs nothing (the floor
+ *     module loading puts under the hook): the medians.
  * Goals (issue 10): one-prompt collect at 10⁶ within 2× of 10³ and under 150 MB; full collect of
  * 10⁶ under 300 MB; hook at 10⁶ within 1.5× of 10³, and within 1.5× of hello-world.
  */
@@ -23,6 +24,9 @@ function option(name: string): string | undefined {
   const i = Deno.args.indexOf(name);
   return i >= 0 ? Deno.args[i + 1] : undefined;
 }
+
+/** Imports what the hook runs and does nothing: module loading without the hint. */
+const HOOK_IMPORTS = new URL("./hook_imports.ts", import.meta.url).pathname;
 
 const SIZES = (option("--sizes") ?? "1000,100000,1000000").split(",").map((s) =>
   Number(s.replaceAll("_", ""))
@@ -81,6 +85,8 @@ interface Row {
   readonly oneRss: number;
   readonly hookMs: number;
   readonly helloMs: number;
+  /** A process that imports the hook's modules and runs nothing (bench/hook_imports.ts). */
+  readonly importsMs: number;
   /** Why a figure is missing (NaN): the failing run's message. */
   readonly failures: string[];
 }
@@ -151,15 +157,20 @@ async function measure(history: History, size: number, hello: string): Promise<R
     const qs = queries(HOOK_RUNS + 3);
     const hookArgs = [...verdict, "hook", "user-prompt"];
     const helloArgs = [Deno.execPath(), "run", "--quiet", hello];
+    // The floor under the hook: the same process loading the hook's modules and running nothing.
+    const importsArgs = [Deno.execPath(), "run", "--quiet", ...verdictRunFlags(), HOOK_IMPORTS];
     const hook: number[] = [];
     const base: number[] = [];
+    const imports: number[] = [];
     for (let i = 0; i < HOOK_RUNS + 2; i++) {
       const input = JSON.stringify({ session_id: `bench-${i}`, cwd: history.liveProject, prompt: qs[i] });
       const h = await timed(hookArgs, env, input);
       const b = await timed(helloArgs, env);
+      const m = await timed(importsArgs, env);
       if (i < 2) continue; // warm-up
       hook.push(h.seconds * 1000);
       base.push(b.seconds * 1000);
+      imports.push(m.seconds * 1000);
     }
     return {
       size,
@@ -170,6 +181,7 @@ async function measure(history: History, size: number, hello: string): Promise<R
       oneRss: walls.length > 0 ? rss : NaN,
       hookMs: median(hook),
       helloMs: median(base),
+      importsMs: median(imports),
       failures,
     };
   } finally {
@@ -211,6 +223,8 @@ try {
     line("hook end to end (median)", rows.map((r) => r.hookMs), "ms", 1),
     line("deno hello-world (median, same run)", rows.map((r) => r.helloMs), "ms", 1),
     line("hook / hello-world", rows.map((r) => r.hookMs / r.helloMs), "×", 2),
+    line("hook's modules imported, nothing run (median)", rows.map((r) => r.importsMs), "ms", 1),
+    line("… / hello-world (the floor under the hook)", rows.map((r) => r.importsMs / r.helloMs), "×", 2),
   ];
   const widths = head.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
   console.log("");
