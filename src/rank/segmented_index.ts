@@ -183,12 +183,7 @@ export class SegmentedIndex implements Corpus {
       const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
       for (let i = 0; i < count; i++) {
         const doc = base + from + i;
-        const at = i * DOC_ROW_BYTES;
-        cols.times[doc] = view.getFloat64(at + 8, true);
-        cols.lengths[doc] = view.getUint32(at + 16, true);
-        cols.projects[doc] = view.getUint32(at + 20, true);
-        cols.sessions[doc] = view.getUint32(at + 24, true);
-        cols.flags[doc] = view.getUint8(at + 28);
+        fillColumns(cols, doc, view, i * DOC_ROW_BYTES);
         filled.set(doc);
       }
     }
@@ -218,12 +213,7 @@ export class SegmentedIndex implements Corpus {
       for (; i < j; i++) {
         const doc = base + slots[i]!;
         if (filled.has(doc)) continue;
-        const at = (slots[i]! - first) * DOC_ROW_BYTES;
-        cols.times[doc] = view.getFloat64(at + 8, true);
-        cols.lengths[doc] = view.getUint32(at + 16, true);
-        cols.projects[doc] = view.getUint32(at + 20, true);
-        cols.sessions[doc] = view.getUint32(at + 24, true);
-        cols.flags[doc] = view.getUint8(at + 28);
+        fillColumns(cols, doc, view, (slots[i]! - first) * DOC_ROW_BYTES);
         filled.set(doc);
       }
     }
@@ -340,4 +330,17 @@ export class SegmentedIndex implements Corpus {
     this.#lexicon ??= this.#input.lexicon();
     return this.#lexicon.has(word);
   }
+}
+
+/**
+ * Copies document `doc`'s ranking columns from the docs-table row at byte `at` of `view` (the
+ * row layout of segment.ts; the store row id at `at` is not a ranking column). Both ways of
+ * loading a segment's rows, the whole table and only some rows, decode through here.
+ */
+function fillColumns(cols: DocColumns, doc: number, view: DataView, at: number): void {
+  cols.times[doc] = view.getFloat64(at + 8, true);
+  cols.lengths[doc] = view.getUint32(at + 16, true);
+  cols.projects[doc] = view.getUint32(at + 20, true);
+  cols.sessions[doc] = view.getUint32(at + 24, true);
+  cols.flags[doc] = view.getUint8(at + 28);
 }
