@@ -171,20 +171,7 @@ Deno.test("deleted documents count nowhere: df, N, length and candidates are tho
   const batches = [RECORDS.slice(0, 2500), RECORDS.slice(2500, 4000), RECORDS.slice(4000)];
   const { dir, files } = await writeSegments(batches, words, projects, sessions);
   try {
-    const lexicon = lexiconOf(words);
-    const deleted = batches.map(() => new Set<number>());
-    const deletedTerms = batches.map(() => new Map<string, number>());
-    const live: VerdictRecord[] = [];
-    batches.forEach((batch, k) =>
-      batch.forEach((r, slot) => {
-        if ((slot * 7 + k) % 5 === 0) {
-          deleted[k]!.add(slot);
-          for (const t of new Set(analyze(r, lexicon).terms)) {
-            deletedTerms[k]!.set(t, (deletedTerms[k]!.get(t) ?? 0) + 1);
-          }
-        } else live.push(r);
-      })
-    );
+    const { deleted, deletedTerms, live } = deleteSome(batches, words, (slot, k) => (slot * 7 + k) % 5 === 0);
     const seg = segmentedOver(files, deleted, deletedTerms, live, words, projects, sessions);
     const mem = buildMemoryIndex(live, { cjkWords: words });
     assert.equal(seg.docCount, live.length);
@@ -209,6 +196,32 @@ Deno.test("deleted documents count nowhere: df, N, length and candidates are tho
   }
 });
 
+/**
+ * Marks the documents `pick` chooses (slot within batch k) deleted: per batch, their slots and how
+ * many of them hold each term (what the store keeps for a segment), and the records left live.
+ */
+function deleteSome(
+  batches: VerdictRecord[][],
+  words: ReturnType<typeof deriveLexicon>,
+  pick: (slot: number, k: number) => boolean,
+): { deleted: Set<number>[]; deletedTerms: Map<string, number>[]; live: VerdictRecord[] } {
+  const lexicon = lexiconOf(words);
+  const deleted = batches.map(() => new Set<number>());
+  const deletedTerms = batches.map(() => new Map<string, number>());
+  const live: VerdictRecord[] = [];
+  batches.forEach((batch, k) =>
+    batch.forEach((r, slot) => {
+      if (pick(slot, k)) {
+        deleted[k]!.add(slot);
+        for (const t of new Set(analyze(r, lexicon).terms)) {
+          deletedTerms[k]!.set(t, (deletedTerms[k]!.get(t) ?? 0) + 1);
+        }
+      } else live.push(r);
+    })
+  );
+  return { deleted, deletedTerms, live };
+}
+
 /** The distinct conversations among `corpus`'s live documents holding `term`, counted plainly. */
 function exactConversations(corpus: Corpus, term: string): number {
   const seen = new Set<string>();
@@ -229,20 +242,7 @@ Deno.test("the segments' conversation counts bound the exact count, and the comm
   const batches = [RECORDS.slice(0, 2500), RECORDS.slice(2500, 4000), RECORDS.slice(4000)];
   const { dir, files } = await writeSegments(batches, words, projects, sessions);
   try {
-    const lexicon = lexiconOf(words);
-    const deleted = batches.map(() => new Set<number>());
-    const deletedTerms = batches.map(() => new Map<string, number>());
-    const live: VerdictRecord[] = [];
-    batches.forEach((batch, k) =>
-      batch.forEach((r, slot) => {
-        if ((slot * 3 + k) % 7 === 0) {
-          deleted[k]!.add(slot);
-          for (const t of new Set(analyze(r, lexicon).terms)) {
-            deletedTerms[k]!.set(t, (deletedTerms[k]!.get(t) ?? 0) + 1);
-          }
-        } else live.push(r);
-      })
-    );
+    const { deleted, deletedTerms, live } = deleteSome(batches, words, (slot, k) => (slot * 3 + k) % 7 === 0);
     const seg = segmentedOver(files, deleted, deletedTerms, live, words, projects, sessions);
     const mem = buildMemoryIndex(live, { cjkWords: words });
     let settled = 0;
