@@ -114,12 +114,17 @@ export function shownQuotes(event: ReplayEvent): { record: VerdictRecord; text: 
   return event.quotes.map((q) => ({ record: q.record, text: q.text }));
 }
 
+/** Whether a pool candidate was shown: at this prompt, earlier in its session, or not. */
+type Shown = "now" | "earlier" | null;
+
 export interface PoolItem {
   readonly prompt: VerdictRecord;
-  /** Each candidate record once: shown by the hint, or among the recall top 3 (or both). */
+  /** Each candidate text once: shown by the hint, or among the recall top 3 (or both). */
   readonly candidates: readonly {
     readonly pair: Pair;
     readonly shown: boolean;
+    /** Shown earlier in the prompt's session (the cooldown keeps it from being said again), not now. */
+    readonly earlier: boolean;
     /** For a candidate the hint did not show: why (whyNotQuoted), when asked for. */
     readonly why?: ReturnType<typeof whyNotAgainst>;
   }[];
@@ -144,6 +149,51 @@ function sampleOf(records: readonly VerdictRecord[], size: number): Set<string> 
     records.filter((r) => r.kind === "prompt").map((r) => ({ id: r.id, h: fnv1a64(`pool:${r.id}`) }))
       .sort((a, b) => (a.h < b.h ? -1 : a.h > b.h ? 1 : 0)).slice(0, size).map((x) => x.id),
   );
+}
+
+/** A pool candidate before labelling: its record (the first with its text), how it was shown, its rank. */
+export interface PoolCandidate {
+  readonly record: VerdictRecord;
+  readonly shown: Shown;
+  readonly rank: number;
+}
+
+/**
+ * One prompt's pool: the records the hint quoted, then the recall top 3, **one candidate per
+ * text**. The same text sent again (a resend, a template) is one decision, as its label is one
+ * (pairs are keyed by text) and the gate shows it once from whichever record; counted per record,
+ * a decision resent three times weighed three in recall. The same statement is one thing, and what
+ * the hint showed earlier in this session is in the agent's context already (the cooldown keeps it
+ * from being said twice): a recall candidate counts as shown when the hint quoted it or one of its
+ * statements (`nowKeys`: the quotes' statement keys), now or earlier in the session (`before`:
+ * the ledger's record ids and statement keys) — the two counted apart.
+ */
+export function poolCandidates(
+  promptText: string,
+  quoted: readonly VerdictRecord[],
+  recall: readonly VerdictRecord[],
+  nowKeys: ReadonlySet<string>,
+  before: ReadonlySet<string>,
+): Map<string, PoolCandidate> {
+  const byText = new Map<string, PoolCandidate>();
+  quoted.forEach((r, i) => {
+    const key = pairKey(promptText, r.text);
+    if (!byText.has(key)) byText.set(key, { record: r, shown: "now", rank: i + 1 });
+  });
+  const order = (s: Shown) => (s === "now" ? 2 : s === "earlier" ? 1 : 0);
+  recall.forEach((r, i) => {
+    const key = pairKey(promptText, r.text);
+    const keys = [r.id, ...statementsOf(r.text).statements.map((st) => statementKey(st.text))];
+    const said: Shown = keys.some((k) => nowKeys.has(k))
+      ? "now"
+      : keys.some((k) => before.has(k))
+      ? "earlier"
+      : null;
+    const known = byText.get(key);
+    if (known === undefined) byText.set(key, { record: r, shown: said, rank: i + 1 });
+    else if (order(said) > order(known.shown)) byText.set(key, { ...known, shown: said });
+  });
+  return byText;
 }
 
 /** Own replay of one history, with the pooled-recall sample drawn as it goes. */
@@ -178,26 +228,21 @@ export function runOwn(history: History, explainMisses = false): OwnRun {
       excludeSession: event.prompt.session,
       top: POOL_RECALL_TOP,
     }).hits.map((h) => replayer.records[h.doc]!);
-    const byId = new Map<string, { record: VerdictRecord; shown: boolean; rank: number }>();
-    event.quoted.forEach((r, i) => byId.set(r.id, { record: r, shown: true, rank: i + 1 }));
-    // The same statement is one thing (the gate shows it once, from whichever record), and what
-    // the hint showed earlier in this session is in the agent's context already (the cooldown
-    // keeps it from being said twice): a recall candidate counts as shown when the hint quoted it
-    // or one of its statements, now or earlier in the session.
-    const shownKeys = new Set([...event.shownBefore, ...event.outcome.verdict.quotes.flatMap((q) => q.keys)]);
-    recall.forEach((r, i) => {
-      if (byId.has(r.id)) return;
-      const said = shownKeys.has(r.id) ||
-        statementsOf(r.text).statements.some((st) => shownKeys.has(statementKey(st.text)));
-      byId.set(r.id, { record: r, shown: said, rank: i + 1 });
-    });
+    const byText = poolCandidates(
+      event.prompt.text,
+      event.quoted,
+      recall,
+      new Set(event.outcome.verdict.quotes.flatMap((q) => q.keys)),
+      new Set(event.shownBefore),
+    );
     const docOf = new Map(replayer.records.map((r, doc) => [r.id, doc]));
     const textOf = (doc: number) => replayer.records[doc]!.text;
     pool.push({
       prompt: event.prompt,
-      candidates: [...byId.values()].map((c) => ({
-        shown: c.shown,
-        ...(explainMisses && !c.shown
+      candidates: [...byText.values()].map((c) => ({
+        shown: c.shown !== null,
+        earlier: c.shown === "earlier",
+        ...(explainMisses && c.shown === null
           ? {
             why: whyNotAgainst(
               replayer.index,
@@ -298,6 +343,8 @@ export interface OwnFigures {
   readonly opportunities: number;
   readonly poolRelevant: number;
   readonly poolRelevantShown: number;
+  /** Of poolRelevantShown: shown earlier in the prompt's session, not at the prompt. */
+  readonly poolRelevantShownEarlier: number;
   readonly poolUnlabelled: number;
   readonly freshAgree: number;
   readonly freshTotal: number;
@@ -319,6 +366,7 @@ export function ownFigures(run: OwnRun, labels: ReadonlyMap<string, LabelEntry>)
   let opportunities = 0;
   let poolRelevant = 0;
   let poolRelevantShown = 0;
+  let poolRelevantShownEarlier = 0;
   let poolUnlabelled = 0;
   for (const item of run.pool) {
     let any = false;
@@ -329,6 +377,7 @@ export function ownFigures(run: OwnRun, labels: ReadonlyMap<string, LabelEntry>)
         any = true;
         poolRelevant++;
         if (c.shown) poolRelevantShown++;
+        if (c.earlier) poolRelevantShownEarlier++;
       }
     }
     if (any) opportunities++;
@@ -346,6 +395,7 @@ export function ownFigures(run: OwnRun, labels: ReadonlyMap<string, LabelEntry>)
     opportunities,
     poolRelevant,
     poolRelevantShown,
+    poolRelevantShownEarlier,
     poolUnlabelled,
     freshAgree: run.fresh.agree,
     freshTotal: run.fresh.total,
@@ -377,6 +427,7 @@ export function totalFigures(all: readonly OwnFigures[]): OwnFigures {
     opportunities: sum((x) => x.opportunities),
     poolRelevant: sum((x) => x.poolRelevant),
     poolRelevantShown: sum((x) => x.poolRelevantShown),
+    poolRelevantShownEarlier: sum((x) => x.poolRelevantShownEarlier),
     poolUnlabelled: sum((x) => x.poolUnlabelled),
     freshAgree: sum((x) => x.freshAgree),
     freshTotal: sum((x) => x.freshTotal),
@@ -533,8 +584,8 @@ function transcriptTable(e: Evaluation): string[] {
 function poolTable(e: Evaluation): string[] {
   const lines = [
     "",
-    `pooled recall (${POOL_SAMPLE} sampled prompts per history; pool = hint quotes + recall top ${POOL_RECALL_TOP}, own session left out)`,
-    "history                    sampled  opportunities  relevant in pool  shown by the hint  recall   unlabelled",
+    `pooled recall (${POOL_SAMPLE} sampled prompts per history; pool = hint quotes + recall top ${POOL_RECALL_TOP}, own session left out, each text once)`,
+    "history                    sampled  opportunities  relevant in pool  shown by the hint  recall   unlabelled  shown earlier in the session",
   ];
   for (const f of [...e.own, e.total]) {
     lines.push(
@@ -542,7 +593,7 @@ function poolTable(e: Evaluation): string[] {
         `${f.opportunities} (${pct(f.opportunities, f.sampled)})`.padStart(14)
       } ${String(f.poolRelevant).padStart(17)} ${String(f.poolRelevantShown).padStart(18)}  ${
         pct(f.poolRelevantShown, f.poolRelevant).padEnd(7)
-      } ${String(f.poolUnlabelled).padStart(10)}`,
+      } ${String(f.poolUnlabelled).padStart(10)}  ${String(f.poolRelevantShownEarlier).padStart(28)}`,
     );
   }
   lines.push(
