@@ -621,6 +621,11 @@ function checkHit(
   // A statement announcing decisions with a colon ("We decided:", "Rules:") makes the rest of its
   // paragraph (up to a blank line) decisions too: what follows the colon is what was decided.
   let governor: Statement | null = null;
+  // The statements of this record that passed the topic rules so far, with the prompt's
+  // uncommon words each matched: a later decision can be tied to one (tiedTopic).
+  const onTopic: { statement: Statement; ties: ReadonlySet<string>; check: TopicCheck & { pass: true } }[] =
+    [];
+  let tiedVia: Statement | null = null;
   let previousEnd = 0;
   for (const s of statements) {
     if (/\n\s*\n/.test(text.slice(previousEnd, s.start))) governor = null;
@@ -664,9 +669,23 @@ function checkHit(
       const same = literals.find((l) => keys.includes(l.key));
       if (same !== undefined) v = { pass: true, coverage: v.coverage, anchors: same.terms };
     }
+    // A decision said in a sentence after the one naming the topic ("We are going to fix the X
+    // warnings. … those on a `$state` line should be solved like …") is on that topic when it
+    // shares one of the prompt's uncommon words with that sentence.
+    let tied: (typeof onTopic)[number] | null = null;
+    if (!v.pass && onTopic.length > 0 && statementDecision(s.text) !== null) {
+      tied = tiedTopic(matched, onTopic);
+      if (tied !== null) v = tied.check;
+    }
     if (!v.pass) {
       if (best === null || v.coverage > best.coverage) best = v;
       continue;
+    }
+    if (tied === null) {
+      const ties = new Set(
+        matched.filter((t) => facts.get(t)?.common === false && !shapeOf(ctx.origins).notTopic.has(t)),
+      );
+      onTopic.push({ statement: s, ties, check: v });
     }
     if (!decides && !governedHere && statementDecision(s.text) === null) {
       if (best === null || best.rule !== "not-a-decision" || v.coverage > best.coverage) {
@@ -694,10 +713,18 @@ function checkHit(
     }
     // A statement decided under an announcement is quoted with it ("We decided: …").
     if (governedHere && governor !== null && !passing.includes(governor)) passing.push(governor);
+    // A decision tied to the statement naming the topic is quoted with it: alone it would not say
+    // what it is about.
+    if (tied !== null && !passing.includes(tied.statement)) {
+      passing.push(tied.statement);
+      tiedVia = tied.statement;
+    }
     passing.push(s);
     bestCoverage = Math.max(bestCoverage, v.coverage);
     for (const a of v.anchors) anchorsUsed.add(a);
   }
+  // In text order: a statement naming the topic joins the quote after the decisions before it.
+  passing.sort((a, b) => a.start - b.start);
   if (passing.length === 0) {
     return best ?? { rule: "not-a-decision", detail: "no typed statement of it matches the prompt" };
   }
@@ -708,8 +735,29 @@ function checkHit(
     quote: { hit, statements: passing, keys: passing.map((s) => statementKey(s.text)) },
     detail: `decision statement${passing.length > 1 ? "s" : ""} on anchors ${
       [...anchorsUsed].join(", ")
-    }; coverage ${(bestCoverage * 100).toFixed(0)}%`,
+    }; coverage ${(bestCoverage * 100).toFixed(0)}%${
+      tiedVia === null
+        ? ""
+        : `; a decision tied to the statement on the topic before it: "${clip(tiedVia.text)}"`
+    }`,
   };
+}
+
+/**
+ * The latest earlier statement on the topic that a decision statement (with `matched`, its words
+ * of the prompt) shares one of the prompt's uncommon words with, or null. Shared word, not
+ * adjacency: a record naming the topic and then deciding something else says nothing on it
+ * (quoting any next sentence fired on 16 more prompts of the development set, none more relevant).
+ */
+function tiedTopic<T extends { readonly ties: ReadonlySet<string> }>(
+  matched: readonly string[],
+  onTopic: readonly T[],
+): T | null {
+  for (let i = onTopic.length - 1; i >= 0; i--) {
+    const t = onTopic[i]!;
+    if (matched.some((m) => t.ties.has(m))) return t;
+  }
+  return null;
 }
 
 function clip(text: string): string {

@@ -464,3 +464,26 @@ Deno.test("canAnchor: an everyday word anchors nothing below YOUNG_ARCHIVE_RECOR
   assert.equal(canAnchor("pnpm", 4), true);
   assert.equal(canAnchor("rebas", 4), true);
 });
+
+Deno.test("a decision after the sentence naming the topic is on it when the two share a word of the prompt", () => {
+  const topic = "We are going to clear every hydration_mismatch warning in the storefront.";
+  const rule =
+    "Each warning on a cached widget should be solved with a client-only wrapper, like banner.tsx.";
+  const records = [...filler(40), rec(`${topic}\n\n${rule}`, { id: "plan" })];
+  const prompt = "why do we still get hydration_mismatch warnings on the storefront?";
+  const v = hint(records, prompt);
+  assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
+  // The rule alone would not say what it is about: it is quoted after the sentence on the topic.
+  assert.equal(v.quotes.length, 1);
+  assert.deepEqual(v.quotes[0]!.statements.map((s) => s.text), [topic, rule]);
+  assert.match(v.checks[0]!.detail, /a decision tied to the statement on the topic before it/);
+  // A later decision sharing no word of the prompt with that sentence is about something else.
+  const other = "Each button on a cached widget should use a client-only wrapper, like banner.tsx.";
+  const apart = [...filler(40), rec(`${topic}\n\n${other}`, { id: "plan" })];
+  const silent = hint(apart, prompt);
+  assert.equal(silent.speak, false);
+  assert.equal(silent.rule, "not-a-decision", silent.detail);
+  // Nor is a statement that shares the word but decides nothing.
+  const plain = "Each warning on a cached widget is listed in the build log.";
+  assert.equal(hint([...filler(40), rec(`${topic}\n\n${plain}`, { id: "plan" })], prompt).speak, false);
+});
