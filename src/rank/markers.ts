@@ -15,6 +15,7 @@
  * 不应该 state decisions themselves.
  */
 
+import { MARKER_TERMS } from "./marker_terms.ts";
 import { tokenize } from "./tokenize.ts";
 
 export type MarkerStrength = "strong" | "medium";
@@ -868,22 +869,29 @@ export function isQuestion(statement: string): boolean {
     QUESTION_WORD_JA.test(t) || QUESTION_WORD_RU.test(t);
 }
 
-/**
- * The index terms of every marker and negation phrase (tokenize.ts): the words that make a
- * decision say how it is said (always, never, instead, 必须…), not what it is about, so the gate
- * never counts them toward a topic.
- */
-let markerTermSet: ReadonlySet<string> | undefined;
 /** Words of marker phrases that say nothing but how a choice is made ("instead of", "rather than"). */
 const CHOICE_WORDS: readonly string[] = ["instead", "rather"];
+
+/**
+ * The index terms of every marker and negation phrase (tokenize.ts), derived: the words that make
+ * a decision say how it is said (always, never, instead, 必须…), not what it is about, so the gate
+ * never counts them toward a topic. Only one-word markers (and every CJK one), and CHOICE_WORDS:
+ * the other words of a phrase ("we moved", "let's use") are ordinary words on their own.
+ * Tokenizing the few hundred phrases costs a cold process about 2 ms, a twentieth of the
+ * per-prompt hook, so the hook reads the stored result (marker_terms.ts) and this derivation is
+ * what `deno task gen:marker-terms` writes there and tests/rank/marker_terms_test.ts compares.
+ */
+export function deriveMarkerTerms(): string[] {
+  const terms = [...STRONG_SET, ...MEDIUM_SET, ...NEGATION_SET, ...CHOICE_WORDS].filter((p) =>
+    CJK_CHAR.test(p) || !/\s/.test(p)
+  ).flatMap((p) => tokenize(p));
+  return [...new Set(terms)].sort();
+}
+
+let markerTermSet: ReadonlySet<string> | undefined;
+/** The index terms of the marker phrases (deriveMarkerTerms), from the stored table. */
 export function markerTerms(): ReadonlySet<string> {
-  // Only one-word markers (and every CJK one), and CHOICE_WORDS: the other words of a phrase
-  // ("we moved", "let's use") are ordinary words on their own.
-  markerTermSet ??= new Set(
-    [...STRONG_SET, ...MEDIUM_SET, ...NEGATION_SET, ...CHOICE_WORDS].filter((p) =>
-      CJK_CHAR.test(p) || !/\s/.test(p)
-    ).flatMap((p) => tokenize(p)),
-  );
+  markerTermSet ??= new Set(MARKER_TERMS.split(" "));
   return markerTermSet;
 }
 

@@ -20,9 +20,11 @@ import { runCli, tempHome } from "../cli_helper.ts";
  * 50 since the archive is a store (node:sqlite, the store's archive, paths and reader, the index
  * segments and their byte reader, the analysis version) in place of one index file; 52 since
  * the plan builder is a module of its own, shared with the hook's own entry, and main.ts decides
- * which entry to load (src/cli/hook_argv.ts): a module costs about 20 µs to load here.
+ * which entry to load (src/cli/hook_argv.ts): a module costs about 20 µs to load here; 53 since
+ * the marker phrases' index terms are stored (src/rank/marker_terms.ts), not derived in each
+ * process (about 2 ms).
  */
-const HINT_PATH_MAX_MODULES = 52;
+const HINT_PATH_MAX_MODULES = 53;
 
 interface InfoModule {
   readonly specifier: string;
