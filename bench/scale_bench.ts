@@ -11,13 +11,17 @@
  *     median wall time and the largest peak RSS;
  *   - the hook end to end (`hook user-prompt`, process start to exit), round-robin with a
  *     hello-world and with a process that imports the hook's modules and runs nothing (the floor
- *     module loading puts under the hook): the medians.
+ *     module loading puts under the hook): the medians. In the same round-robin, the hook's entry
+ *     as one bundled module, and the compiled binary against a compiled hello-world, the user's
+ *     ratio (bench/hook_variants.ts; skipped with the reason printed where `deno compile` cannot
+ *     build a runnable binary, as on a machine without Deno's runtime for it).
  * Goals (issue 10): one-prompt collect at 10⁶ within 2× of 10³ and under 150 MB; full collect of
  * 10⁶ under 300 MB; hook at 10⁶ within 1.5× of 10³, and within 1.5× of hello-world.
  */
 import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
 import { queries } from "./hint_bench_data.ts";
+import { bundledHook, compiledHook, type Variant } from "./hook_variants.ts";
 import { ensureHistory, type History, promptLine } from "./scale_history.ts";
 
 function option(name: string): string | undefined {
@@ -87,6 +91,11 @@ interface Row {
   readonly helloMs: number;
   /** A process that imports the hook's modules and runs nothing (bench/hook_imports.ts). */
   readonly importsMs: number;
+  /** The hook's entry as one bundled module (NaN when it could not be built). */
+  readonly bundledMs: number;
+  /** The compiled hook and a compiled hello-world (NaN when they could not be built). */
+  readonly compiledMs: number;
+  readonly compiledHelloMs: number;
   /** Why a figure is missing (NaN): the failing run's message. */
   readonly failures: string[];
 }
@@ -100,7 +109,12 @@ async function bytesUnder(dir: string): Promise<number> {
   return total;
 }
 
-async function measure(history: History, size: number, hello: string): Promise<Row> {
+interface Variants {
+  readonly bundled: Variant | null;
+  readonly compiled: Variant | null;
+}
+
+async function measure(history: History, size: number, hello: string, variants: Variants): Promise<Row> {
   const work = await Deno.makeTempDir({ prefix: `verdict-bench-scale-${size}-` });
   try {
     // A real copy, not hard links: linking or unlinking a file changes its change time, and the
@@ -162,15 +176,35 @@ async function measure(history: History, size: number, hello: string): Promise<R
     const hook: number[] = [];
     const base: number[] = [];
     const imports: number[] = [];
+    const bundled: number[] = [];
+    const compiled: number[] = [];
+    const compiledHello: number[] = [];
+    const ms = async (args: readonly string[] | undefined | null, input = "") =>
+      args ? (await timed([...args], env, input)).seconds * 1000 : NaN;
     for (let i = 0; i < HOOK_RUNS + 2; i++) {
-      const input = JSON.stringify({ session_id: `bench-${i}`, cwd: history.liveProject, prompt: qs[i] });
-      const h = await timed(hookArgs, env, input);
-      const b = await timed(helloArgs, env);
-      const m = await timed(importsArgs, env);
+      // A session of its own for each way of starting the hook: the cooldown ledger of one must
+      // not silence the next (a silenced hook does less).
+      const input = (way: string) =>
+        JSON.stringify({ session_id: `bench-${i}-${way}`, cwd: history.liveProject, prompt: qs[i] });
+      const h = await ms(hookArgs, input("run"));
+      const b = await ms(helloArgs);
+      const m = await ms(importsArgs);
+      const u = await ms(
+        variants.bundled && [...variants.bundled.hook, "hook", "user-prompt"],
+        input("bundled"),
+      );
+      const c = await ms(
+        variants.compiled && [...variants.compiled.hook, "hook", "user-prompt"],
+        input("compiled"),
+      );
+      const ch = await ms(variants.compiled?.hello);
       if (i < 2) continue; // warm-up
-      hook.push(h.seconds * 1000);
-      base.push(b.seconds * 1000);
-      imports.push(m.seconds * 1000);
+      hook.push(h);
+      base.push(b);
+      imports.push(m);
+      bundled.push(u);
+      compiled.push(c);
+      compiledHello.push(ch);
     }
     return {
       size,
@@ -182,6 +216,9 @@ async function measure(history: History, size: number, hello: string): Promise<R
       hookMs: median(hook),
       helloMs: median(base),
       importsMs: median(imports),
+      bundledMs: median(bundled),
+      compiledMs: median(compiled),
+      compiledHelloMs: median(compiledHello),
       failures,
     };
   } finally {
@@ -189,14 +226,24 @@ async function measure(history: History, size: number, hello: string): Promise<R
   }
 }
 
-const hello = await Deno.makeTempFile({ prefix: "verdict-hello-", suffix: ".ts" });
+const builds = await Deno.makeTempDir({ prefix: "verdict-bench-builds-" });
+const hello = `${builds}/hello.ts`;
 await Deno.writeTextFile(hello, 'console.log("hi");\n');
 try {
   console.log(`bench:scale: sizes ${SIZES.join(", ")}; one-prompt runs ${RUNS}; cache ${CACHE}`);
+  const variant = async (name: string, made: Promise<Variant | string>) => {
+    const v = await made;
+    if (typeof v === "string") console.log(`  ${name}: skipped: ${v}`);
+    return typeof v === "string" ? null : v;
+  };
+  const variants = {
+    bundled: await variant("bundled hook", bundledHook(builds)),
+    compiled: await variant("compiled hook", compiledHook(builds, hello)),
+  };
   const rows: Row[] = [];
   for (const size of SIZES) {
     const history = await ensureHistory(CACHE, size, (s) => console.log(s));
-    rows.push(await measure(history, size, hello));
+    rows.push(await measure(history, size, hello, variants));
   }
   const first = rows[0]!;
   const fmtSize = (n: number) => n >= 1000 && Math.log10(n) % 1 === 0 ? `10^${Math.log10(n)}` : String(n);
@@ -205,14 +252,17 @@ try {
     ...rows.map((r) => fmtSize(r.size)),
     `${fmtSize(rows.at(-1)!.size)} / ${fmtSize(first.size)}`,
   ];
-  const cell = (v: number, unit: string, digits: number) =>
-    Number.isNaN(v) ? "fails" : `${v.toFixed(digits)} ${unit}`;
+  const cell = (v: number, unit: string, digits: number, missing = "fails") =>
+    Number.isNaN(v) ? missing : `${v.toFixed(digits)} ${unit}`;
   const ratio = (a: number, b: number) => Number.isNaN(a / b) ? "—" : `${(a / b).toFixed(2)}×`;
-  const line = (name: string, values: number[], unit: string, digits: number) => [
+  const line = (name: string, values: number[], unit: string, digits: number, missing = "fails") => [
     name,
-    ...values.map((v) => cell(v, unit, digits)),
+    ...values.map((v) => cell(v, unit, digits, missing)),
     ratio(values.at(-1)!, values[0]!),
   ];
+  // A variant that could not be built says so (its reason is printed above the table).
+  const bundledMissing = variants.bundled ? "fails" : "skipped";
+  const compiledMissing = variants.compiled ? "fails" : "skipped";
   const table = [
     head,
     line("collect adding one prompt: wall", rows.map((r) => r.oneWall), "s", 3),
@@ -225,6 +275,29 @@ try {
     line("hook / hello-world", rows.map((r) => r.hookMs / r.helloMs), "×", 2),
     line("hook's modules imported, nothing run (median)", rows.map((r) => r.importsMs), "ms", 1),
     line("… / hello-world (the floor under the hook)", rows.map((r) => r.importsMs / r.helloMs), "×", 2),
+    line(
+      "hook as one bundled module (not shipped, median)",
+      rows.map((r) => r.bundledMs),
+      "ms",
+      1,
+      bundledMissing,
+    ),
+    line("… / hello-world", rows.map((r) => r.bundledMs / r.helloMs), "×", 2, bundledMissing),
+    line("compiled hook (median)", rows.map((r) => r.compiledMs), "ms", 1, compiledMissing),
+    line(
+      "compiled hello-world (median, same run)",
+      rows.map((r) => r.compiledHelloMs),
+      "ms",
+      1,
+      compiledMissing,
+    ),
+    line(
+      "compiled hook / compiled hello-world (the user's ratio)",
+      rows.map((r) => r.compiledMs / r.compiledHelloMs),
+      "×",
+      2,
+      compiledMissing,
+    ),
   ];
   const widths = head.map((_, c) => Math.max(...table.map((row) => row[c]!.length)));
   console.log("");
@@ -245,8 +318,9 @@ try {
     `\ngoals: one-prompt collect ${ratio(last.oneWall, first.oneWall)} of ${fmtSize(first.size)} (≤ 2×), ` +
       `${cell(last.oneRss, "MB", 0)} (< 150 MB); full collect ${cell(last.fullRss, "MB", 0)} (< 300 MB); ` +
       `hook ${ratio(last.hookMs, first.hookMs)} of ${fmtSize(first.size)} (≤ 1.5×), ` +
-      `${ratio(last.hookMs, last.helloMs)} hello-world (≤ 1.5×)`,
+      `${ratio(last.hookMs, last.helloMs)} hello-world (≤ 1.5×; compiled: ` +
+      `${variants.compiled ? ratio(last.compiledMs, last.compiledHelloMs) : "skipped"})`,
   );
 } finally {
-  await Deno.remove(hello);
+  await Deno.remove(builds, { recursive: true });
 }
