@@ -70,7 +70,22 @@ export async function bundledHook(dir: string): Promise<Variant | string> {
   const out = `${dir}/hook.bundle.js`;
   const built = await build(["bundle", "--quiet", "--platform", "deno", "--output", out, entry]);
   if (!built.ok) return `deno bundle failed: ${built.why}`;
-  return { hook: [Deno.execPath(), "run", ...verdictRunFlags(), out], hello: null };
+  const hook = [Deno.execPath(), "run", ...verdictRunFlags(), out];
+  // The hook is silent on every failure; an argv the hook's entry does not take exits 3 once every
+  // module of the bundle has loaded (a bundle that cannot load exits 1).
+  const probe = await new Deno.Command(hook[0]!, {
+    args: hook.slice(1),
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  })
+    .output();
+  if (probe.code !== 3) {
+    return `the bundled hook does not load: exit ${probe.code}: ${
+      new TextDecoder().decode(probe.stderr).trim()
+    }`;
+  }
+  return { hook, hello: null };
 }
 
 /**
@@ -97,5 +112,12 @@ export async function compiledHook(dir: string, helloSource: string): Promise<Va
   // As `deno task compile` builds it (the verdict task's flags, the includes), from the repository.
   const compiled = await build(compileArgs({ ...host, output: verdict }));
   if (!compiled.ok) return `deno compile of verdict failed${runtime}: ${compiled.why}`;
+  const version = await new Deno.Command(verdict, { args: ["--version"], stdout: "piped", stderr: "piped" })
+    .output();
+  if (!version.success) {
+    return `the compiled verdict does not run: exit ${version.code}: ${
+      new TextDecoder().decode(version.stderr).trim()
+    }`;
+  }
   return { hook: [verdict], hello: [hello] };
 }

@@ -46,6 +46,7 @@ const SETTLE_MS = 1500;
 interface Timed {
   readonly seconds: number;
   readonly rssMb: number;
+  readonly stdout: string;
   readonly stderr: string;
 }
 
@@ -74,7 +75,8 @@ async function timed(args: string[], env: Record<string, string>, stdin = ""): P
     );
     throw new RunFailed(`exit ${out.code}: ${why.at(-1) ?? "no message"}`);
   }
-  return { seconds, rssMb: Number(/maxrss_kb=(\d+)/.exec(stderr)?.[1] ?? "0") / 1024, stderr };
+  const stdout = new TextDecoder().decode(out.stdout);
+  return { seconds, rssMb: Number(/maxrss_kb=(\d+)/.exec(stderr)?.[1] ?? "0") / 1024, stdout, stderr };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -179,23 +181,42 @@ async function measure(history: History, size: number, hello: string, variants: 
     const bundled: number[] = [];
     const compiled: number[] = [];
     const compiledHello: number[] = [];
-    const ms = async (args: readonly string[] | undefined | null, input = "") =>
-      args ? (await timed([...args], env, input)).seconds * 1000 : NaN;
+    // The hook is silent on any failure (exit 0), so a way of starting it that broke would look
+    // fast: each must print what main.ts's hook prints for the same prompt in a fresh session.
+    let expected: string | null = null;
+    const broken = new Set<string>();
+    const ms = async (args: readonly string[] | undefined | null, input = "", way = "") => {
+      if (!args || broken.has(way)) return NaN;
+      const run = await timed([...args], env, input);
+      if (way === "run") expected = run.stdout;
+      else if (way !== "" && run.stdout !== expected) {
+        broken.add(way);
+        failures.push(
+          `the ${way} hook at ${size} printed ${JSON.stringify(run.stdout.slice(0, 80))}, main.ts's hook ${
+            JSON.stringify((expected ?? "").slice(0, 80))
+          }`,
+        );
+        return NaN;
+      }
+      return run.seconds * 1000;
+    };
     for (let i = 0; i < HOOK_RUNS + 2; i++) {
       // A session of its own for each way of starting the hook: the cooldown ledger of one must
       // not silence the next (a silenced hook does less).
       const input = (way: string) =>
         JSON.stringify({ session_id: `bench-${i}-${way}`, cwd: history.liveProject, prompt: qs[i] });
-      const h = await ms(hookArgs, input("run"));
+      const h = await ms(hookArgs, input("run"), "run");
       const b = await ms(helloArgs);
       const m = await ms(importsArgs);
       const u = await ms(
         variants.bundled && [...variants.bundled.hook, "hook", "user-prompt"],
         input("bundled"),
+        "bundled",
       );
       const c = await ms(
         variants.compiled && [...variants.compiled.hook, "hook", "user-prompt"],
         input("compiled"),
+        "compiled",
       );
       const ch = await ms(variants.compiled?.hello);
       if (i < 2) continue; // warm-up
