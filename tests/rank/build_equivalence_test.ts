@@ -11,6 +11,7 @@
  */
 import assert from "node:assert/strict";
 import { makeRecords, rng } from "../../bench/hint_bench_data.ts";
+import type { VerdictRecord } from "../../src/collect/record.ts";
 import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
 import { findMarkers, markerStrength } from "../../src/rank/markers.ts";
 import {
@@ -21,8 +22,8 @@ import {
   lexiconOf,
 } from "../../src/rank/analysis.ts";
 import { NO_SESSION } from "../../src/rank/bm25.ts";
-import { SEGMENT_FORMAT_VERSION } from "../../src/rank/segment.ts";
-import { SegmentBuilder } from "../../src/rank/segment_write.ts";
+import { Segment, SEGMENT_FORMAT_VERSION } from "../../src/rank/segment.ts";
+import { type MergeInput, mergeSegments, SegmentBuilder } from "../../src/rank/segment_write.ts";
 import { cjkRuns, CjkWordSet, tokenize } from "../../src/rank/tokenize.ts";
 
 /** The analysis outputs by ANALYSIS_VERSION (see the module comment). */
@@ -337,17 +338,18 @@ const LATER_INPUTS: readonly string[] = [
 
 const INPUTS = [...variedInputs(), ...LATER_INPUTS];
 
-Deno.test("build equivalence: an index segment of makeRecords(5000) has the same bytes", async () => {
-  const records = makeRecords(5000);
-  const words = deriveLexicon(basisRecords(records).map((r) => r.text));
-  const lexicon = lexiconOf(words);
-  const names = new Map<string, number>();
-  const id = (name: string) => names.get(name) ?? (names.set(name, names.size), names.size - 1);
-  const builder = new SegmentBuilder();
+/** Adds `records` to `builder` as the store does, with row ids from `firstRowid`. */
+function addRecords(
+  builder: SegmentBuilder,
+  records: readonly VerdictRecord[],
+  firstRowid: number,
+  lexicon: ReturnType<typeof lexiconOf>,
+  id: (name: string) => number,
+): void {
   records.forEach((r, i) => {
     const a = analyze(r, lexicon);
     builder.add({
-      rowid: i + 1,
+      rowid: firstRowid + i,
       id: r.id,
       terms: a.terms,
       timeMs: a.timeMs,
@@ -356,12 +358,63 @@ Deno.test("build equivalence: an index segment of makeRecords(5000) has the same
       session: r.session === null ? NO_SESSION : id(r.session),
     });
   });
+}
+
+function namesTable(): (name: string) => number {
+  const names = new Map<string, number>();
+  return (name) => names.get(name) ?? (names.set(name, names.size), names.size - 1);
+}
+
+Deno.test("build equivalence: an index segment of makeRecords(5000) has the same bytes", async () => {
+  const records = makeRecords(5000);
+  const words = deriveLexicon(basisRecords(records).map((r) => r.text));
+  const builder = new SegmentBuilder();
+  addRecords(builder, records, 1, lexiconOf(words), namesTable());
   const dir = await Deno.makeTempDir();
   try {
     await builder.write(`${dir}/s.vix`, ANALYSIS_VERSION);
     assert.equal(
       await sha256(await Deno.readFile(`${dir}/s.vix`)),
       SEGMENT_HASHES[`${ANALYSIS_VERSION}:${SEGMENT_FORMAT_VERSION}`],
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+/**
+ * A merge's bytes, pinned like a build's (by analysis and segment format): segments of uneven
+ * sizes (the first small enough to be read whole, the others not), with deleted documents and without,
+ * merged into one. The merge writer's memory was cut down more than once; its output must not move.
+ */
+const MERGE_HASHES: Record<string, string> = {
+  "7:2": "3ba40a1b9b945e04dda27c1303afb5c6032ce9e3af0bde3c14b28b572fe75e35",
+};
+
+Deno.test("build equivalence: segments merged with deletions give the same bytes", async () => {
+  const records = makeRecords(9000);
+  const words = deriveLexicon(basisRecords(records).map((r) => r.text));
+  const lexicon = lexiconOf(words);
+  const id = namesTable();
+  const pieces = [[0, 150], [150, 4000], [4000, 4700], [4700, 9000]] as const;
+  const dir = await Deno.makeTempDir();
+  try {
+    const inputs: MergeInput[] = [];
+    for (const [k, [from, to]] of pieces.entries()) {
+      const builder = new SegmentBuilder();
+      addRecords(builder, records.slice(from, to), from + 1, lexicon, id);
+      const path = `${dir}/s${k}.vix`;
+      await builder.write(path, ANALYSIS_VERSION);
+      // Every seventh document deleted from the first and third, none from the others.
+      const deleted = k % 2 === 0 ? new Uint8Array(Math.ceil((to - from) / 8)) : null;
+      for (let slot = 0; deleted && slot < to - from; slot += 7) deleted[slot >> 3]! |= 1 << (slot & 7);
+      inputs.push({ segment: Segment.open(path), deleted });
+    }
+    await mergeSegments(inputs, `${dir}/merged.vix`, ANALYSIS_VERSION);
+    for (const input of inputs) input.segment.close();
+    assert.equal(
+      await sha256(await Deno.readFile(`${dir}/merged.vix`)),
+      MERGE_HASHES[`${ANALYSIS_VERSION}:${SEGMENT_FORMAT_VERSION}`],
     );
   } finally {
     await Deno.remove(dir, { recursive: true });
