@@ -69,7 +69,10 @@ export interface Analyzed {
   readonly flags: number;
 }
 
-export function analyze(record: VerdictRecord, lexicon: CjkLexicon | undefined): Analyzed {
+/** The fields of a record its analysis reads. */
+export type AnalyzedFields = Pick<VerdictRecord, "text" | "time" | "kind">;
+
+export function analyze(record: AnalyzedFields, lexicon: CjkLexicon | undefined): Analyzed {
   const ms = Date.parse(record.time);
   return {
     terms: tokenize(record.text, lexicon),

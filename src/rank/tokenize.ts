@@ -257,15 +257,26 @@ function hashRange(text: string, start: number, end: number): number {
   return h;
 }
 
+/** Slots of a RangeCache's memory of keys seen once (a power of two: 256 KiB of hashes). */
+const SEEN_SLOTS = 1 << 16;
+
 /**
  * A bounded map from strings to values, looked up by a range of a text instead of a string: the
  * tokenizer finds most Latin runs and CJK bigrams here, and slicing each one out to hash it
  * afresh for a Map cost more than all the rest of tokenizing. Open addressing over typed arrays;
  * a hit is confirmed with startsWith. Emptied when it reaches `capacity` entries, which bounds it
  * in a long-running process.
+ *
+ * A key is stored only the second time it is asked for (`admit`): most words of a large archive
+ * that miss are seen once (a name, a typo, a hash), and an entry made for them lived until the
+ * next emptying, long enough for the garbage collector to move it to the old generation, where
+ * the garbage of an index build piled up (a first collect of 10^6 records: 3.2 misses a record,
+ * half a KB of entries, 10 MB a segment). A key seen once is remembered by its hash alone.
  */
 class RangeCache<V> {
   readonly #capacity: number;
+  /** Hashes of keys asked for and not stored, by hash (direct-mapped: a collision forgets one). */
+  readonly #seen = new Int32Array(SEEN_SLOTS);
   /** Entry index + 1 per slot (0: empty), and the entry's hash; a power of two, at most half full. */
   #slots = new Int32Array(1024);
   #slotHashes = new Int32Array(1024);
@@ -286,6 +297,17 @@ class RangeCache<V> {
       const key = this.#keys[e - 1] as string;
       if (key.length === end - start && text.startsWith(key, start)) return this.#values[e - 1];
     }
+  }
+
+  /**
+   * Whether a missing key whose hashRange is `hash` is worth storing: true the second time it is
+   * asked for (or after a colliding key took its place the first, rarely).
+   */
+  admit(hash: number): boolean {
+    const slot = hash & (SEEN_SLOTS - 1);
+    if (this.#seen[slot] === hash) return true;
+    this.#seen[slot] = hash;
+    return false;
   }
 
   /** Stores `value` for `key` (absent), whose hashRange is `hash`. */
@@ -333,7 +355,7 @@ function pushLatinTerms(text: string, start: number, end: number, out: string[])
     const raw = text.slice(start, end);
     const fresh: string[] = [];
     latinTerms(raw, fresh);
-    latinTermCache.set(raw, hash, fresh);
+    if (latinTermCache.admit(hash)) latinTermCache.set(raw, hash, fresh);
     terms = fresh;
   }
   for (const term of terms) out.push(term);
@@ -345,7 +367,7 @@ function bigramAt(text: string, start: number, end: number): string {
   let bigram = bigramCache.get(text, start, end, hash);
   if (bigram === undefined) {
     bigram = text.slice(start, end);
-    bigramCache.set(bigram, hash, bigram);
+    if (bigramCache.admit(hash)) bigramCache.set(bigram, hash, bigram);
   }
   return bigram;
 }

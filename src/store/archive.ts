@@ -308,17 +308,20 @@ export class Archive {
 
   /** The number of a name, added when new (writers only; remembered: an index build asks per record). */
   internName(kind: number, name: string): number {
-    const key = `${kind}:${name}`;
-    const cached = this.#names.get(key);
+    // One map per kind, keyed by the name itself: a key joining kind and name was a new string
+    // per look-up, two per record of an index build.
+    let names = this.#names.get(kind);
+    if (!names) this.#names.set(kind, names = new Map());
+    const cached = names.get(name);
     if (cached !== undefined) return cached;
     const id = this.nameId(kind, name) ??
       Number(this.st("INSERT INTO names(kind, name) VALUES (?, ?)").run(kind, name).lastInsertRowid);
-    this.#names.set(key, id);
+    names.set(name, id);
     return id;
   }
 
-  /** Names interned by this connection (a rolled-back transaction forgets them: see forgetNames). */
-  readonly #names = new Map<string, number>();
+  /** Names interned by this connection, by kind (a rolled-back transaction forgets them: see forgetNames). */
+  readonly #names = new Map<number, Map<string, number>>();
 
   /** Drops remembered names (after a rollback, the ones added in it are gone). */
   forgetNames(): void {

@@ -89,6 +89,18 @@ interface Tombstones {
   length: number;
 }
 
+/** What indexing reads of a record row (`escaped`: its line holds a \u escape). */
+interface IndexedFields {
+  readonly doc: number;
+  readonly id: string;
+  readonly kind: RecordKind;
+  readonly time: string;
+  readonly text: string;
+  readonly project: string;
+  readonly session: string | null;
+  readonly escaped: number;
+}
+
 /** Told the name of each stage of an update as it ends. */
 export type StageTrace = (stage: string) => void;
 
@@ -674,7 +686,8 @@ export class ArchiveUpdate {
   async #indexFrom(firstDoc: number): Promise<void> {
     const a = this.#a;
     const lexicon = lexiconOf(this.#lexicon);
-    let builder = new SegmentBuilder();
+    // One builder for every segment: it keeps its buffers from one to the next.
+    const builder = new SegmentBuilder();
     const flush = async () => {
       if (builder.size === 0) return;
       const seg = this.#nextSeg++;
@@ -685,22 +698,22 @@ export class ArchiveUpdate {
       this.#liveDocs += s.docCount;
       this.#liveLength += s.totalLength;
       this.#indexed += s.docCount;
-      builder = new SegmentBuilder();
       this.#trace(`segment ${seg} written (${s.docCount} documents)`);
     };
-    // Read in pages, so no statement stays open across a segment write.
+    // Read in pages, so no statement stays open across a segment write. Only the fields the
+    // index keeps are read, not the record's JSON line and its parse (at 10^6 records, a GB of
+    // garbage): SQLite takes them out of the line. A line holding a \u escape (a lone surrogate,
+    // a control character) is parsed here instead, so every text is exactly JSON.parse's.
+    const pageOf = a.st(`
+      SELECT doc, id, kind, time, json_extract(line, '$.text') AS text, json_extract(line, '$.project') AS project,
+        json_extract(line, '$.session') AS session, instr(line, '\\u') > 0 AS escaped
+      FROM records WHERE doc >= ? ORDER BY doc LIMIT ?`);
     let from = firstDoc;
     for (;;) {
-      const page = a.st("SELECT doc, line FROM records WHERE doc >= ? ORDER BY doc LIMIT ?").all(
-        from,
-        INDEX_PAGE_ROWS,
-      ) as {
-        doc: number;
-        line: string;
-      }[];
+      const page = pageOf.all(from, INDEX_PAGE_ROWS) as unknown as IndexedFields[];
       if (page.length === 0) break;
       for (const row of page) {
-        const r = parseRecord(row.line);
+        const r = row.escaped ? parseRecord(a.recordLine(Number(row.doc))!) : row;
         const an = analyze(r, lexicon);
         builder.add({
           rowid: Number(row.doc),

@@ -421,6 +421,35 @@ Deno.test("build equivalence: segments merged with deletions give the same bytes
   }
 });
 
+Deno.test("build equivalence: one builder writing segment after segment gives each the bytes of a fresh builder", async () => {
+  const records = makeRecords(6000);
+  const words = deriveLexicon(basisRecords(records).map((r) => r.text));
+  const lexicon = lexiconOf(words);
+  const id = namesTable();
+  // Shrinking then growing: stale term ids, last documents or buffer tails of a larger batch
+  // before must not leak into a smaller one after.
+  const pieces = [[0, 3000], [3000, 3100], [3100, 3101], [3101, 6000]] as const;
+  const reused = new SegmentBuilder();
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const [k, [from, to]] of pieces.entries()) {
+      const fresh = new SegmentBuilder();
+      addRecords(fresh, records.slice(from, to), from + 1, lexicon, id);
+      await fresh.write(`${dir}/fresh${k}.vix`, ANALYSIS_VERSION);
+      addRecords(reused, records.slice(from, to), from + 1, lexicon, id);
+      await reused.write(`${dir}/reused${k}.vix`, ANALYSIS_VERSION);
+      assert.equal(reused.size, 0);
+      assert.equal(
+        await sha256(await Deno.readFile(`${dir}/reused${k}.vix`)),
+        await sha256(await Deno.readFile(`${dir}/fresh${k}.vix`)),
+        `segment ${k}`,
+      );
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("build equivalence: tokenize() gives the same terms for varied inputs", async () => {
   assert.equal(await sha256(JSON.stringify(INPUTS.map((t) => tokenize(t)))), EXPECTED.tokenize);
   const lexicon = new Set(["数据库", "迁移", "数据", "订单金额", "决定用", "ひらがな", "𠀀𠀁", "据库迁移"]);
