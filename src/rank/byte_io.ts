@@ -4,6 +4,15 @@
 
 const UTF8 = new TextEncoder();
 
+/**
+ * Gives a buffer's memory back now, not when the garbage collector gets to it: the buffer is
+ * detached (every view of it reads as empty). For large buffers a long run is done with (an index
+ * build's, before the merge that follows it).
+ */
+export function releaseBuffer(buffer: ArrayBufferLike): void {
+  if (buffer instanceof ArrayBuffer && !buffer.detached) buffer.transfer(0);
+}
+
 /** A growable little-endian byte buffer. */
 export class ByteWriter {
   #buf: Uint8Array;
@@ -76,6 +85,13 @@ export class ByteWriter {
     return this.#buf.subarray(0, this.length);
   }
   clear() {
+    this.length = 0;
+  }
+  /** Empties the writer and gives its buffer's memory back at once (see releaseBuffer). */
+  release() {
+    releaseBuffer(this.#buf.buffer);
+    this.#buf = new Uint8Array(1 << 8);
+    this.#view = new DataView(this.#buf.buffer);
     this.length = 0;
   }
 }

@@ -19,6 +19,7 @@ import {
 } from "./bm25.ts";
 import { basisRecords, deriveLexicon } from "./analysis.ts";
 import { markerStrength } from "./markers.ts";
+import { releaseBuffer } from "./byte_io.ts";
 import { type CjkLexicon, CjkWordSet, tokenize } from "./tokenize.ts";
 
 export interface MemoryIndexOptions {
@@ -46,12 +47,19 @@ export function docMetaOf(record: VerdictRecord): DocMeta {
  * Posting lists in three flat arrays: term i's documents are docs[offsets[i] … offsets[i + 1]),
  * ascending, with their term frequencies at the same places in `tfs`.
  */
-export interface FlatPostings {
-  readonly termIds: ReadonlyMap<string, number>;
+export interface TermPostings {
+  /** Terms by id (ids count from 0 in order of first occurrence); the first `termCount` count. */
+  readonly terms: readonly string[];
+  readonly termCount: number;
   readonly offsets: Int32Array;
   readonly docs: Int32Array;
   readonly tfs: Int32Array;
   readonly lengths: readonly number[];
+}
+
+/** TermPostings with a map from term to id, for looking terms up. */
+export interface FlatPostings extends TermPostings {
+  readonly termIds: ReadonlyMap<string, number>;
 }
 
 /** Doubles a typed array's capacity until it holds `needed` elements. */
@@ -76,6 +84,16 @@ export class PostingsScratch {
   next: Int32Array = new Int32Array(0);
   docs: Int32Array = new Int32Array(0);
   tfs: Int32Array = new Int32Array(0);
+
+  /** Gives the arrays' memory back at once (see releaseBuffer); they grow again when used. */
+  release(): void {
+    for (const a of [this.offsets, this.next, this.docs, this.tfs]) releaseBuffer(a.buffer);
+    this.offsets =
+      this.next =
+      this.docs =
+      this.tfs =
+        new Int32Array(0);
+  }
 }
 
 /**
@@ -86,7 +104,17 @@ export class PostingsScratch {
  * `reset` empties it for the next batch and keeps its arrays.
  */
 export class PostingsBuilder {
-  readonly #termIds = new Map<string, number>();
+  /**
+   * Term ids by an open-addressing table over typed arrays (slot: id + 1, 0 empty; at most half
+   * full), terms by id in a plain array. Not a Map: a segment's map of 64,000 terms grew its table
+   * by copies and was dropped whole at the segment's end, all of it old enough by then to fill
+   * the old generation (a first collect of 10^6 records writes 50 segments); these arrays are
+   * kept from one batch to the next.
+   */
+  #slots: Int32Array = new Int32Array(1 << 12);
+  #slotHashes: Int32Array = new Int32Array(1 << 12);
+  readonly #terms: string[] = [];
+  #termCount = 0;
   #lengths: number[] = [];
   /** The postings in document order, and where each document's postings begin (plus the end). */
   #postTerm: Int32Array = new Int32Array(1 << 16);
@@ -106,11 +134,27 @@ export class PostingsBuilder {
   /** Forgets every document and term; the arrays stay for the next batch. */
   reset(): void {
     // A stale "last document" would merge a posting of the next batch's document of that number.
-    this.#lastDoc.fill(-1, 0, this.#termIds.size);
-    this.#termIds.clear();
+    this.#lastDoc.fill(-1, 0, this.#termCount);
+    this.#slots.fill(0);
+    this.#termCount = 0;
     this.#lengths = [];
     this.#postCount = 0;
     this.#docCount = 0;
+  }
+
+  /** Resets, and gives the arrays' memory back at once (see releaseBuffer). */
+  release(): void {
+    this.reset();
+    const arrays = [this.#slots, this.#slotHashes, this.#postTerm, this.#postTf, this.#docStarts];
+    for (const a of [...arrays, this.#lastDoc, this.#lastPosting]) releaseBuffer(a.buffer);
+    this.#slots = new Int32Array(1 << 12);
+    this.#slotHashes = new Int32Array(1 << 12);
+    this.#postTerm = new Int32Array(1 << 16);
+    this.#postTf = new Int32Array(1 << 16);
+    this.#docStarts = new Int32Array(1 << 12);
+    this.#lastDoc = new Int32Array(1 << 12).fill(-1);
+    this.#lastPosting = new Int32Array(1 << 12);
+    this.#terms.length = 0;
   }
 
   add(terms: readonly string[]): void {
@@ -138,22 +182,58 @@ export class PostingsBuilder {
   }
 
   #idOf(term: string): number {
-    let id = this.#termIds.get(term);
-    if (id === undefined) {
-      id = this.#termIds.size;
-      this.#termIds.set(term, id);
-      this.#lastDoc = grown(this.#lastDoc, id + 1, -1);
-      this.#lastPosting = grown(this.#lastPosting, id + 1);
+    let h = 0x811c9dc5;
+    for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), 0x01000193);
+    const mask = this.#slots.length - 1;
+    let s = h & mask;
+    for (;; s = (s + 1) & mask) {
+      const e = this.#slots[s] as number;
+      if (e === 0) break;
+      if (this.#slotHashes[s] === h && this.#terms[e - 1] === term) return e - 1;
     }
+    const id = this.#termCount++;
+    this.#terms[id] = term;
+    this.#slots[s] = id + 1;
+    this.#slotHashes[s] = h;
+    this.#lastDoc = grown(this.#lastDoc, id + 1, -1);
+    this.#lastPosting = grown(this.#lastPosting, id + 1);
+    if (2 * this.#termCount > this.#slots.length) this.#rehash(this.#slots.length * 2);
     return id;
   }
 
-  /**
-   * The posting lists; a counting sort by term id, stable, so each list stays in document order.
-   * With `scratch`, they are views into its arrays (valid until its next use); else fresh arrays.
-   */
-  finish(scratch?: PostingsScratch): FlatPostings {
-    const termCount = this.#termIds.size;
+  #rehash(size: number): void {
+    const oldSlots = this.#slots;
+    const oldHashes = this.#slotHashes;
+    this.#slots = new Int32Array(size);
+    this.#slotHashes = new Int32Array(size);
+    const mask = size - 1;
+    for (let o = 0; o < oldSlots.length; o++) {
+      const e = oldSlots[o] as number;
+      if (e === 0) continue;
+      const h = oldHashes[o] as number;
+      let s = h & mask;
+      while (this.#slots[s] !== 0) s = (s + 1) & mask;
+      this.#slots[s] = e;
+      this.#slotHashes[s] = h;
+    }
+  }
+
+  /** The posting lists, in fresh arrays, with a map from term to id. */
+  finish(): FlatPostings {
+    const flat = this.#scatter();
+    const termIds = new Map<string, number>();
+    for (let id = 0; id < flat.termCount; id++) termIds.set(flat.terms[id]!, id);
+    return { ...flat, terms: flat.terms.slice(0, flat.termCount), termIds };
+  }
+
+  /** The posting lists as views into `scratch`'s arrays (valid until its next use); terms until the next reset. */
+  finishInto(scratch: PostingsScratch): TermPostings {
+    return this.#scatter(scratch);
+  }
+
+  /** A counting sort by term id, stable, so each list stays in document order. */
+  #scatter(scratch?: PostingsScratch): TermPostings {
+    const termCount = this.#termCount;
     const total = this.#postCount;
     let offsets: Int32Array;
     let next: Int32Array;
@@ -190,7 +270,7 @@ export class PostingsBuilder {
         tfs[at] = this.#postTf[p] as number;
       }
     }
-    return { termIds: this.#termIds, offsets, docs, tfs, lengths: this.#lengths };
+    return { terms: this.#terms, termCount, offsets, docs, tfs, lengths: this.#lengths };
   }
 }
 

@@ -729,6 +729,7 @@ export class ArchiveUpdate {
       from = Number(page[page.length - 1]!.doc) + 1;
     }
     await flush();
+    builder.release();
     this.#manifest = a.segmentRows();
   }
 
