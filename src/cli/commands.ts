@@ -353,7 +353,15 @@ or $VERDICT_SEEN; an empty value disables it; default: one ledger per session un
   verdict recall --json --top 10 "数据库 迁移"
 
 Ranks every record against the words and prints the best, each with its date, kind,
-project, source file:line, score and matched terms.`,
+project, source file:line, score and matched terms.
+
+Copies of one text (a template or a decision sent again in several sessions: the same
+words, whatever the spacing, punctuation, case and numbers) are one result: the
+best-ranked copy, with "copies: N, FIRST to LAST" (--json: "copies": {count, first,
+last, complete}). --top N (default 5, at most 50) counts distinct texts. Copies are
+counted among the matches ranked (up to 4 per result asked, more when copies leave
+fewer than N texts, at most 2000); when not every match was ranked the count says
+"at least". Ties rank by score, then the newer record, then the record id.`,
     options: { ...RECORDS, ...TOP(5), ...JSON_OUT, ...AS_OF, ...EXPLAIN, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/recall.ts"),
@@ -430,7 +438,8 @@ earlier prompts). Nothing is written, not even the cooldown ledger.`,
   verdict query --as-of 2026-11-29T12:00:00Z --live-session 5c0375b4 "switch the queue to redis"
 
 Ranks records as recall does, with the caller's project weighted, entities boosted,
-and the live session's own records left out.`,
+and the live session's own records left out. Copies of one text are one result, as
+in recall (see "verdict recall --help"): --top N counts distinct texts.`,
     options: {
       ...AS_OF,
       ...RECORDS,

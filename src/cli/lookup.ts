@@ -10,6 +10,7 @@ import { compileCredentialRules } from "../collect/secrets.ts";
 import { inline, jsonWithoutRawBreaks, neutralise, truncate } from "../rank/quote.ts";
 import { openRecaller, RECALL_QUOTE_CHARS, type RecallAnswer, type RecallOptions } from "../rank/recall.ts";
 import type { SearchHit } from "../rank/score.ts";
+import type { Copies } from "../rank/distinct.ts";
 import { sourcePosition } from "../collect/record.ts";
 
 /** Most quotes a look-up may ask for. */
@@ -94,6 +95,12 @@ export function answerJson(
       score: round(h.score),
       matched: h.matched,
       quote: neutralise(truncate(h.quote, RECALL_QUOTE_CHARS)),
+      copies: {
+        count: h.copies.count,
+        first: h.copies.first,
+        last: h.copies.last,
+        complete: h.copies.complete,
+      },
       ...(explain && ex ? { weights: weightsOf(ex.hits[i]) } : {}),
     })),
     reason: answer.reason,
@@ -133,6 +140,16 @@ function date(time: string): string {
   return time.slice(0, 10);
 }
 
+/**
+ * "  copies: 3, 2026-01-02 to 2026-02-10" for a text found more than once ("at least 3" when not
+ * every match was ranked); nothing for a text found once.
+ */
+export function copiesText(copies: Copies): string {
+  if (copies.count < 2) return "";
+  const count = copies.complete ? `${copies.count}` : `at least ${copies.count}`;
+  return `  copies: ${count}, ${inline(date(copies.first))} to ${inline(date(copies.last))}`;
+}
+
 export function answerText(answer: RecallAnswer, explain: boolean): string {
   const out: string[] = [];
   const ex = answer.explain;
@@ -158,7 +175,7 @@ export function answerText(answer: RecallAnswer, explain: boolean): string {
     out.push(
       `${i + 1}. ${date(h.time)}  ${h.kind}  ${inline(h.project) || "-"}  ${
         inline(sourcePosition({ ...h, commit: null }))
-      }  score ${h.score.toFixed(4)}  matched: ${h.matched.map(inline).join(", ")}`,
+      }  score ${h.score.toFixed(4)}  matched: ${h.matched.map(inline).join(", ")}${copiesText(h.copies)}`,
     );
     const w = explain ? ex?.hits[i] : undefined;
     if (w) {

@@ -14,9 +14,12 @@ import type { Corpus } from "./bm25.ts";
 import { type Entity, parseEntities } from "./entities.ts";
 import { type ArchiveReader, IndexUnavailableError, openArchiveReader } from "../store/reader.ts";
 import { storePaths } from "../store/paths.ts";
-import { search, type SearchHit, type SearchResult } from "./score.ts";
+import type { SearchHit, SearchResult } from "./score.ts";
+import { type Copies, type CopyOf, searchDistinct } from "./distinct.ts";
+import { sameTextKey } from "../gate/statements.ts";
 
 export interface RecallOptions {
+  /** Distinct texts to return at most (copies of one text are one result: src/rank/distinct.ts). */
   readonly top: number;
   /** The pinned clock, ms since the epoch (recency is measured from it). */
   readonly asOfMs: number;
@@ -44,6 +47,11 @@ export interface RecallHit {
    * current text), else the stored text. Never a text any credential rule matches.
    */
   readonly quote: string;
+  /**
+   * The copies of this text among the ranked matches (the same text sent again, by the gate's
+   * definition): this hit is the best-ranked one, and the others are not listed.
+   */
+  readonly copies: Copies;
 }
 
 export interface RecallAnswer {
@@ -274,22 +282,33 @@ export function openRecaller(input: RecallerInput): Recaller {
   };
 
   const answer = (corpus: Loaded, query: string, options: RecallOptions): RecallAnswer | null => {
-    const result = search(corpus.corpus, query, {
+    // Each ranked match read once, whatever the number of searches: its record and its quote
+    // (null: withheld). A record a collect removed since the load makes the caller reload.
+    const read = new Map<number, { record: VerdictRecord; quote: string } | null>();
+    let removed = false;
+    const copyOf = (h: SearchHit): CopyOf | null => {
+      if (!read.has(h.doc)) {
+        const r = corpus.record(h.doc);
+        if (r === null) removed = true;
+        const quote = r === null ? null : quoteFor(r, input.quoteRoots, input.credentialRules);
+        read.set(h.doc, r === null || quote === null ? null : { record: r, quote });
+      }
+      const known = read.get(h.doc);
+      return known ? { key: sameTextKey(known.record.text), time: known.record.time } : null;
+    };
+    const { result, hits: distinct } = searchDistinct(corpus.corpus, query, {
       mode: "recall",
       nowMs: options.asOfMs,
       ...(options.project ? { project: options.project } : {}),
       entities: entities ?? [],
       excludeSession: options.excludeSession ?? null,
       top: options.top,
-    });
+    }, copyOf);
+    if (removed) return null;
     const hits: RecallHit[] = [];
     const shown: SearchHit[] = [];
-    for (const h of result.hits) {
-      const r = corpus.record(h.doc);
-      // Removed by a collect since the load: the caller reloads and asks again.
-      if (r === null) return null;
-      const quote = quoteFor(r, input.quoteRoots, input.credentialRules);
-      if (quote === null) continue;
+    for (const { best: h, copies } of distinct) {
+      const { record: r, quote } = read.get(h.doc)!;
       shown.push(h);
       hits.push({
         id: r.id,
@@ -304,6 +323,7 @@ export function openRecaller(input: RecallerInput): Recaller {
         score: h.score,
         matched: h.matched,
         quote,
+        copies,
       });
     }
     const reason = hits.length > 0

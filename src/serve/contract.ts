@@ -27,6 +27,10 @@ export interface ContractTool {
 export interface RecallFormat {
   readonly header: string;
   readonly hit: string;
+  /** Appended to `hit` for a text the ranked matches hold more than once: "{count}, {first} to {last}". */
+  readonly copies: string;
+  /** `{count}` of `copies` when not every match was ranked (a lower bound). */
+  readonly copies_lower_bound: string;
   readonly quote_line: string;
   readonly quote_blank_line: string;
   readonly between_hits: string;
@@ -75,6 +79,8 @@ export interface Contract {
 const RECALL_STRING_KEYS = [
   "header",
   "hit",
+  "copies",
+  "copies_lower_bound",
   "quote_line",
   "quote_blank_line",
   "between_hits",

@@ -45,6 +45,17 @@ function hitSource(hit: RecallHit): string {
   return oneLine(sourcePosition({ ...hit, commit: null }));
 }
 
+/** The `copies` suffix of a hit line for a text found more than once; empty for one found once. */
+function copiesOf(hit: RecallHit, f: RecallFormat): string {
+  const { count, first, last, complete } = hit.copies;
+  if (count < 2) return "";
+  return fill(f.copies, {
+    count: complete ? count : fill(f.copies_lower_bound, { count }),
+    first: hitDate(first),
+    last: hitDate(last),
+  });
+}
+
 function formatHit(hit: RecallHit, rank: number, f: RecallFormat): string[] {
   const header = fill(f.hit, {
     rank,
@@ -54,7 +65,7 @@ function formatHit(hit: RecallHit, rank: number, f: RecallFormat): string[] {
     source: hitSource(hit),
     score: hit.score.toFixed(f.score_decimals),
     matched: hit.matched.length === 0 ? f.no_terms : hit.matched.map(oneLine).join(", "),
-  });
+  }) + copiesOf(hit, f);
   const quote = cut(quoteText(hit.quote).trim(), f.quote_max_chars, f.quote_cut_mark);
   const lines = quote.split("\n").map((line) => {
     const l = line.trimEnd();

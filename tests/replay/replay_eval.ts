@@ -22,7 +22,7 @@
  * and per cross pair: tests/fixtures/replay/decisions.json), --only NAME (one history, own replay and pooled recall only).
  */
 import { fnv1a64, type VerdictRecord } from "../../src/collect/record.ts";
-import { search } from "../../src/rank/score.ts";
+import { searchDistinct } from "../../src/rank/distinct.ts";
 import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
 import {
   decisionKey,
@@ -36,7 +36,7 @@ import {
   whyNotAgainst,
 } from "../../src/replay/replay.ts";
 import { historiesMissing, type History, historyNames, loadHistory } from "./histories.ts";
-import { statementKey, statementsOf } from "../../src/gate/statements.ts";
+import { sameTextKey, statementKey, statementsOf } from "../../src/gate/statements.ts";
 import { loadTranscriptPeople, transcriptsMissing } from "./transcripts.ts";
 
 export const LABELS_DIR = new URL("../fixtures/replay/", import.meta.url);
@@ -222,12 +222,16 @@ export function runOwn(history: History, explainMisses = false): OwnRun {
     if (freshSample.has(event.prompt.id)) freshEvents.push(event);
     if (!sample.has(event.prompt.id)) continue;
     // The replay has not yet added this prompt: the index holds exactly its older records.
-    const recall = search(replayer.index, event.prompt.text, {
+    // Recall as `verdict recall` lists it: the top 3 distinct texts (copies of one are one result).
+    const recall = searchDistinct(replayer.index, event.prompt.text, {
       mode: "recall",
       nowMs: Date.parse(event.prompt.time),
       excludeSession: event.prompt.session,
       top: POOL_RECALL_TOP,
-    }).hits.map((h) => replayer.records[h.doc]!);
+    }, (h) => {
+      const r = replayer.records[h.doc]!;
+      return { key: sameTextKey(r.text), time: r.time };
+    }).hits.map((h) => replayer.records[h.best.doc]!);
     const byText = poolCandidates(
       event.prompt.text,
       event.quoted,
@@ -584,7 +588,7 @@ function transcriptTable(e: Evaluation): string[] {
 function poolTable(e: Evaluation): string[] {
   const lines = [
     "",
-    `pooled recall (${POOL_SAMPLE} sampled prompts per history; pool = hint quotes + recall top ${POOL_RECALL_TOP}, own session left out, each text once)`,
+    `pooled recall (${POOL_SAMPLE} sampled prompts per history; pool = hint quotes + recall top ${POOL_RECALL_TOP} distinct texts, own session left out, each text once)`,
     "history                    sampled  opportunities  relevant in pool  shown by the hint  recall   unlabelled  shown earlier in the session",
   ];
   for (const f of [...e.own, e.total]) {
