@@ -22,6 +22,11 @@ function rec(i: number, text: string): VerdictRecord {
   };
 }
 
+/** `i` written in letters (a…z, ba…): a word that tells records apart. */
+function lettersOf(i: number): string {
+  return [...i.toString(26)].map((d) => String.fromCharCode(0x61 + parseInt(d, 26))).join("");
+}
+
 /** The archive at `path` made to hold exactly `records` (a collect that replaced it). */
 async function writeArchive(path: string, records: VerdictRecord[]): Promise<void> {
   const paths = storePaths(path);
@@ -35,7 +40,8 @@ Deno.test("concurrent first calls share one load and all succeed", async () => {
   const path = `${dir}/records.db`;
   await writeArchive(
     path,
-    Array.from({ length: 500 }, (_, i) => rec(i, `we decided pg_dump nightly number ${i}`)),
+    // Distinct texts (a number alone does not make one: copies of a text are one result).
+    Array.from({ length: 500 }, (_, i) => rec(i, `we decided pg_dump nightly for host ${lettersOf(i)}`)),
   );
   const recaller = openRecaller({
     recordsPath: path,
