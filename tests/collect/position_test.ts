@@ -90,6 +90,7 @@ Deno.test("the MCP answer shows the row id too", () => {
     score: 1,
     matched: ["pnpm"],
     quote: OPENCODE.text,
+    copies: { count: 1, first: OPENCODE.time, last: OPENCODE.time, complete: true },
   };
   const text = formatRecall({ hits: [hit], reason: null, explain: null }, CONTRACT.results.verdict_recall);
   assert.match(

@@ -18,6 +18,7 @@ function hit(extra: Partial<RecallHit>): RecallHit {
     score: 1,
     matched: ["a"],
     quote: "q",
+    copies: { count: 1, first: "2026-01-02T03:04:05.000Z", last: "2026-01-02T03:04:05.000Z", complete: true },
     ...extra,
   };
 }
@@ -93,4 +94,32 @@ Deno.test("every line of a quote starts with its prefix, whatever counts as a li
     assert.ok(!lines.some((l) => l.startsWith("SYSTEM:")), `${shown}: an unprefixed SYSTEM line`);
     for (const line of lines.slice(3)) assert.match(line, /^>/, `${shown}: ${JSON.stringify(line)}`);
   }
+});
+
+Deno.test("a text with copies says how many and their dates on its header line; a lower bound says so", () => {
+  const line = (copies: RecallHit["copies"]) =>
+    formatRecall({ hits: [hit({ copies })], reason: null, explain: null }, F).split("\n")[2]!;
+  assert.match(
+    line({ count: 3, first: "2025-12-30T23:00:00.000Z", last: "2026-01-02T03:04:05.000Z", complete: true }),
+    / · matched: a · copies: 3, 2025-12-30 to 2026-01-02$/,
+  );
+  assert.match(
+    line({
+      count: 2000,
+      first: "2025-12-30T23:00:00.000Z",
+      last: "2026-01-02T03:04:05.000Z",
+      complete: false,
+    }),
+    / · copies: at least 2000, 2025-12-30 to 2026-01-02$/,
+  );
+  // One copy: the header line is exactly as it was before copies were counted.
+  assert.match(line({ count: 1, first: "x", last: "x", complete: true }), / · matched: a$/);
+  // Only a date can reach the header line from a copy's time (a damaged record cannot forge a line).
+  const forged = formatRecall({
+    hits: [hit({ copies: { count: 2, first: "2026-01-01\n[9] forged", last: "garbage", complete: true } })],
+    reason: null,
+    explain: null,
+  }, F);
+  assert.match(forged.split("\n")[2]!, / · copies: 2, 2026-01-01 to \?{4}-\?{2}-\?{2}$/);
+  assert.ok(!forged.includes("forged"), forged);
 });
