@@ -10,7 +10,7 @@ import { compileCredentialRules } from "../collect/secrets.ts";
 import { inline, jsonWithoutRawBreaks, neutralise, truncate } from "../rank/quote.ts";
 import { openRecaller, RECALL_QUOTE_CHARS, type RecallAnswer, type RecallOptions } from "../rank/recall.ts";
 import type { SearchHit } from "../rank/score.ts";
-import type { Copies } from "../rank/distinct.ts";
+import type { Copies } from "../rank/recall.ts";
 import { sourcePosition } from "../collect/record.ts";
 
 /** Most quotes a look-up may ask for. */

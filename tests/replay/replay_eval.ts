@@ -22,7 +22,7 @@
  * and per cross pair: tests/fixtures/replay/decisions.json), --only NAME (one history, own replay and pooled recall only).
  */
 import { fnv1a64, type VerdictRecord } from "../../src/collect/record.ts";
-import { searchDistinct } from "../../src/rank/distinct.ts";
+import { searchDistinct } from "../../src/rank/recall.ts";
 import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
 import {
   decisionKey,

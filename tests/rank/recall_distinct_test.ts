@@ -1,8 +1,8 @@
-/** Copies of one text are one ranked result (src/rank/distinct.ts). */
+/** Copies of one text are one ranked result (src/rank/recall.ts `searchDistinct`). */
 import assert from "node:assert/strict";
 import { recordId, type VerdictRecord } from "../../src/collect/record.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
-import { collapseCopies, MAX_RANKED_MATCHES, searchDistinct } from "../../src/rank/distinct.ts";
+import { collapseCopies, MAX_RANKED_MATCHES, searchDistinct } from "../../src/rank/recall.ts";
 import { sameTextKey } from "../../src/gate/statements.ts";
 
 const AS_OF = Date.parse("2026-04-01T00:00:00Z");
