@@ -767,6 +767,21 @@ function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
 
+/**
+ * A check names its hit's id only when asked (explain): the disk index reads ids from its file.
+ * A class, not an object literal with a getter, which V8 builds through a slow path.
+ */
+class CandidateCheck implements HitCheck {
+  readonly #hit: SearchHit;
+  constructor(hit: SearchHit, readonly rule: HitCheck["rule"], readonly detail: string) {
+    this.#hit = hit;
+  }
+
+  get id(): string {
+    return this.#hit.id;
+  }
+}
+
 /** Decides from a search result; `top` caps the quotes (≤ MAX_HINT_QUOTES). */
 export function decide(result: SearchResult, top: number, ctx: GateContext): GateVerdict {
   const limit = Math.max(1, Math.min(top, MAX_HINT_QUOTES));
@@ -806,13 +821,8 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
   /** The scanned texts of the candidates read so far, by the hash of their sameTextKey. */
   const judged = new Map<string, readonly string[]>();
   let firstRefusal: Verdict | null = null;
-  // A check names its hit's id only when asked (explain): the disk index reads ids from its file.
-  const checkOf = (hit: SearchHit, c: { rule: HitCheck["rule"]; detail: string }): HitCheck => ({
-    get id() {
-      return hit.id;
-    },
-    ...c,
-  });
+  const checkOf = (hit: SearchHit, c: { rule: HitCheck["rule"]; detail: string }): HitCheck =>
+    new CandidateCheck(hit, c.rule, c.detail);
   for (const hit of result.hits) {
     if (spoken.length >= limit) break;
     // Hits come best first: once one scores under TAIL_SCORE_SHARE of the first quote, so do all

@@ -495,22 +495,17 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
       entity: entities.length > 0 ? ENTITY_WEIGHT : 1,
     };
     const informativeMatched = matchedTerms.filter((t) => !t.common).map((t) => t.term);
-    return {
+    return new RankedHit(
       doc,
-      // Read on demand: the disk index fetches an id from its file, and most hits never need one.
-      get id() {
-        return meta.id;
-      },
       meta,
-      bm25: sums.scores[doc]!,
+      sums.scores[doc]!,
       weights,
-      score: final[k]!,
-      matched: matchedTerms.map((t) => t.term),
+      final[k]!,
+      matchedTerms.map((t) => t.term),
       informativeMatched,
-      commonOnly: informativeMatched.length === 0,
-      coverage: informativeMass > 0 ? Math.min(1, coveredMass / informativeMass) : 0,
-      entities: entities.map((e) => e.name),
-    };
+      informativeMass > 0 ? Math.min(1, coveredMass / informativeMass) : 0,
+      entities.map((e) => e.name),
+    );
   });
   return {
     docCount: corpus.docCount,
@@ -521,6 +516,32 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
     hits,
     topic,
   };
+}
+
+/**
+ * A SearchHit whose id is read on demand (the disk index fetches an id from its file, and most
+ * hits never need one). A class, not an object literal with a getter: V8 builds those through a
+ * slow path, and a search makes one per candidate it hands the gate.
+ */
+class RankedHit implements SearchHit {
+  readonly commonOnly: boolean;
+  constructor(
+    readonly doc: number,
+    readonly meta: DocMeta,
+    readonly bm25: number,
+    readonly weights: WeightFactors,
+    readonly score: number,
+    readonly matched: readonly string[],
+    readonly informativeMatched: readonly string[],
+    readonly coverage: number,
+    readonly entities: readonly string[],
+  ) {
+    this.commonOnly = informativeMatched.length === 0;
+  }
+
+  get id(): string {
+    return this.meta.id;
+  }
 }
 
 /** The `k` best items by `cmp` (negative: a before b), sorted; a bounded insertion, O(n·k). */

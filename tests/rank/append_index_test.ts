@@ -40,7 +40,12 @@ function statsOf(c: Corpus, terms: readonly string[]) {
     docCount: c.docCount,
     avg: c.avgDocLength,
     dfs: terms.map((t) => [t, c.docFreq(t), c.postings(t)]),
-    metas: Array.from({ length: c.docCount }, (_, d) => ({ ...c.meta(d), length: c.docLength(d) })),
+    // Field by field: a DocMeta's lazy fields are getters, which a spread would leave out.
+    metas: Array.from({ length: c.docCount }, (_, d) => {
+      const m = c.meta(d);
+      const { id, kind, timeMs, project, session, marker } = m;
+      return { id, kind, timeMs, project, session, marker, length: c.docLength(d) };
+    }),
   };
 }
 

@@ -1,5 +1,16 @@
 import assert from "node:assert/strict";
-import { BM25_B, BM25_K1, bm25Idf, bm25Rank, type DocMeta } from "../../src/rank/bm25.ts";
+import {
+  BM25_B,
+  BM25_K1,
+  bm25Idf,
+  bm25Rank,
+  type DocMeta,
+  indexOfDoc,
+  indexOfDocSkipping,
+  SKIP_BLOCK,
+  skipsOf,
+} from "../../src/rank/bm25.ts";
+import { rng } from "../../bench/hint_bench_data.ts";
 import { MemoryIndex } from "../../src/rank/memory_index.ts";
 
 const meta = (id: string): DocMeta => ({
@@ -65,4 +76,33 @@ Deno.test("MemoryIndex keeps postings sorted by document and exposes a sorted vo
   assert.deepEqual(index.postings("nope"), []);
   assert.deepEqual(index.vocabulary(), ["a", "b", "c", "d"]);
   assert.throws(() => index.docLength(3), RangeError);
+});
+
+Deno.test("a long list's skip table finds every document a binary search finds, and no other", () => {
+  const r = rng(5);
+  for (const length of [4096, 4097, 5000, 64 * 100, 20_000]) {
+    // Sorted, distinct, with gaps: both present and absent documents to look up.
+    const docs = new Int32Array(length);
+    let doc = 3;
+    for (let i = 0; i < length; i++) docs[i] = doc += 1 + Math.floor(r() * 4);
+    const skips = skipsOf(docs);
+    assert.ok(skips !== null && skips.length === Math.ceil(length / SKIP_BLOCK));
+    assert.equal(skipsOf(docs), skips, "made once per list");
+    const probes = [-1, 0, 3, docs[0]!, docs[length - 1]!, docs[length - 1]! + 1, 2 ** 31 - 1];
+    for (let b = 0; b < skips.length; b++) {
+      const at = b * SKIP_BLOCK;
+      probes.push(docs[at]!, docs[at]! - 1, docs[at]! + 1, docs[Math.min(length - 1, at + SKIP_BLOCK - 1)]!);
+    }
+    for (let i = 0; i < 2000; i++) probes.push(Math.floor(r() * (doc + 10)));
+    for (const p of probes) {
+      const expected = indexOfDoc(docs, p);
+      assert.equal(indexOfDocSkipping(docs, skips, p), expected, `document ${p} in a list of ${length}`);
+      if (expected >= 0) assert.equal(docs[expected], p);
+    }
+  }
+  // A short list has no table and is searched directly.
+  const short = Int32Array.from([1, 5, 9]);
+  assert.equal(skipsOf(short), null);
+  assert.equal(indexOfDocSkipping(short, null, 5), 1);
+  assert.equal(indexOfDocSkipping(short, null, 6), -1);
 });
