@@ -159,6 +159,8 @@ export function searchOptions(
     top,
     // A record without an anchor word is never quoted: do not even score it.
     minCandidateIdf: anchorIdf(corpus.docCount),
+    // The searched text's terms, as its origins were made (the same tokenize, the same lexicon).
+    queryTerms: origins.map((o) => o.term),
   };
 }
 

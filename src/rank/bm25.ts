@@ -281,9 +281,15 @@ export function bm25Idf(docCount: number, df: number): number {
  * masks. Valid until the next bm25Accumulate on the same corpus (the arrays are reused).
  */
 export interface Bm25Sums {
-  /** Candidate docs, in the order they were first matched. */
+  /** Candidate docs: those whose sums are complete first (`scored` of them), then any cut. */
   readonly docs: Int32Array;
+  /** Candidates: the documents the unrestricted terms matched. */
   readonly count: number;
+  /**
+   * docs[0 … scored) hold every term's share; the rest were cut (CandidateCut) before the
+   * restricted terms, and their sums and masks are partial. Equals `count` without a cut.
+   */
+  readonly scored: number;
   /** BM25 sum by doc (only candidates are meaningful). */
   readonly scores: Float64Array;
   /** Bit i set when the doc holds term i (terms 0–31; later terms leave no bit). */
@@ -291,15 +297,41 @@ export interface Bm25Sums {
 }
 
 /**
+ * Asked once the unrestricted terms are summed (`sums.scored` = `sums.count` then), with the
+ * most each restricted term can still add to any document, in term order (Bm25TermBound): which
+ * candidates may still matter. Null keeps them all; a candidate it refuses is not looked up in
+ * the restricted terms' lists, so its sum stays partial.
+ */
+export type CandidateCut = (
+  sums: Bm25Sums,
+  restMax: readonly number[],
+) => ((doc: number) => boolean) | null;
+
+/**
+ * The most a term of BM25 weight `weight` (qtf × idf) adds to any document's sum, as computed:
+ * the share weight·tf·(k1 + 1)/(tf + norm) is below weight·(k1 + 1) by the factor
+ * tf/(tf + norm), and norm ≥ k1·(1 − b) = 0.3 while tf ≤ a document's length < 2³², so the
+ * factor is under 1 − 7·10⁻¹¹: far more than the few units of rounding in either value.
+ * Adding to and multiplying a float sum are monotonic, so a sum with these in place of the
+ * real shares, weighted the same way, bounds the real score from above, bit for bit.
+ */
+export function bm25TermBound(weight: number): number {
+  return weight * (BM25_K1 + 1);
+}
+
+/**
  * Sums BM25 over `terms`, term by term in the order given (so float sums are reproducible).
  * Terms from index `restrictFrom` on only add to documents an earlier term already matched:
  * the gate never speaks for a record matched by common words alone, so the hint path spends no
- * time on the long posting lists of words like "the" beyond its real candidates.
+ * time on the long posting lists of words like "the" beyond its real candidates. With `cut`,
+ * they add only to the candidates it keeps (a caller that wants its top few need not look up
+ * the candidates that cannot reach them).
  */
 export function bm25Accumulate(
   corpus: Corpus,
   terms: readonly QueryTerm[],
   restrictFrom = terms.length,
+  cut?: CandidateCut,
 ): Bm25Sums {
   const n = corpus.docCount;
   const avgdl = corpus.avgDocLength > 0 ? corpus.avgDocLength : 1;
@@ -317,6 +349,9 @@ export function bm25Accumulate(
   scratch.count = 0;
   let docs = scratch.docs;
   let count = 0;
+  // The candidates the restricted terms score, docs[0 … live): set at the first of them (with
+  // a cut, seen[doc] is CUT_OFF for the candidates it refused). −1 before.
+  let live = -1;
   for (let ti = 0; ti < terms.length; ti++) {
     const t = terms[ti]!;
     const df = corpus.docFreq(t.term);
@@ -324,17 +359,22 @@ export function bm25Accumulate(
     const weight = t.qtf * bm25Idf(n, df);
     const bit = ti < 32 ? 1 << ti : 0;
     const restricted = ti >= restrictFrom;
-    if (restricted && count === 0) continue;
+    if (restricted && live < 0) {
+      live = cut !== undefined && count > 0
+        ? applyCut(corpus, terms, ti, { docs, count, scored: count, scores, masks }, cut, seen)
+        : count;
+    }
+    if (restricted && live === 0) continue;
     for (const part of corpus.postingParts(t.term, restricted)) {
       const pd = part.docs;
       const pt = part.tfs;
       const base = part.base;
       const deleted = part.deleted;
-      if (restricted && count * Math.log2(pd.length + 1) < pd.length) {
+      if (restricted && live * Math.log2(pd.length + 1) < pd.length) {
         // Few candidates against a long list (a common word): look each candidate up instead.
         // Candidates are live, so a deleted slot is never found.
         const skips = skipsOf(pd);
-        for (let k = 0; k < count; k++) {
+        for (let k = 0; k < live; k++) {
           const doc = docs[k]!;
           const i = indexOfDocSkipping(pd, skips, doc - base);
           if (i < 0) continue;
@@ -348,7 +388,7 @@ export function bm25Accumulate(
       for (let i = 0; i < pd.length; i++) {
         const slot = pd[i]!;
         const doc = base + slot;
-        if (seen[doc] === 0) {
+        if (seen[doc] !== 1) {
           if (restricted || (deleted !== null && isMarked(deleted, slot))) continue;
           seen[doc] = 1;
           if (count === docs.length) {
@@ -367,7 +407,48 @@ export function bm25Accumulate(
   }
   scratch.docs = docs;
   scratch.count = count;
-  return { docs, count, scores, masks };
+  return { docs, count, scored: live < 0 ? count : live, scores, masks };
+}
+
+/** seen[] mark of a candidate a cut refused: not scored by the restricted terms. */
+const CUT_OFF = 2;
+
+/**
+ * Asks `cut` which candidates may still matter once terms before `from` are summed, moves
+ * those to the front of `sums.docs` (their order does not change any sum: each document adds
+ * its terms in term order) and marks the others CUT_OFF. Returns how many it kept.
+ */
+function applyCut(
+  corpus: Corpus,
+  terms: readonly QueryTerm[],
+  from: number,
+  sums: Bm25Sums,
+  cut: CandidateCut,
+  seen: Uint8Array,
+): number {
+  const restMax: number[] = [];
+  for (let ti = from; ti < terms.length; ti++) {
+    const t = terms[ti]!;
+    const df = corpus.docFreq(t.term);
+    if (df === 0 || t.qtf <= 0) continue;
+    restMax.push(bm25TermBound(t.qtf * bm25Idf(corpus.docCount, df)));
+  }
+  const keep = cut(sums, restMax);
+  if (keep === null) return sums.count;
+  const docs = sums.docs;
+  let kept = 0;
+  // A stable partition: the kept in their first-touch order, then the cut in theirs.
+  const refused: number[] = [];
+  for (let k = 0; k < sums.count; k++) {
+    const doc = docs[k]!;
+    if (keep(doc)) docs[kept++] = doc;
+    else {
+      refused.push(doc);
+      seen[doc] = CUT_OFF;
+    }
+  }
+  for (let k = 0; k < refused.length; k++) docs[kept + k] = refused[k]!;
+  return kept;
 }
 
 interface Scratch {

@@ -22,6 +22,7 @@ import { RECORD_KINDS, type RecordKind } from "../collect/record.ts";
 import {
   bm25Accumulate,
   bm25Idf,
+  type Bm25Sums,
   type Corpus,
   type DocMeta,
   holdsDoc,
@@ -120,6 +121,11 @@ export interface SearchOptions {
   readonly minCandidateIdf?: number;
   /** Hint mode: terms that start candidates however common (the files the prompt names). */
   readonly startTerms?: ReadonlySet<string>;
+  /**
+   * The query's terms when the caller has them already: exactly tokenize(query) with the
+   * corpus's lexicon (corpusLexicon), as termOrigins gives them. Saves tokenizing it twice.
+   */
+  readonly queryTerms?: readonly string[];
 }
 
 export interface SearchTerm {
@@ -210,6 +216,16 @@ export function recencyWeight(mode: SearchMode, timeMs: number, nowMs: number): 
   if (mode === "hint") return Math.pow(2, -ageDays / HINT_HALF_LIFE_DAYS);
   return Math.max(RECALL_RECENCY_FLOOR, 1 / (1 + ageDays / RECALL_DECAY_DAYS));
 }
+
+/** source × marker by a document's packed flags byte (bm25.ts packFlags): one look-up per candidate. */
+const KIND_MARKER_WEIGHTS = (() => {
+  const table = new Float64Array(256);
+  for (let f = 0; f < 256; f++) {
+    const kind = RECORD_KINDS[f & 0x0f];
+    table[f] = kind ? sourceWeight(kind) * markerWeight(markerOf(f)) : 0;
+  }
+  return table;
+})();
 
 /** How many conversations more than which a term is common, in `corpus`. */
 export function commonThreshold(corpus: Corpus): number {
@@ -345,10 +361,10 @@ export function selectTerms(
 function prepare(
   corpus: Corpus,
   query: string,
-  options: Pick<SearchOptions, "entities" | "maxTerms" | "startTerms">,
+  options: Pick<SearchOptions, "entities" | "maxTerms" | "startTerms" | "queryTerms">,
 ): { terms: SearchTerm[]; skipped: SkippedTerm[]; named: NamedEntity[] } {
   const lexicon = corpusLexicon(corpus);
-  const counts = countTerms(tokenize(query, lexicon));
+  const counts = countTerms(options.queryTerms ?? tokenize(query, lexicon));
   const named = namedEntities(options.entities ?? [], new Set(counts.keys()), lexicon);
   const origin = new Map<string, string | null>([...counts.keys()].map((t) => [t, null]));
   for (const e of named) {
@@ -407,10 +423,36 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
     Number(!starts(terms[a]!)) - Number(!starts(terms[b]!)) || a - b
   );
   const restrictFrom = termOrder.filter((i) => starts(terms[i]!)).length;
+
+  // Weights from the columns: one number per candidate, no object per candidate.
+  const cols = corpus.columns();
+  const entityDocs = named.map((e) => docsNaming(corpus, e));
+  const excludedSession = options.excludeSession != null
+    ? cols.sessionNames.indexOf(options.excludeSession)
+    : -1;
+  const callerProject = options.project !== undefined && options.project !== ""
+    ? cols.projectNames.indexOf(options.project)
+    : -1;
+  const kindMarker = KIND_MARKER_WEIGHTS;
+  const excluded = (doc: number) => excludedSession >= 0 && cols.sessions[doc] === excludedSession;
+  /** A candidate's score from a BM25 sum: the one expression both the ranking and its bounds use. */
+  const weighted = (bm25: number, doc: number): number => {
+    let score = bm25 * kindMarker[cols.flags[doc]!]! *
+      recencyWeight(options.mode, cols.times[doc]!, options.nowMs);
+    if (callerProject >= 0 && cols.projects[doc] === callerProject) score *= PROJECT_WEIGHT;
+    if (entityDocs.length > 0 && entityDocs.some((set) => set.has(doc))) score *= ENTITY_WEIGHT;
+    return score;
+  };
+  // The cooldown ids can only push out as many candidates as they number, so the ranking needs
+  // the best `top` plus that many.
+  const top = options.top ?? DEFAULT_TOP;
+  const excludeIds = options.excludeIds ?? new Set<string>();
+  const wanted = top + excludeIds.size;
   const sums = bm25Accumulate(
     corpus,
     termOrder.map((i) => ({ term: terms[i]!.term, qtf: terms[i]!.qtf })),
     restrictFrom,
+    (partial, restMax) => cutBelowTop(partial, restMax, wanted, weighted, excluded),
   );
 
   // The coverage denominator: the query's own informative terms, including words no record
@@ -432,61 +474,58 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
   let informativeMass = 0;
   for (const t of topic) informativeMass += t.idf;
 
-  // Weights from the columns: one number per candidate, no object per candidate.
-  const cols = corpus.columns();
-  const entityDocs = named.map((e) => docsNaming(corpus, e));
-  const excludedSession = options.excludeSession != null
-    ? cols.sessionNames.indexOf(options.excludeSession)
-    : -1;
-  const callerProject = options.project !== undefined && options.project !== ""
-    ? cols.projectNames.indexOf(options.project)
-    : -1;
-  // source × marker by the packed flags byte: one table look-up per candidate.
-  const kindMarker = new Float64Array(256);
-  for (let f = 0; f < 256; f++) {
-    const kind = RECORD_KINDS[f & 0x0f];
-    kindMarker[f] = kind ? sourceWeight(kind) * markerWeight(markerOf(f)) : 0;
-  }
-  const final = new Float64Array(sums.count);
+  // Candidates a cut left with partial sums cannot reach the best `wanted`: not ranked.
+  const final = new Float64Array(sums.scored);
   const order: number[] = [];
-  for (let k = 0; k < sums.count; k++) {
+  for (let k = 0; k < sums.scored; k++) {
     const doc = sums.docs[k]!;
-    if (excludedSession >= 0 && cols.sessions[doc] === excludedSession) continue;
-    let score = sums.scores[doc]! * kindMarker[cols.flags[doc]!]! *
-      recencyWeight(options.mode, cols.times[doc]!, options.nowMs);
-    if (callerProject >= 0 && cols.projects[doc] === callerProject) score *= PROJECT_WEIGHT;
-    if (entityDocs.length > 0 && entityDocs.some((set) => set.has(doc))) score *= ENTITY_WEIGHT;
-    final[k] = score;
+    if (excluded(doc)) continue;
+    final[k] = weighted(sums.scores[doc]!, doc);
     order.push(k);
   }
 
-  // The best `top` after exclusions, by score desc, time desc, id asc: the cooldown ids can only
-  // push out as many as they number, so rank that many more and drop them at the end.
-  const top = options.top ?? DEFAULT_TOP;
-  const excludeIds = options.excludeIds ?? new Set<string>();
+  // The best `top` after exclusions, by score desc, time desc, id asc (the cooldown ids dropped
+  // at the end).
   const better = (a: number, b: number): number => {
     const da = sums.docs[a]!;
     const db = sums.docs[b]!;
     return final[b]! - final[a]! || cols.times[db]! - cols.times[da]! ||
       compareStrings(corpus.id(da), corpus.id(db)) || da - db;
   };
-  const ranked = selectBest(order, top + excludeIds.size, better);
+  const ranked = selectBest(order, wanted, better);
   const best = excludeIds.size === 0
     ? ranked
     : ranked.filter((k) => !excludeIds.has(corpus.id(sums.docs[k]!)));
 
+  // Each term's bit in the sums' masks (bit k is the k-th term summed; terms past 32 have none),
+  // and each topic term's: a hit's matched terms and coverage are then read off its mask.
+  const bitOf = new Array<number>(terms.length).fill(0);
+  for (let k = 0; k < termOrder.length && k < 32; k++) bitOf[termOrder[k]!] = 1 << k;
+  const indexOfTerm = new Map(terms.map((t, i) => [t.term, i]));
+  const topicBits = topic.map((t) => bitOf[indexOfTerm.get(t.term) ?? -1] ?? 0);
   const hits: SearchHit[] = best.slice(0, top).map((k) => {
     const doc = sums.docs[k]!;
     const meta = corpus.meta(doc);
     const mask = sums.masks[doc]!;
-    const matchedTerms = termOrder.filter((_, k) => k < 32 && (mask & (1 << k)) !== 0).sort((a, b) => a - b)
-      .map((i) => terms[i]!);
+    // In search order (the order of `terms`).
+    const matched: string[] = [];
+    const informativeMatched: string[] = [];
+    for (let i = 0; i < terms.length; i++) {
+      if ((mask & bitOf[i]!) === 0) continue;
+      const t = terms[i]!;
+      matched.push(t.term);
+      if (!t.common) informativeMatched.push(t.term);
+    }
     const entities = named.filter((_, i) => entityDocs[i]!.has(doc));
-    // A query word that spelled an entity is covered by a record naming that entity any way.
-    const covered = new Set(matchedTerms.map((t) => t.term));
-    for (const e of entities) for (const t of e.queryTerms) covered.add(t);
     let coveredMass = 0;
-    for (const t of topic) if (covered.has(t.term)) coveredMass += t.idf;
+    if (entities.length === 0) {
+      for (let j = 0; j < topic.length; j++) if ((mask & topicBits[j]!) !== 0) coveredMass += topic[j]!.idf;
+    } else {
+      // A query word that spelled an entity is covered by a record naming that entity any way.
+      const covered = new Set(matched);
+      for (const e of entities) for (const t of e.queryTerms) covered.add(t);
+      for (const t of topic) if (covered.has(t.term)) coveredMass += t.idf;
+    }
     const weights: WeightFactors = {
       source: sourceWeight(meta.kind),
       marker: markerWeight(meta.marker),
@@ -494,14 +533,13 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
       project: callerProject >= 0 && cols.projects[doc] === callerProject ? PROJECT_WEIGHT : 1,
       entity: entities.length > 0 ? ENTITY_WEIGHT : 1,
     };
-    const informativeMatched = matchedTerms.filter((t) => !t.common).map((t) => t.term);
     return new RankedHit(
       doc,
       meta,
       sums.scores[doc]!,
       weights,
       final[k]!,
-      matchedTerms.map((t) => t.term),
+      matched,
       informativeMatched,
       informativeMass > 0 ? Math.min(1, coveredMass / informativeMass) : 0,
       entities.map((e) => e.name),
@@ -542,6 +580,42 @@ class RankedHit implements SearchHit {
   get id(): string {
     return this.meta.id;
   }
+}
+
+/**
+ * The cut of the hint's ranking (bm25.ts CandidateCut): once the start terms are summed, only
+ * `wanted` candidates can be shown, and a candidate whose score cannot reach theirs whatever
+ * the restricted terms add is not looked up in their (long) lists. Exact, never an estimate:
+ * with S the `wanted`-th largest score so far among the candidates that may be shown (scores
+ * only grow as terms add), a candidate is cut only when its score with every restricted term's
+ * largest share (bm25TermBound), weighted by the same expression, is below S. Then at least
+ * `wanted` others end strictly above it, so it is never among the best, and nothing else reads
+ * a cut candidate's sums. In the hint, recency spreads scores over orders of magnitude, so most
+ * candidates are cut at once.
+ */
+function cutBelowTop(
+  partial: Bm25Sums,
+  restMax: readonly number[],
+  wanted: number,
+  weighted: (bm25: number, doc: number) => number,
+  excluded: (doc: number) => boolean,
+): ((doc: number) => boolean) | null {
+  if (wanted <= 0 || partial.count <= wanted) return null;
+  const lower: number[] = [];
+  for (let k = 0; k < partial.count; k++) {
+    const doc = partial.docs[k]!;
+    if (!excluded(doc)) lower.push(weighted(partial.scores[doc]!, doc));
+  }
+  if (lower.length <= wanted) return null;
+  lower.sort((a, b) => b - a);
+  const reach = lower[wanted - 1]!;
+  return (doc) => {
+    if (excluded(doc)) return false;
+    // The restricted terms' largest shares added in the order the terms add theirs.
+    let most = partial.scores[doc]!;
+    for (const m of restMax) most += m;
+    return weighted(most, doc) >= reach;
+  };
 }
 
 /** The `k` best items by `cmp` (negative: a before b), sorted; a bounded insertion, O(n·k). */

@@ -50,6 +50,8 @@ export const SMALL_SEGMENT_BYTES = 256 * 1024;
 const MAX_CACHED_POSTINGS = 4_000_000;
 const MAX_CACHED_TERMS = 200_000;
 
+const UTF8 = new TextEncoder();
+
 /** Raw postings are read as typed-array views, which assume a little-endian machine. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -366,7 +368,7 @@ export class Segment {
   entry(term: string): SegmentEntry | null {
     const cached = this.#terms.get(term);
     if (cached !== undefined) return cached;
-    const found = this.#lookup(new TextEncoder().encode(term));
+    const found = this.#lookup(UTF8.encode(term));
     if (this.#terms.size >= MAX_CACHED_TERMS) this.#terms.clear();
     this.#terms.set(term, found);
     return found;
@@ -377,7 +379,8 @@ export class Segment {
     if (h.termCount === 0) return null;
     const hash = fnv1a32(bytes);
     const bucket = h.bucketBits === 0 ? 0 : hash >>> (32 - h.bucketBits);
-    const slots = new DataView(this.read(h.buckets + bucket * 4, 8).slice().buffer);
+    const pair = this.read(h.buckets + bucket * 4, 8);
+    const slots = new DataView(pair.buffer, pair.byteOffset, 8);
     const start = slots.getUint32(0, true);
     const end = slots.getUint32(4, true);
     if (end <= start) return null;

@@ -273,3 +273,74 @@ Deno.test("search() tokenizes the query with the CJK words the index derived fro
   assert.ok(!selectTerms(bigramsOnly, "备份数据库用什么").terms.some((t) => t.term === "数据库"));
   assert.equal(search(index, "pg_dump 备份数据库", RECALL).hits[0]?.id, "target");
 });
+
+Deno.test("the hint's cut of candidates that cannot reach the top changes no hit: top 15 = the first 15 of all", async () => {
+  const { makeRecords, queries } = await import("../../bench/hint_bench_data.ts");
+  const { anchorIdf } = await import("../../src/gate/gate.ts");
+  const records = makeRecords(4000);
+  const index = buildMemoryIndex(records);
+  const nowMs = Date.parse("2026-01-01T00:00:00Z");
+  const variants: Partial<SearchOptions>[] = [
+    {},
+    { project: "/home/dev/p3", excludeSession: "s7" },
+    { excludeIds: new Set([records[5]!.id, records[77]!.id, records[1234]!.id]) },
+    { mode: "recall" },
+  ];
+  let compared = 0;
+  for (const query of queries(150)) {
+    for (const v of variants) {
+      const base: SearchOptions = { mode: "hint", nowMs, minCandidateIdf: anchorIdf(index.docCount), ...v };
+      const cut = search(index, query, { ...base, top: 15 });
+      // With room for every candidate nothing can be cut: the reference ranking.
+      const all = search(index, query, { ...base, top: index.docCount });
+      assert.equal(cut.candidates, all.candidates, query);
+      const facts = (r: typeof cut) =>
+        r.hits.slice(0, 15).map((h) => [
+          h.id,
+          h.score,
+          h.bm25,
+          h.weights,
+          h.matched,
+          h.informativeMatched,
+          h.coverage,
+        ]);
+      assert.deepEqual(facts(cut), facts(all), query);
+      if (all.hits.length > 15) compared++;
+    }
+  }
+  assert.ok(compared > 100, `only ${compared} searches had more candidates than the top`);
+});
+
+Deno.test("bm25Accumulate scores only the candidates a cut keeps, and those exactly as without it", async () => {
+  const { bm25Accumulate } = await import("../../src/rank/bm25.ts");
+  const index = buildMemoryIndex([
+    rec("alpha beta gamma"),
+    rec("alpha beta"),
+    rec("alpha gamma gamma"),
+    rec("alpha"),
+    rec("beta gamma"),
+  ]);
+  const terms = ["alpha", "beta", "gamma"].map((term) => ({ term, qtf: 1 }));
+  const full = bm25Accumulate(index, terms, 1);
+  const fullScores = Array.from({ length: 5 }, (_, d) => full.scores[d]!);
+  const fullMasks = Array.from({ length: 5 }, (_, d) => full.masks[d]!);
+  let asked: readonly number[] = [];
+  const cut = bm25Accumulate(index, terms, 1, (partial, restMax) => {
+    asked = restMax;
+    assert.equal(partial.count, 4); // alpha starts documents 0–3; 4 holds no start term
+    return (doc) => doc % 2 === 0;
+  });
+  assert.equal(asked.length, 2, "one bound per restricted term");
+  assert.equal(cut.count, 4);
+  assert.equal(cut.scored, 2);
+  assert.deepEqual([...cut.docs.subarray(0, 2)].sort(), [0, 2]);
+  for (const d of [0, 2]) {
+    assert.equal(cut.scores[d], fullScores[d]);
+    assert.equal(cut.masks[d], fullMasks[d]);
+  }
+  // The cut ones kept only the start term's share.
+  for (const d of [1, 3]) assert.equal(cut.masks[d], 1);
+  // Each bound is above every share its term gave.
+  const alphaOnly = bm25Accumulate(index, terms.slice(0, 1));
+  for (let d = 0; d < 4; d++) assert.ok(fullScores[d]! - alphaOnly.scores[d]! <= asked[0]! + asked[1]!);
+});
