@@ -298,14 +298,12 @@ export interface Bm25Sums {
 
 /**
  * Asked once the unrestricted terms are summed (`sums.scored` = `sums.count` then), with the
- * most each restricted term can still add to any document, in term order (Bm25TermBound): which
- * candidates may still matter. Null keeps them all; a candidate it refuses is not looked up in
- * the restricted terms' lists, so its sum stays partial.
+ * most each restricted term can still add to any document, in term order (bm25TermBound): which
+ * candidates may still matter, as a flag per candidate in `sums.docs` order (1: keep). Null
+ * keeps them all; a candidate it refuses is not looked up in the restricted terms' lists, so
+ * its sum stays partial.
  */
-export type CandidateCut = (
-  sums: Bm25Sums,
-  restMax: readonly number[],
-) => ((doc: number) => boolean) | null;
+export type CandidateCut = (sums: Bm25Sums, restMax: readonly number[]) => Uint8Array | null;
 
 /**
  * The most a term of BM25 weight `weight` (qtf × idf) adds to any document's sum, as computed:
@@ -363,6 +361,9 @@ export function bm25Accumulate(
       live = cut !== undefined && count > 0
         ? applyCut(corpus, terms, ti, { docs, count, scored: count, scores, masks }, cut, seen)
         : count;
+      // Ascending, so that looking them up in a list moves forward through it (a candidate's
+      // place among them changes no sum: each document adds its terms in term order).
+      docs.subarray(0, live).sort();
     }
     if (restricted && live === 0) continue;
     for (const part of corpus.postingParts(t.term, restricted)) {
@@ -373,11 +374,14 @@ export function bm25Accumulate(
       if (restricted && live * Math.log2(pd.length + 1) < pd.length) {
         // Few candidates against a long list (a common word): look each candidate up instead.
         // Candidates are live, so a deleted slot is never found.
+        // The candidates are in ascending order: each search starts where the last one ended.
         const skips = skipsOf(pd);
-        for (let k = 0; k < live; k++) {
+        let from = 0;
+        for (let k = 0; k < live && from < pd.length; k++) {
           const doc = docs[k]!;
-          const i = indexOfDocSkipping(pd, skips, doc - base);
-          if (i < 0) continue;
+          const i = lowerBoundFrom(pd, skips, doc - base, from);
+          from = i;
+          if (i >= pd.length || pd[i] !== doc - base) continue;
           const tf = pt[i]!;
           const norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths[doc]! / avgdl);
           scores[doc] = scores[doc]! + weight * (tf * (BM25_K1 + 1)) / (tf + norm);
@@ -441,7 +445,7 @@ function applyCut(
   const refused: number[] = [];
   for (let k = 0; k < sums.count; k++) {
     const doc = docs[k]!;
-    if (keep(doc)) docs[kept++] = doc;
+    if (keep[k] === 1) docs[kept++] = doc;
     else {
       refused.push(doc);
       seen[doc] = CUT_OFF;
@@ -530,28 +534,53 @@ export function skipsOf(docs: Int32Array): Int32Array | null {
   return skips;
 }
 
-/** Position of `doc` in a sorted doc list through its skip table (skipsOf), or -1. */
-export function indexOfDocSkipping(docs: Int32Array, skips: Int32Array | null, doc: number): number {
-  if (skips === null) return indexOfDoc(docs, doc);
-  // The last block whose first document is ≤ doc.
-  let lo = 0;
-  let hi = skips.length - 1;
-  if (doc < skips[0]!) return -1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (skips[mid]! <= doc) lo = mid;
-    else hi = mid - 1;
+/**
+ * The first position at or after `from` whose document is ≥ `doc` in a sorted doc list (the
+ * list's length when there is none), galloping forward from `from` — by blocks through the skip
+ * table (skipsOf) when the list has one — then a binary search. For ascending look-ups, each
+ * starting where the previous one ended.
+ */
+export function lowerBoundFrom(
+  docs: Int32Array,
+  skips: Int32Array | null,
+  doc: number,
+  from: number,
+): number {
+  const n = docs.length;
+  if (from >= n || docs[from]! >= doc) return from;
+  let lo = from; // docs[lo] < doc
+  let hi = n; // docs[hi] ≥ doc, or the end
+  if (skips !== null) {
+    // The last block at or after lo's whose first document is < doc.
+    let b = Math.floor(lo / SKIP_BLOCK);
+    let step = 1;
+    while (b + step < skips.length && skips[b + step]! < doc) {
+      b += step;
+      step *= 2;
+    }
+    let top = Math.min(b + step, skips.length - 1);
+    while (b < top) {
+      const mid = (b + top + 1) >> 1;
+      if (skips[mid]! < doc) b = mid;
+      else top = mid - 1;
+    }
+    lo = Math.max(lo, b * SKIP_BLOCK);
+    hi = Math.min(n, (b + 1) * SKIP_BLOCK);
+  } else {
+    let step = 1;
+    while (lo + step < n && docs[lo + step]! < doc) {
+      lo += step;
+      step *= 2;
+    }
+    hi = Math.min(n, lo + step);
   }
-  let from = lo * SKIP_BLOCK;
-  let to = Math.min(docs.length, from + SKIP_BLOCK) - 1;
-  while (from <= to) {
-    const mid = (from + to) >> 1;
-    const d = docs[mid]!;
-    if (d === doc) return mid;
-    if (d < doc) from = mid + 1;
-    else to = mid - 1;
+  // docs[lo] < doc ≤ docs[hi] (or hi is the end): the first ≥ doc is in (lo, hi].
+  while (hi - lo > 1) {
+    const mid = (lo + hi) >> 1;
+    if (docs[mid]! < doc) lo = mid;
+    else hi = mid;
   }
-  return -1;
+  return hi;
 }
 
 /** Position of `doc` in a sorted doc list, or -1 (binary search). */

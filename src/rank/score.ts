@@ -435,10 +435,13 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
     : -1;
   const kindMarker = KIND_MARKER_WEIGHTS;
   const excluded = (doc: number) => excludedSession >= 0 && cols.sessions[doc] === excludedSession;
-  /** A candidate's score from a BM25 sum: the one expression both the ranking and its bounds use. */
-  const weighted = (bm25: number, doc: number): number => {
-    let score = bm25 * kindMarker[cols.flags[doc]!]! *
-      recencyWeight(options.mode, cols.times[doc]!, options.nowMs);
+  const recency = (doc: number) => recencyWeight(options.mode, cols.times[doc]!, options.nowMs);
+  /**
+   * A candidate's score from a BM25 sum and its recency factor: the one expression the ranking
+   * and its bounds (cutBelowTop) both use, so they round alike.
+   */
+  const weighted = (bm25: number, doc: number, recencyFactor: number): number => {
+    let score = bm25 * kindMarker[cols.flags[doc]!]! * recencyFactor;
     if (callerProject >= 0 && cols.projects[doc] === callerProject) score *= PROJECT_WEIGHT;
     if (entityDocs.length > 0 && entityDocs.some((set) => set.has(doc))) score *= ENTITY_WEIGHT;
     return score;
@@ -452,7 +455,7 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
     corpus,
     termOrder.map((i) => ({ term: terms[i]!.term, qtf: terms[i]!.qtf })),
     restrictFrom,
-    (partial, restMax) => cutBelowTop(partial, restMax, wanted, weighted, excluded),
+    (partial, restMax) => cutBelowTop(partial, restMax, wanted, weighted, recency, excluded),
   );
 
   // The coverage denominator: the query's own informative terms, including words no record
@@ -480,7 +483,7 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
   for (let k = 0; k < sums.scored; k++) {
     const doc = sums.docs[k]!;
     if (excluded(doc)) continue;
-    final[k] = weighted(sums.scores[doc]!, doc);
+    final[k] = weighted(sums.scores[doc]!, doc, recency(doc));
     order.push(k);
   }
 
@@ -597,25 +600,34 @@ function cutBelowTop(
   partial: Bm25Sums,
   restMax: readonly number[],
   wanted: number,
-  weighted: (bm25: number, doc: number) => number,
+  weighted: (bm25: number, doc: number, recencyFactor: number) => number,
+  recency: (doc: number) => number,
   excluded: (doc: number) => boolean,
-): ((doc: number) => boolean) | null {
-  if (wanted <= 0 || partial.count <= wanted) return null;
-  const lower: number[] = [];
-  for (let k = 0; k < partial.count; k++) {
+): Uint8Array | null {
+  const n = partial.count;
+  if (wanted <= 0 || n <= wanted) return null;
+  const keep = new Uint8Array(n);
+  const most = new Float64Array(n);
+  const lower = new Float64Array(n);
+  let eligible = 0;
+  for (let k = 0; k < n; k++) {
     const doc = partial.docs[k]!;
-    if (!excluded(doc)) lower.push(weighted(partial.scores[doc]!, doc));
-  }
-  if (lower.length <= wanted) return null;
-  lower.sort((a, b) => b - a);
-  const reach = lower[wanted - 1]!;
-  return (doc) => {
-    if (excluded(doc)) return false;
+    if (excluded(doc)) continue;
+    keep[k] = 1;
+    const r = recency(doc);
+    const sum = partial.scores[doc]!;
+    lower[eligible++] = weighted(sum, doc, r);
     // The restricted terms' largest shares added in the order the terms add theirs.
-    let most = partial.scores[doc]!;
-    for (const m of restMax) most += m;
-    return weighted(most, doc) >= reach;
-  };
+    let bound = sum;
+    for (let i = 0; i < restMax.length; i++) bound += restMax[i]!;
+    most[k] = weighted(bound, doc, r);
+  }
+  if (eligible <= wanted) return keep;
+  // Ascending (a typed array sorts by value): the `wanted`-th largest is `wanted` from the end.
+  const sorted = lower.subarray(0, eligible).sort();
+  const reach = sorted[eligible - wanted]!;
+  for (let k = 0; k < n; k++) if (most[k]! < reach) keep[k] = 0;
+  return keep;
 }
 
 /** The `k` best items by `cmp` (negative: a before b), sorted; a bounded insertion, O(n·k). */

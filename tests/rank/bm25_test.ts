@@ -6,7 +6,7 @@ import {
   bm25Rank,
   type DocMeta,
   indexOfDoc,
-  indexOfDocSkipping,
+  lowerBoundFrom,
   SKIP_BLOCK,
   skipsOf,
 } from "../../src/rank/bm25.ts";
@@ -78,31 +78,41 @@ Deno.test("MemoryIndex keeps postings sorted by document and exposes a sorted vo
   assert.throws(() => index.docLength(3), RangeError);
 });
 
-Deno.test("a long list's skip table finds every document a binary search finds, and no other", () => {
+Deno.test("ascending look-ups through a skip table find every document a binary search finds, and no other", () => {
   const r = rng(5);
-  for (const length of [4096, 4097, 5000, 64 * 100, 20_000]) {
+  /** The first position whose document is ≥ doc, counted plainly. */
+  const lowerBound = (docs: Int32Array, doc: number) => {
+    let i = 0;
+    while (i < docs.length && docs[i]! < doc) i++;
+    return i;
+  };
+  for (const length of [1, 3, 100, 4095, 4096, 4097, 5000, 64 * 100, 20_000]) {
     // Sorted, distinct, with gaps: both present and absent documents to look up.
     const docs = new Int32Array(length);
     let doc = 3;
     for (let i = 0; i < length; i++) docs[i] = doc += 1 + Math.floor(r() * 4);
     const skips = skipsOf(docs);
-    assert.ok(skips !== null && skips.length === Math.ceil(length / SKIP_BLOCK));
-    assert.equal(skipsOf(docs), skips, "made once per list");
+    if (length < 4096) assert.equal(skips, null, "a short list is searched as it is");
+    else {
+      assert.ok(skips !== null && skips.length === Math.ceil(length / SKIP_BLOCK));
+      assert.equal(skipsOf(docs), skips, "made once per list");
+    }
     const probes = [-1, 0, 3, docs[0]!, docs[length - 1]!, docs[length - 1]! + 1, 2 ** 31 - 1];
-    for (let b = 0; b < skips.length; b++) {
+    for (let b = 0; b * SKIP_BLOCK < length; b++) {
       const at = b * SKIP_BLOCK;
       probes.push(docs[at]!, docs[at]! - 1, docs[at]! + 1, docs[Math.min(length - 1, at + SKIP_BLOCK - 1)]!);
     }
-    for (let i = 0; i < 2000; i++) probes.push(Math.floor(r() * (doc + 10)));
+    for (let i = 0; i < 500; i++) probes.push(Math.floor(r() * (doc + 10)));
+    // Each probe alone, and all of them in ascending order with the cursor carried along.
     for (const p of probes) {
-      const expected = indexOfDoc(docs, p);
-      assert.equal(indexOfDocSkipping(docs, skips, p), expected, `document ${p} in a list of ${length}`);
-      if (expected >= 0) assert.equal(docs[expected], p);
+      assert.equal(lowerBoundFrom(docs, skips, p, 0), lowerBound(docs, p), `document ${p} of ${length}`);
+    }
+    let from = 0;
+    for (const p of [...probes].sort((a, b) => a - b)) {
+      from = lowerBoundFrom(docs, skips, p, from);
+      assert.equal(from, lowerBound(docs, p), `ascending: document ${p} of ${length}`);
+      const found = from < length && docs[from] === p;
+      assert.equal(found, indexOfDoc(docs, p) >= 0);
     }
   }
-  // A short list has no table and is searched directly.
-  const short = Int32Array.from([1, 5, 9]);
-  assert.equal(skipsOf(short), null);
-  assert.equal(indexOfDocSkipping(short, null, 5), 1);
-  assert.equal(indexOfDocSkipping(short, null, 6), -1);
 });

@@ -328,7 +328,7 @@ Deno.test("bm25Accumulate scores only the candidates a cut keeps, and those exac
   const cut = bm25Accumulate(index, terms, 1, (partial, restMax) => {
     asked = restMax;
     assert.equal(partial.count, 4); // alpha starts documents 0–3; 4 holds no start term
-    return (doc) => doc % 2 === 0;
+    return Uint8Array.from(partial.docs.subarray(0, partial.count), (doc) => doc % 2 === 0 ? 1 : 0);
   });
   assert.equal(asked.length, 2, "one bound per restricted term");
   assert.equal(cut.count, 4);
