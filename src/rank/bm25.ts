@@ -361,9 +361,6 @@ export function bm25Accumulate(
       live = cut !== undefined && count > 0
         ? applyCut(corpus, terms, ti, { docs, count, scored: count, scores, masks }, cut, seen)
         : count;
-      // Ascending, so that looking them up in a list moves forward through it (a candidate's
-      // place among them changes no sum: each document adds its terms in term order).
-      docs.subarray(0, live).sort();
     }
     if (restricted && live === 0) continue;
     for (const part of corpus.postingParts(t.term, restricted)) {
@@ -374,14 +371,11 @@ export function bm25Accumulate(
       if (restricted && live * Math.log2(pd.length + 1) < pd.length) {
         // Few candidates against a long list (a common word): look each candidate up instead.
         // Candidates are live, so a deleted slot is never found.
-        // The candidates are in ascending order: each search starts where the last one ended.
-        const skips = skipsOf(pd);
-        let from = 0;
-        for (let k = 0; k < live && from < pd.length; k++) {
+        const at = findInList(pd, skipsOf(pd), docs, live, base);
+        for (let k = 0; k < live; k++) {
+          const i = at[k]!;
+          if (i < 0) continue;
           const doc = docs[k]!;
-          const i = lowerBoundFrom(pd, skips, doc - base, from);
-          from = i;
-          if (i >= pd.length || pd[i] !== doc - base) continue;
           const tf = pt[i]!;
           const norm = BM25_K1 * (1 - BM25_B + BM25_B * lengths[doc]! / avgdl);
           scores[doc] = scores[doc]! + weight * (tf * (BM25_K1 + 1)) / (tf + norm);
@@ -535,52 +529,70 @@ export function skipsOf(docs: Int32Array): Int32Array | null {
 }
 
 /**
- * The first position at or after `from` whose document is ≥ `doc` in a sorted doc list (the
- * list's length when there is none), galloping forward from `from` — by blocks through the skip
- * table (skipsOf) when the list has one — then a binary search. For ascending look-ups, each
- * starting where the previous one ended.
+ * The positions in the sorted list `list` of the documents docs[0 … count) (each less `base`,
+ * the list's first document number), −1 for those it does not hold. The searches advance
+ * together, a step of each in turn: every step of one search waits for the read before it, but
+ * the searches are independent, so the processor overlaps their reads. A common word's list is
+ * too large to stay in the cache, and one search at a time waits for each of its misses.
+ * Through the skip table (skipsOf) when the list has one: first each document's block, then
+ * its place in the block.
  */
-export function lowerBoundFrom(
-  docs: Int32Array,
+export function findInList(
+  list: Int32Array,
   skips: Int32Array | null,
-  doc: number,
-  from: number,
-): number {
-  const n = docs.length;
-  if (from >= n || docs[from]! >= doc) return from;
-  let lo = from; // docs[lo] < doc
-  let hi = n; // docs[hi] ≥ doc, or the end
-  if (skips !== null) {
-    // The last block at or after lo's whose first document is < doc.
-    let b = Math.floor(lo / SKIP_BLOCK);
-    let step = 1;
-    while (b + step < skips.length && skips[b + step]! < doc) {
-      b += step;
-      step *= 2;
-    }
-    let top = Math.min(b + step, skips.length - 1);
-    while (b < top) {
-      const mid = (b + top + 1) >> 1;
-      if (skips[mid]! < doc) b = mid;
-      else top = mid - 1;
-    }
-    lo = Math.max(lo, b * SKIP_BLOCK);
-    hi = Math.min(n, (b + 1) * SKIP_BLOCK);
+  docs: Int32Array,
+  count: number,
+  base: number,
+): Int32Array {
+  const at = new Int32Array(count);
+  if (count === 0 || list.length === 0) return at.fill(-1);
+  if (skips === null) {
+    floorsTogether(list, 0, list.length, docs, count, base, at);
   } else {
-    let step = 1;
-    while (lo + step < n && docs[lo + step]! < doc) {
-      lo += step;
-      step *= 2;
+    floorsTogether(skips, 0, skips.length, docs, count, base, at);
+    // Each block start, then the place within the block: the uniform search over SKIP_BLOCK
+    // places (the last block's missing places count as above every document).
+    for (let k = 0; k < count; k++) if (at[k]! >= 0) at[k] = at[k]! * SKIP_BLOCK;
+    for (let half = SKIP_BLOCK >> 1; half >= 1; half >>= 1) {
+      for (let k = 0; k < count; k++) {
+        const from = at[k]!;
+        if (from < 0) continue;
+        const i = from + half;
+        if (i < list.length && list[i]! <= docs[k]! - base) at[k] = i;
+      }
     }
-    hi = Math.min(n, lo + step);
   }
-  // docs[lo] < doc ≤ docs[hi] (or hi is the end): the first ≥ doc is in (lo, hi].
-  while (hi - lo > 1) {
-    const mid = (lo + hi) >> 1;
-    if (docs[mid]! < doc) lo = mid;
-    else hi = mid;
+  for (let k = 0; k < count; k++) {
+    const i = at[k]!;
+    if (i >= 0 && list[i] !== docs[k]! - base) at[k] = -1;
   }
-  return hi;
+  return at;
+}
+
+/**
+ * For each k < count, the last place i in [from, from + size) of the sorted `values` with
+ * values[i] ≤ docs[k] − base, or −1 when there is none, into `out`: the uniform binary search
+ * (the answer stays in [out[k], out[k] + size); each step halves size), the searches in step.
+ */
+function floorsTogether(
+  values: Int32Array,
+  from: number,
+  size: number,
+  docs: Int32Array,
+  count: number,
+  base: number,
+  out: Int32Array,
+): void {
+  out.fill(from, 0, count);
+  for (let len = size; len > 1;) {
+    const half = len >> 1;
+    for (let k = 0; k < count; k++) {
+      const i = out[k]! + half;
+      if (values[i]! <= docs[k]! - base) out[k] = i;
+    }
+    len -= half;
+  }
+  for (let k = 0; k < count; k++) if (values[out[k]!]! > docs[k]! - base) out[k] = -1;
 }
 
 /** Position of `doc` in a sorted doc list, or -1 (binary search). */

@@ -5,8 +5,8 @@ import {
   bm25Idf,
   bm25Rank,
   type DocMeta,
+  findInList,
   indexOfDoc,
-  lowerBoundFrom,
   SKIP_BLOCK,
   skipsOf,
 } from "../../src/rank/bm25.ts";
@@ -78,41 +78,32 @@ Deno.test("MemoryIndex keeps postings sorted by document and exposes a sorted vo
   assert.throws(() => index.docLength(3), RangeError);
 });
 
-Deno.test("ascending look-ups through a skip table find every document a binary search finds, and no other", () => {
+Deno.test("looking documents up together, through a skip table or not, finds what a binary search finds, and no other", () => {
   const r = rng(5);
-  /** The first position whose document is ≥ doc, counted plainly. */
-  const lowerBound = (docs: Int32Array, doc: number) => {
-    let i = 0;
-    while (i < docs.length && docs[i]! < doc) i++;
-    return i;
-  };
-  for (const length of [1, 3, 100, 4095, 4096, 4097, 5000, 64 * 100, 20_000]) {
+  for (const length of [1, 2, 3, 100, 4095, 4096, 4097, 5000, 64 * 100, 64 * 100 + 1, 20_000]) {
     // Sorted, distinct, with gaps: both present and absent documents to look up.
-    const docs = new Int32Array(length);
+    const list = new Int32Array(length);
     let doc = 3;
-    for (let i = 0; i < length; i++) docs[i] = doc += 1 + Math.floor(r() * 4);
-    const skips = skipsOf(docs);
+    for (let i = 0; i < length; i++) list[i] = doc += 1 + Math.floor(r() * 4);
+    const skips = skipsOf(list);
     if (length < 4096) assert.equal(skips, null, "a short list is searched as it is");
     else {
       assert.ok(skips !== null && skips.length === Math.ceil(length / SKIP_BLOCK));
-      assert.equal(skipsOf(docs), skips, "made once per list");
+      assert.equal(skipsOf(list), skips, "made once per list");
     }
-    const probes = [-1, 0, 3, docs[0]!, docs[length - 1]!, docs[length - 1]! + 1, 2 ** 31 - 1];
+    const probes = [-1, 0, 3, list[0]!, list[length - 1]!, list[length - 1]! + 1, 2 ** 31 - 1];
     for (let b = 0; b * SKIP_BLOCK < length; b++) {
       const at = b * SKIP_BLOCK;
-      probes.push(docs[at]!, docs[at]! - 1, docs[at]! + 1, docs[Math.min(length - 1, at + SKIP_BLOCK - 1)]!);
+      probes.push(list[at]!, list[at]! - 1, list[at]! + 1, list[Math.min(length - 1, at + SKIP_BLOCK - 1)]!);
     }
     for (let i = 0; i < 500; i++) probes.push(Math.floor(r() * (doc + 10)));
-    // Each probe alone, and all of them in ascending order with the cursor carried along.
-    for (const p of probes) {
-      assert.equal(lowerBoundFrom(docs, skips, p, 0), lowerBound(docs, p), `document ${p} of ${length}`);
-    }
-    let from = 0;
-    for (const p of [...probes].sort((a, b) => a - b)) {
-      from = lowerBoundFrom(docs, skips, p, from);
-      assert.equal(from, lowerBound(docs, p), `ascending: document ${p} of ${length}`);
-      const found = from < length && docs[from] === p;
-      assert.equal(found, indexOfDoc(docs, p) >= 0);
+    // As document numbers of a later segment (base 1000), in any order.
+    const base = 1000;
+    const docs = Int32Array.from(probes, (p) => p + base);
+    for (const s of [skips, null]) {
+      const at = findInList(list, s, docs, docs.length, base);
+      probes.forEach((p, k) => assert.equal(at[k], indexOfDoc(list, p), `document ${p} of ${length}`));
     }
   }
+  assert.deepEqual([...findInList(new Int32Array(0), null, Int32Array.from([1, 2]), 2, 0)], [-1, -1]);
 });
