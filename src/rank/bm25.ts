@@ -544,55 +544,65 @@ export function findInList(
   count: number,
   base: number,
 ): Int32Array {
-  const at = new Int32Array(count);
-  if (count === 0 || list.length === 0) return at.fill(-1);
-  if (skips === null) {
-    floorsTogether(list, 0, list.length, docs, count, base, at);
-  } else {
-    floorsTogether(skips, 0, skips.length, docs, count, base, at);
-    // Each block start, then the place within the block: the uniform search over SKIP_BLOCK
+  const at = new Int32Array(count).fill(-1);
+  const n = list.length;
+  if (n === 0) return at;
+  // Only the documents within the list's range are searched: in an archive of several
+  // segments, most candidates are in another segment's part of the numbering.
+  const first = list[0]! + base;
+  const last = list[n - 1]! + base;
+  const which = new Int32Array(count);
+  let m = 0;
+  for (let k = 0; k < count; k++) {
+    const doc = docs[k]!;
+    if (doc >= first && doc <= last) which[m++] = k;
+  }
+  if (m === 0) return at;
+  const place = new Int32Array(m);
+  if (skips === null) floorsTogether(list, list.length, docs, which, m, base, place);
+  else {
+    floorsTogether(skips, skips.length, docs, which, m, base, place);
+    // Each block's start, then the place within the block: the uniform search over SKIP_BLOCK
     // places (the last block's missing places count as above every document).
-    for (let k = 0; k < count; k++) if (at[k]! >= 0) at[k] = at[k]! * SKIP_BLOCK;
+    for (let j = 0; j < m; j++) place[j] = place[j]! * SKIP_BLOCK;
     for (let half = SKIP_BLOCK >> 1; half >= 1; half >>= 1) {
-      for (let k = 0; k < count; k++) {
-        const from = at[k]!;
-        if (from < 0) continue;
-        const i = from + half;
-        if (i < list.length && list[i]! <= docs[k]! - base) at[k] = i;
+      for (let j = 0; j < m; j++) {
+        const i = place[j]! + half;
+        if (i < n && list[i]! <= docs[which[j]!]! - base) place[j] = i;
       }
     }
   }
-  for (let k = 0; k < count; k++) {
-    const i = at[k]!;
-    if (i >= 0 && list[i] !== docs[k]! - base) at[k] = -1;
+  for (let j = 0; j < m; j++) {
+    const k = which[j]!;
+    if (list[place[j]!] === docs[k]! - base) at[k] = place[j]!;
   }
   return at;
 }
 
 /**
- * For each k < count, the last place i in [from, from + size) of the sorted `values` with
- * values[i] ≤ docs[k] − base, or −1 when there is none, into `out`: the uniform binary search
- * (the answer stays in [out[k], out[k] + size); each step halves size), the searches in step.
+ * For each j < count, the last place i in the sorted `values` (of `size`) with values[i] ≤
+ * docs[which[j]] − base, into out[j]: the uniform binary search (the answer stays in
+ * [out[j], out[j] + len); each step halves len), the searches in step. Every document asked is
+ * at least values[0] + base.
  */
 function floorsTogether(
   values: Int32Array,
-  from: number,
   size: number,
   docs: Int32Array,
+  which: Int32Array,
   count: number,
   base: number,
   out: Int32Array,
 ): void {
-  out.fill(from, 0, count);
+  out.fill(0, 0, count);
   for (let len = size; len > 1;) {
     const half = len >> 1;
-    for (let k = 0; k < count; k++) {
-      const i = out[k]! + half;
-      if (values[i]! <= docs[k]! - base) out[k] = i;
+    for (let j = 0; j < count; j++) {
+      const i = out[j]! + half;
+      if (values[i]! <= docs[which[j]!]! - base) out[j] = i;
     }
     len -= half;
   }
-  for (let k = 0; k < count; k++) if (values[out[k]!]! > docs[k]! - base) out[k] = -1;
 }
 
 /** Position of `doc` in a sorted doc list, or -1 (binary search). */
