@@ -241,8 +241,12 @@ export interface MemoryFile {
   readonly project: string;
 }
 
-/** Lists the plain directories or files of a directory, sorted (problems reported, not thrown). */
-export type DirLister = (dir: string, type: "dir" | "file") => Promise<string[]>;
+/**
+ * Lists the plain directories or files of a directory, sorted (problems reported, not thrown).
+ * Given `only`, looks at that one entry (one lstat, not a listing of a folder that may hold
+ * thousands of transcripts): `[only]` when it is a plain directory or file of `type`, else `[]`.
+ */
+export type DirLister = (dir: string, type: "dir" | "file", only?: string) => Promise<string[]>;
 
 export interface MemoryFiles {
   /** The `kind` of the reader whose roots hold the memory files. */

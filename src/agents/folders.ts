@@ -24,7 +24,8 @@ export async function projectMemoryFiles(projects: string, list: DirLister): Pro
   const out: MemoryFile[] = [];
   for (const project of await list(projects, "dir")) {
     const projectDir = `${projects}/${project}`;
-    if (!(await list(projectDir, "dir")).includes("memory")) continue;
+    // One look at the memory folder, not a listing of the project's (every session file is there).
+    if ((await list(projectDir, "dir", "memory")).length === 0) continue;
     for (const name of await list(`${projectDir}/memory`, "file")) {
       if (/\.md$/i.test(name)) out.push({ path: `${projectDir}/memory/${name}`, project: projectDir });
     }

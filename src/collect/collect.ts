@@ -85,6 +85,8 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
 
     const trace = input.trace ?? (() => {});
     trace("archive opened");
+    // Segments this run makes are numbered from here (the next commit names the survivors).
+    const firstNewSegment = archive.metaNumber(META.nextSeg, 1);
     const update = new ArchiveUpdate(archive, repeats, undefined, trace);
     try {
       const read = await readSources(input, archive, agents, update, rules, rulesChanged);
@@ -97,6 +99,10 @@ export async function collect(input: CollectInput): Promise<CollectSummary> {
       archive.setMeta(META.rules, rulesDigest);
       if (input.signal?.aborted) throw input.signal.reason;
       const summary = update.commit();
+      // The segments this run made and merged away (a first collect of 10^6 records writes 50 of
+      // 13 MB and merges them into one) go now: left for the next collect, their removal was most
+      // of its time (0.2 s of a one-prompt collect, freeing 680 MB of cached pages).
+      if (!update.scrub) await sweepSegments(archive, firstNewSegment);
       if (update.scrub) {
         // Removed text must not linger: the segments that indexed it go now, not at the next run.
         await sweepSegments(archive);
@@ -151,7 +157,9 @@ async function readSources(
   rules: readonly CredentialRule[],
   rulesChanged: boolean,
 ): Promise<SourcesRead> {
+  const trace = input.trace ?? (() => {});
   const previous = input.full ? null : loadSources(archive);
+  trace("sources' state loaded");
   let dropped = 0;
   let anything = false;
   const stage = (file: string, replaced: boolean, records: readonly VerdictRecord[]) => {
@@ -176,6 +184,7 @@ async function readSources(
     ...(input.onProgress ? { onBytes: input.onProgress } : {}),
     ...(input.signal ? { signal: input.signal } : {}),
   });
+  trace("transcripts read");
   const docs = await collectDocs({
     docRoots: input.roots.docs,
     credentialRules: rules,
@@ -185,6 +194,7 @@ async function readSources(
     report: input.report,
     ...(input.signal ? { signal: input.signal } : {}),
   });
+  trace("docs read");
   const git = await collectGit({
     repos: input.roots.gitRepos,
     previous: previous?.git ?? null,
@@ -199,6 +209,7 @@ async function readSources(
     if (r.appended.length > 0) stage("", false, r.appended);
   }
   const results = [transcripts, docs, git];
+  trace("git read");
   saveSources(archive, previous, {
     transcripts: redactCarries(
       transcripts.state,

@@ -286,7 +286,8 @@ async function findCandidates(
     });
     for await (const path of walk) candidates.push({ path, project: root });
   }
-  const list: DirLister = (dir, type) => listEntries(dir, type, report);
+  const list: DirLister = (dir, type, only) =>
+    only === undefined ? listEntries(dir, type, report) : Promise.resolve(entryIf(dir, type, only, report));
   for (const m of memory) candidates.push(...await m.find(m.root, list));
   return { candidates, gitDirs };
 }
@@ -307,6 +308,18 @@ function listEntries(dir: string, type: "dir" | "file", report: ProblemReporter)
     }
   }
   return Promise.resolve(names.sort());
+}
+
+/** `[name]` when `dir/name` is a plain directory or file of `type` (a link is not), else `[]`. */
+function entryIf(dir: string, type: "dir" | "file", name: string, report: ProblemReporter): string[] {
+  const path = `${dir}/${name}`;
+  try {
+    const info = Deno.lstatSync(path);
+    return (type === "dir" ? info.isDirectory && !name.startsWith(".") : info.isFile) ? [name] : [];
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) report(path, `Cannot look at it: ${(err as Error).message}`);
+    return [];
+  }
 }
 
 /** Resolves and stats each candidate; a path resolving outside the roots is reported, not kept. */

@@ -526,6 +526,10 @@ Deno.test("VERDICT_DEBUG_MEMORY prints the memory at the end of each stage of a 
     .map((m) => m[1]!.replace(/^segment \d+ written \(\d+ documents\)$/, "segment written"));
   assert.deepEqual(stages, [
     "archive opened",
+    "sources' state loaded",
+    "transcripts read",
+    "docs read",
+    "git read",
     "sources read, their state saved",
     "records inserted, their indexes built",
     "records merged",

@@ -115,7 +115,7 @@ function memoryTrace(io: CommandIO, pending: Promise<void>[]): (stage: string) =
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
   return (stage) => {
     const m = Deno.memoryUsage();
-    const s = ((performance.now() - t0) / 1000).toFixed(1);
+    const s = ((performance.now() - t0) / 1000).toFixed(3);
     pending.push(
       io.stderr(
         `collect: memory at ${s} s, ${stage}: rss ${mb(m.rss)}, heap ${mb(m.heapUsed)} of ${
