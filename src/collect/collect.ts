@@ -30,7 +30,12 @@ import {
   holdsCredential,
 } from "./secrets.ts";
 import type { ProblemReporter } from "./source.ts";
-import { collectTranscripts, type TranscriptState } from "./transcripts.ts";
+import {
+  collectTranscripts,
+  type SavedTranscripts,
+  type TranscriptFileState,
+  type TranscriptState,
+} from "./transcripts.ts";
 
 export interface CollectInput {
   readonly roots: Roots;
@@ -210,15 +215,23 @@ async function readSources(
   }
   const results = [transcripts, docs, git];
   trace("git read");
-  saveSources(archive, previous, {
-    transcripts: redactCarries(
-      transcripts.state,
-      rules,
-      rulesChanged ? null : previous?.transcripts ?? null,
-    ),
-    docs: docs.state,
-    git: git.state,
-  });
+  // New credential rules screen every saved carry again, also of the files found as they were.
+  const states: TranscriptState = { ...transcripts.state };
+  if (rulesChanged && previous !== null) {
+    for (const file of transcripts.kept) {
+      states[file] = previous.transcripts.state(file) as TranscriptFileState;
+    }
+  }
+  saveSources(
+    archive,
+    previous,
+    {
+      transcripts: redactCarries(states, rules, rulesChanged ? null : previous?.transcripts ?? null),
+      docs: docs.state,
+      git: git.state,
+    },
+    rulesChanged ? new Set() : transcripts.kept,
+  );
   return {
     anything,
     dropped: dropped + results.reduce((n, r) => n + r.stats.secretsDropped, 0),
@@ -251,13 +264,13 @@ function hasCredential(r: VerdictRecord, rules: readonly CredentialRule[]): bool
  * Parser carries may hold text still waiting for its tool result (a memory write). Any string
  * in a carry that matches a credential rule is replaced before the state is written, so no
  * secret reaches the state file; a record later built from it carries the placeholder and is
- * dropped like the original would have been. States found in `screened` (as loaded, saved
- * under the same rules) are kept as they are.
+ * dropped like the original would have been. States found in `screened` (the very objects
+ * loaded, saved under the same rules) are kept as they are.
  */
 export function redactCarries(
   state: TranscriptState,
   rules: readonly CredentialRule[],
-  screened: TranscriptState | null = null,
+  screened: SavedTranscripts | null = null,
 ): TranscriptState {
   const redact = (v: unknown): unknown => {
     if (typeof v === "string") return findCredential(v, rules) ? CREDENTIAL_PLACEHOLDER : v;
@@ -270,7 +283,7 @@ export function redactCarries(
   const out: Record<string, TranscriptState[string]> = {};
   for (const [file, s] of Object.entries(state)) {
     // A state kept as loaded was screened when it was saved, under the same rules.
-    out[file] = screened !== null && screened[file] === s ? s : { ...s, carry: redact(s.carry) };
+    out[file] = screened !== null && screened.state(file) === s ? s : { ...s, carry: redact(s.carry) };
   }
   return out;
 }

@@ -5,7 +5,8 @@
  * Incremental must equal full. Per-file state makes a re-collect read only what a file gained,
  * and is trusted only as far as it can be checked:
  * - a file whose identity (device, inode, size, modification and change time) is unchanged is
- *   not read at all; `cp -p` or `rsync -t` keep size and mtime but not the change time;
+ *   not read at all; `cp -p` or `rsync -t` keep size and mtime but not the change time; that
+ *   look is one string compared (lookFingerprint), the saved state is parsed only otherwise;
  * - a file that changed is resumed only when everything read last time is still its start,
  *   byte for byte (a SHA-256 digest of that prefix): a rewritten middle, a replaced file with
  *   the same first bytes, a truncation, are all re-read whole;
@@ -58,13 +59,57 @@ export interface TranscriptFileState extends FileIdentity {
 
 export type TranscriptState = Record<string, TranscriptFileState>;
 
+/**
+ * The transcript states a collect starts from, as the archive saved them: each file's last look
+ * as one string, for every file (a collect that finds one new prompt looks at every transcript,
+ * 10,000 files for a million prompts, and parsing each file's whole state cost more than looking
+ * at the file), and a file's whole state only when asked.
+ */
+export interface SavedTranscripts {
+  /**
+   * The fingerprint of the look the file's state was taken from (lookFingerprint): null when
+   * that look is not to be trusted (racy) or was saved without one; undefined: no state.
+   */
+  fingerprint(file: string): string | null | undefined;
+  /** The file's saved state (parsed on the first ask, the same object after), or null. */
+  state(file: string): unknown;
+}
+
+/**
+ * Everything that must be as it was for a saved state to stand without the file being read:
+ * the reader, the file's identity (src/fsutil/identity.ts), the cutoff and the options it was
+ * read under. Equal fingerprints are exactly the case the full check keeps a state as it is
+ * (same kind, the same identity, a cutoff and options that cover the run's); any other case is
+ * decided by the full check on the parsed state.
+ */
+export function lookFingerprint(
+  kind: string,
+  identity: FileIdentity,
+  since: string | null,
+  options: YieldOptions,
+): string {
+  const { dev, ino, size, mtimeMs, ctimeMs } = identity;
+  return JSON.stringify([kind, dev, ino, size, mtimeMs, ctimeMs, since, options]);
+}
+
+/** The fingerprint saved with a state: none for a racy look, which is never trusted. */
+export function savedFingerprint(state: TranscriptFileState): string | null {
+  return state.racy ? null : lookFingerprint(state.kind, state, state.since, state.options);
+}
+
+/** What the transcript source hands back: its SourceResult, and the files whose state stands as saved. */
+export interface TranscriptResult extends SourceResult<TranscriptState> {
+  /** Files looked at and found as their saved state describes them: not in `state`, not read. */
+  readonly kept: ReadonlySet<string>;
+}
+
 export interface TranscriptInput {
   /** The session roots to read, in order (from the plan). */
   readonly roots: readonly SessionRoot[];
   /** The readers, by kind; a root whose kind has no reader is skipped. */
   readonly readers: ReadonlyMap<string, SessionReader | StoreReader>;
   readonly includeHeadless: boolean;
-  readonly previous: TranscriptState | null;
+  readonly previous: SavedTranscripts | null;
   /** The run's --since cutoff (RFC 3339), or null. */
   readonly since: string | null;
   readonly report: ProblemReporter;
@@ -192,12 +237,13 @@ async function digestPrefix(path: string, length: number, hash: Hash, buf: Uint8
 }
 
 /** Reads new transcript lines and returns the records they yield. */
-export async function collectTranscripts(input: TranscriptInput): Promise<SourceResult<TranscriptState>> {
+export async function collectTranscripts(input: TranscriptInput): Promise<TranscriptResult> {
   const stats = emptyStats();
   const replaced = new Map<string, VerdictRecord[]>();
   const appended: VerdictRecord[] = [];
   const state: Record<string, TranscriptFileState> = {};
-  const previous = input.previous ?? {};
+  const kept = new Set<string>();
+  const previous = input.previous;
   const options = yieldOptionsOf(input);
   let totalBytes = 0;
   // One load per reader and key per run: the files of one folder share their side files.
@@ -219,7 +265,7 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
     const reader = input.readers.get(root.kind);
     if (reader === undefined || reader.layout !== "store") continue;
     if (input.signal?.aborted) throw input.signal.reason;
-    const done = await readStore(root.path, reader, validState(previous[root.path]), input);
+    const done = await readStore(root.path, reader, validState(previous?.state(root.path)), input);
     if (done.read) {
       // A store as the last read left it read nothing new, as an unchanged line file is not read.
       if (done.read.changed) stats.filesRead++;
@@ -286,7 +332,13 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
     }
     const identity = identityOf(info, (input.now ?? Date.now)());
     const kind = cand.reader.kind;
-    const prev = validState(previous[real]);
+    // The common case, a file as it was, decided without parsing its state.
+    const saved = previous?.fingerprint(real);
+    if (typeof saved === "string" && saved === lookFingerprint(kind, identity, input.since, options)) {
+      kept.add(real);
+      continue;
+    }
+    const prev = validState(previous?.state(real));
     const usable = prev !== null && prev.kind === kind && sinceCovers(prev.since, input.since) &&
       sameYieldOptions(prev.options, options);
     if (usable && sameIdentity(prev, identity)) {
@@ -373,7 +425,7 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Source
       if (prev) state[real] = prev;
     }
   }
-  return { replaced, appended, state, stats };
+  return { replaced, appended, state, kept, stats };
 }
 
 interface StoreOutcome {

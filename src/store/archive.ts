@@ -23,8 +23,12 @@ import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { EXIT, VerdictError } from "../errors.ts";
 import type { StorePaths } from "./paths.ts";
 
-/** Bumped when the schema changes; an older store is migrated, a newer one refused. */
-export const STORE_FORMAT_VERSION = 1;
+/**
+ * Bumped when the schema changes; an older store is migrated, a newer one refused. 2: `sources`
+ * has `seen`, the fingerprint of each transcript's last look (an older verdict writing rows
+ * without it would leave a stale one, so it must refuse this format, and does).
+ */
+export const STORE_FORMAT_VERSION = 2;
 /** "VRDT": marks the database as a verdict archive. */
 export const APPLICATION_ID = 0x56524454;
 
@@ -66,8 +70,14 @@ CREATE TABLE segments(
   deleted_bitmap BLOB,
   deleted_terms BLOB
 );
-CREATE TABLE sources(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+CREATE TABLE sources(key TEXT PRIMARY KEY, value TEXT NOT NULL, seen TEXT) WITHOUT ROWID;
 `;
+
+/** Each step from format N to N + 1, at index N - 1 (run by a collect, in one transaction). */
+const FORMAT_STEPS: readonly string[] = [
+  // 1 → 2: transcript rows get their fingerprint when next written (NULL: the state is parsed).
+  "ALTER TABLE sources ADD COLUMN seen TEXT",
+];
 
 /**
  * The records' indexes: by id (unique), source file, repeat key and basis order. Kept apart from
@@ -171,7 +181,7 @@ export class Archive {
           db.exec("ROLLBACK");
           throw err;
         }
-      }
+      } else if (version < STORE_FORMAT_VERSION) archive.#upgrade(version);
       return archive;
     } catch (err) {
       db.close();
@@ -202,6 +212,20 @@ export class Archive {
       return archive;
     } catch (err) {
       db.close();
+      throw err;
+    }
+  }
+
+  /** Brings a store of an older format to this one (the caller holds the collect lock). */
+  #upgrade(from: number): void {
+    const db = this.db;
+    db.exec("BEGIN IMMEDIATE");
+    try {
+      for (let v = from; v < STORE_FORMAT_VERSION; v++) db.exec(FORMAT_STEPS[v - 1]!);
+      db.exec(`PRAGMA user_version = ${STORE_FORMAT_VERSION}`);
+      db.exec("COMMIT");
+    } catch (err) {
+      db.exec("ROLLBACK");
       throw err;
     }
   }
