@@ -26,7 +26,7 @@ import { createHash, type Hash } from "node:crypto";
 import type { SessionReader, SideFileReader, StoreReader } from "../agents/agent.ts";
 import type { SessionRoot } from "../config/roots.ts";
 import { type FileIdentity, identityOf, sameIdentity } from "../fsutil/identity.ts";
-import { walkFiles } from "../fsutil/walk.ts";
+import { walkFilesSync } from "../fsutil/walk.ts";
 import { containedRealPath, containedRealPathSync } from "../sandbox/contain.ts";
 import { readLines } from "./lines.ts";
 import { overCap, type VerdictRecord } from "./record.ts";
@@ -169,7 +169,7 @@ interface Candidate {
 }
 
 /** Lists the transcript files to consider, in root order, each with the roots it must stay under. */
-export async function findTranscripts(input: TranscriptInput): Promise<Candidate[]> {
+export function findTranscripts(input: TranscriptInput): Candidate[] {
   const out: Candidate[] = [];
   const onError = (path: string, err: Error) => input.report(path, `cannot list: ${err.message}`);
   for (const root of input.roots) {
@@ -180,8 +180,8 @@ export async function findTranscripts(input: TranscriptInput): Promise<Candidate
       continue;
     }
     const skipDir = reader.skipDir;
-    for await (
-      const path of walkFiles(root.path, {
+    for (
+      const path of walkFilesSync(root.path, {
         accept: (p, name) => reader.accept ? reader.accept(p, name, root.path) : name.endsWith(".jsonl"),
         ...(skipDir ? { skipDir: (p: string) => skipDir(p, root.path) } : {}),
         onError,
@@ -296,7 +296,7 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Transc
     return real;
   };
   let digestBuffer: Uint8Array | null = null;
-  for (const cand of await findTranscripts(input)) {
+  for (const cand of findTranscripts(input)) {
     if (input.signal?.aborted) throw input.signal.reason;
     // The walker descends no link and yields only plain files, so a file it found under a real
     // root is its own real path: one lstat confirms it is still a plain file (resolving the path
