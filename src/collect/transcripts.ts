@@ -78,9 +78,9 @@ export interface SavedTranscripts {
 /**
  * Everything that must be as it was for a saved state to stand without the file being read:
  * the reader, the file's identity (src/fsutil/identity.ts), the cutoff and the options it was
- * read under. Equal fingerprints are exactly the case the full check keeps a state as it is
- * (same kind, the same identity, a cutoff and options that cover the run's); any other case is
- * decided by the full check on the parsed state.
+ * read under. An equal fingerprint is a case the full check keeps a state as it is (same kind,
+ * the same trusted identity, the same cutoff and options); any change to one of them changes the
+ * fingerprint, and every case but equality is decided by the full check on the parsed state.
  */
 export function lookFingerprint(
   kind: string,
