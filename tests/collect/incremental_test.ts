@@ -10,6 +10,7 @@ import { DEFAULT_CONFIG } from "../../src/config/config.ts";
 import type { Roots } from "../../src/config/roots.ts";
 import { git } from "./git_fixture.ts";
 import { exportedRecords } from "../cli_helper.ts";
+import { claudePrompt } from "./_claude_lines.ts";
 
 interface World {
   readonly dir: string;
@@ -93,21 +94,6 @@ function codexPrompt(n: number, text: string): string {
     timestamp: at(n),
     type: "event_msg",
     payload: { type: "user_message", message: text, kind: "plain" },
-  });
-}
-
-function claudePrompt(n: number, text: string, session = "s-1"): string {
-  return JSON.stringify({
-    type: "user",
-    isSidechain: false,
-    cwd: "/p",
-    sessionId: session,
-    version: "2.1.180",
-    entrypoint: "cli",
-    message: { role: "user", content: text },
-    uuid: `${session}-u${n}`,
-    timestamp: at(n),
-    origin: { kind: "human" },
   });
 }
 

@@ -22,23 +22,9 @@ import { DEFAULT_CONFIG } from "../../src/config/config.ts";
 import type { Roots } from "../../src/config/roots.ts";
 import { Archive } from "../../src/store/archive.ts";
 import { storePaths } from "../../src/store/paths.ts";
+import { claudePrompt } from "./_claude_lines.ts";
 
 const T0 = Date.parse("2026-01-01T00:00:00Z");
-
-function claudePrompt(n: number, text: string, session = "s-1"): string {
-  return JSON.stringify({
-    type: "user",
-    isSidechain: false,
-    cwd: "/p",
-    sessionId: session,
-    version: "2.1.180",
-    entrypoint: "cli",
-    message: { role: "user", content: text },
-    uuid: `${session}-u${n}`,
-    timestamp: new Date(T0 + n * 60_000).toISOString(),
-    origin: { kind: "human" },
-  });
-}
 
 interface World {
   readonly projects: string;
