@@ -73,9 +73,11 @@ export interface Corpus {
    * The documents holding `term` in disjoint parts (one per index segment), for the scoring loop.
    * Unless `candidatesOnly`, columns() holds the facts of every document in the parts once this
    * returns; with it, the caller promises to read columns only of documents an earlier call
-   * (without it) returned, so a lazily loaded index need not load anything for these.
+   * (without it) returned, so a lazily loaded index need not load anything for these. With
+   * `transient`, the caller keeps none of the parts' arrays and is done with them before it asks
+   * for another term's parts, so an index may hand a part over as a `transient` view it reuses.
    */
-  postingParts(term: string, candidatesOnly: boolean): readonly PostingPart[];
+  postingParts(term: string, candidatesOnly: boolean, transient?: boolean): readonly PostingPart[];
   /**
    * Every document's weight-relevant facts as columns over the document numbers (the fast path;
    * same content as meta()). A lazily loaded index fills them as postingList() and postingParts()
@@ -106,6 +108,12 @@ export interface PostingPart {
   readonly tfs: Int32Array;
   readonly base: number;
   readonly deleted: Uint8Array | null;
+  /**
+   * True when docs and tfs are views of a buffer the index reuses (asked for as transient):
+   * valid until the caller asks for another term's parts, never to be kept (nor given a skip
+   * table, skipsOf, which is kept by the list).
+   */
+  readonly transient?: boolean;
 }
 
 /** Is slot `slot` marked in the bitmap (a deleted document)? */
@@ -363,7 +371,9 @@ export function bm25Accumulate(
         : count;
     }
     if (restricted && live === 0) continue;
-    for (const part of corpus.postingParts(t.term, restricted)) {
+    // Each term's parts are done with before the next term's are asked for, and only their
+    // documents are kept (copied into `docs`).
+    for (const part of corpus.postingParts(t.term, restricted, true)) {
       const pd = part.docs;
       const pt = part.tfs;
       const base = part.base;
@@ -371,7 +381,7 @@ export function bm25Accumulate(
       if (restricted && live * Math.log2(pd.length + 1) < pd.length) {
         // Few candidates against a long list (a common word): look each candidate up instead.
         // Candidates are live, so a deleted slot is never found.
-        const at = findInList(pd, skipsOf(pd), docs, live, base);
+        const at = findInList(pd, part.transient ? null : skipsOf(pd), docs, live, base);
         for (let k = 0; k < live; k++) {
           const i = at[k]!;
           if (i < 0) continue;

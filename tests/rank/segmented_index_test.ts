@@ -312,3 +312,65 @@ Deno.test("a long list in a much larger segment fills only its documents' column
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a common word's long lists read for a few look-ups rank alike the first time (not kept) and later (kept)", async () => {
+  // Three segments of 2,500–4,000 documents, too large to be read whole when opened, with
+  // deletions: "the" and "we" hold hundreds of documents in each (raw lists) and only add to the
+  // rare words' candidates, so their first look-ups read the lists into the index's reused
+  // buffer, and the second keeps them.
+  const words = deriveLexicon(basisRecords(RECORDS).map((r) => r.text));
+  const projects = new Names();
+  const sessions = new Names();
+  const batches = [RECORDS.slice(0, 2000), RECORDS.slice(2000, 4000), RECORDS.slice(4000)];
+  const { dir, files } = await writeSegments(batches, words, projects, sessions);
+  try {
+    const { deleted, deletedTerms, live } = deleteSome(batches, words, (slot, k) => (slot * 3 + k) % 7 === 0);
+    const mem = buildMemoryIndex(live, { cjkWords: words });
+    const qs = queries(30).filter((q) => /\bthe\b/.test(q) && /\bwe\b/.test(q));
+    assert.ok(qs.length >= 5, `bench queries holding "the" and "we": ${qs.length}`);
+    const seg = segmentedOver(files, deleted, deletedTerms, live, words, projects, sessions);
+    const segments = files.map((f) => Segment.open(f));
+    try {
+      for (const s of segments) assert.ok(!s.inMemory && s.entry("the")!.df >= 256, s.path);
+      const nowMs = Date.parse("2026-01-01T00:00:00Z");
+      const options: SearchOptions = {
+        mode: "hint",
+        nowMs,
+        top: 15,
+        project: "/home/dev/p3",
+        minCandidateIdf: 5,
+      };
+      // The first query of "the": searched, equal to one index of the live records, and not kept.
+      const first = comparable(seg, qs[0]!, options);
+      assert.deepEqual(first, comparable(mem, qs[0]!, options));
+      assert.ok(first.terms.some((t) => t.term === "the" && t.common), "the is a common (restricted) term");
+      assert.ok(first.hits.length > 0, "the query has hits");
+      const kept = () => seg.postingParts("the", true, true).every((p) => p.transient !== true);
+      // Every later query the same as one index, "the" now kept; and the first query again too.
+      for (const q of [...qs, qs[0]!]) {
+        assert.deepEqual(comparable(seg, q, options), comparable(mem, q, options), q);
+      }
+      assert.ok(kept(), "asked for again, the lists are kept");
+      // A fresh index: the first ask is transient, the second is not.
+      const fresh = segmentedOver(files, deleted, deletedTerms, live, words, projects, sessions);
+      assert.ok(
+        fresh.postingParts("the", true, true).every((p) => p.transient === true),
+        "first ask: transient",
+      );
+      assert.ok(fresh.postingParts("the", true, true).every((p) => p.transient !== true), "second ask: kept");
+      // Asked for whole (not candidatesOnly), a list is kept at once, even the first time.
+      const whole = fresh.postingParts("we", false);
+      assert.ok(
+        whole.length === 3 && whole.every((p) => p.transient !== true),
+        "never transient unless candidatesOnly",
+      );
+      assert.ok(fresh.postingParts("we", true).every((p) => p.transient !== true), "kept since");
+      fresh.close();
+    } finally {
+      for (const s of segments) s.close();
+      seg.close();
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
