@@ -539,11 +539,34 @@ export function skipsOf(docs: Int32Array): Int32Array | null {
 }
 
 /**
+ * A typed array reused from call to call, grown when asked for more: a search makes a few dozen
+ * small arrays, and a fresh one costs a backing store allocated and later swept (about a
+ * microsecond each beyond 64 bytes), more than the work done in it.
+ */
+export class ScratchArray<T extends Int32Array | Float64Array | Uint8Array> {
+  #array: T;
+  constructor(readonly make: (length: number) => T) {
+    this.#array = make(64);
+  }
+  /** An array of at least `length` elements, its contents left from earlier use. */
+  take(length: number): T {
+    if (this.#array.length < length) this.#array = this.make(Math.max(length, 2 * this.#array.length));
+    return this.#array;
+  }
+}
+
+/** findInList's arrays: its answer (valid until its next call), the documents in range, their places. */
+const FOUND_AT = new ScratchArray((n) => new Int32Array(n));
+const FIND_WHICH = new ScratchArray((n) => new Int32Array(n));
+const FIND_PLACE = new ScratchArray((n) => new Int32Array(n));
+
+/**
  * The positions in the sorted list `list` of the documents docs[0 … count) (each less `base`,
- * the list's first document number), −1 for those it does not hold. The searches advance
- * together, a step of each in turn: every step of one search waits for the read before it, but
- * the searches are independent, so the processor overlaps their reads. A common word's list is
- * too large to stay in the cache, and one search at a time waits for each of its misses.
+ * the list's first document number), −1 for those it does not hold (an array valid until the
+ * next call). The searches advance together, a step of each in turn: every step of one search
+ * waits for the read before it, but the searches are independent, so the processor overlaps
+ * their reads. A common word's list is too large to stay in the cache, and one search at a time
+ * waits for each of its misses.
  * Through the skip table (skipsOf) when the list has one: first each document's block, then
  * its place in the block.
  */
@@ -554,21 +577,21 @@ export function findInList(
   count: number,
   base: number,
 ): Int32Array {
-  const at = new Int32Array(count).fill(-1);
+  const at = FOUND_AT.take(count).fill(-1, 0, count).subarray(0, count);
   const n = list.length;
   if (n === 0) return at;
   // Only the documents within the list's range are searched: in an archive of several
   // segments, most candidates are in another segment's part of the numbering.
   const first = list[0]! + base;
   const last = list[n - 1]! + base;
-  const which = new Int32Array(count);
+  const which = FIND_WHICH.take(count);
   let m = 0;
   for (let k = 0; k < count; k++) {
     const doc = docs[k]!;
     if (doc >= first && doc <= last) which[m++] = k;
   }
   if (m === 0) return at;
-  const place = new Int32Array(m);
+  const place = FIND_PLACE.take(m);
   if (skips === null) floorsTogether(list, list.length, docs, which, m, base, place);
   else {
     floorsTogether(skips, skips.length, docs, which, m, base, place);

@@ -28,6 +28,7 @@ import {
   holdsDoc,
   markerOf,
   NO_SESSION,
+  ScratchArray,
 } from "./bm25.ts";
 import { type Entity, entityForms } from "./entities.ts";
 import type { MarkerStrength } from "./markers.ts";
@@ -478,7 +479,7 @@ export function search(corpus: Corpus, query: string, options: SearchOptions): S
   for (const t of topic) informativeMass += t.idf;
 
   // Candidates a cut left with partial sums cannot reach the best `wanted`: not ranked.
-  const final = new Float64Array(sums.scored);
+  const final = FINAL_SCORES.take(sums.scored);
   const order: number[] = [];
   for (let k = 0; k < sums.scored; k++) {
     const doc = sums.docs[k]!;
@@ -596,6 +597,13 @@ class RankedHit implements SearchHit {
  * a cut candidate's sums. In the hint, recency spreads scores over orders of magnitude, so most
  * candidates are cut at once.
  */
+/** cutBelowTop's arrays (its answer is read before the next search): see ScratchArray. */
+const CUT_KEEP = new ScratchArray((n) => new Uint8Array(n));
+const CUT_MOST = new ScratchArray((n) => new Float64Array(n));
+const CUT_LOWER = new ScratchArray((n) => new Float64Array(n));
+/** Each ranked candidate's final score, during one search. */
+const FINAL_SCORES = new ScratchArray((n) => new Float64Array(n));
+
 function cutBelowTop(
   partial: Bm25Sums,
   restMax: readonly number[],
@@ -606,9 +614,9 @@ function cutBelowTop(
 ): Uint8Array | null {
   const n = partial.count;
   if (wanted <= 0 || n <= wanted) return null;
-  const keep = new Uint8Array(n);
-  const most = new Float64Array(n);
-  const lower = new Float64Array(n);
+  const keep = CUT_KEEP.take(n).fill(0, 0, n).subarray(0, n);
+  const most = CUT_MOST.take(n);
+  const lower = CUT_LOWER.take(n);
   let eligible = 0;
   for (let k = 0; k < n; k++) {
     const doc = partial.docs[k]!;

@@ -63,6 +63,25 @@ const MAX_CACHED_TERMS = 200_000;
 
 const UTF8 = new TextEncoder();
 
+/** A term's UTF-8 for a look-up: a view of one buffer, valid until the next call. */
+let termBuffer = new Uint8Array(256);
+function termBytes(term: string): Uint8Array {
+  // Three bytes a UTF-16 unit at most.
+  if (termBuffer.length < term.length * 3) termBuffer = new Uint8Array(term.length * 3);
+  let ascii = true;
+  for (let i = 0; i < term.length; i++) {
+    const c = term.charCodeAt(i);
+    if (c >= 0x80) {
+      ascii = false;
+      break;
+    }
+    termBuffer[i] = c;
+  }
+  // Most terms are ASCII: written above without a call into the runtime.
+  if (ascii) return termBuffer.subarray(0, term.length);
+  return termBuffer.subarray(0, UTF8.encodeInto(term, termBuffer).written);
+}
+
 /** Raw postings are read as typed-array views, which assume a little-endian machine. */
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
@@ -408,7 +427,7 @@ export class Segment {
   entry(term: string): SegmentEntry | null {
     const cached = this.#terms.get(term);
     if (cached !== undefined) return cached;
-    const found = this.#lookup(UTF8.encode(term));
+    const found = this.#lookup(termBytes(term));
     if (this.#terms.size >= MAX_CACHED_TERMS) this.#terms.clear();
     this.#terms.set(term, found);
     return found;
