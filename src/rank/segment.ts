@@ -222,8 +222,16 @@ export function decodeDocRow(view: DataView, i: number): DocRow {
 /** A decoded short list's bytes per posting: time f64, slot, tf, length, project, session (4 each), flags u8. */
 const SHORT_LIST_BYTES_PER_POSTING = 8 + 5 * 4 + 1;
 
-/** Decodes a list written by segment_write.ts (varint with facts, or raw). */
-export function decodeList(raw: Uint8Array, df: number, minTimeMs: number): SegmentList {
+/** The bytes a list takes decoded: a raw list is viewed where it was read, a short one is unpacked. */
+export function decodedListBytes(e: SegmentEntry): number {
+  return e.df >= RAW_POSTINGS_MIN_DF ? e.bytes : e.df * SHORT_LIST_BYTES_PER_POSTING;
+}
+
+/**
+ * Decodes a list written by segment_write.ts (varint with facts, or raw). A short list's arrays
+ * go into `into` when given (8-aligned, decodedListBytes long), else into a fresh buffer.
+ */
+export function decodeList(raw: Uint8Array, df: number, minTimeMs: number, into?: Uint8Array): SegmentList {
   if (df >= RAW_POSTINGS_MIN_DF) {
     if (LITTLE_ENDIAN && raw.byteOffset % 4 === 0) {
       return {
@@ -241,16 +249,17 @@ export function decodeList(raw: Uint8Array, df: number, minTimeMs: number): Segm
   }
   // One buffer for the seven arrays (the f64 times first, so every array is aligned): a fresh
   // backing store each cost about a microsecond, and a prompt decodes a few short lists.
-  const store = new ArrayBuffer(df * SHORT_LIST_BYTES_PER_POSTING);
-  const times = new Float64Array(store, 0, df);
-  const docs = new Int32Array(store, df * 8, df);
-  const tfs = new Int32Array(store, df * 12, df);
+  const store = into?.buffer ?? new ArrayBuffer(df * SHORT_LIST_BYTES_PER_POSTING);
+  const at = into?.byteOffset ?? 0;
+  const times = new Float64Array(store, at, df);
+  const docs = new Int32Array(store, at + df * 8, df);
+  const tfs = new Int32Array(store, at + df * 12, df);
   const facts: ListFacts = {
-    lengths: new Uint32Array(store, df * 16, df),
+    lengths: new Uint32Array(store, at + df * 16, df),
     times,
-    flags: new Uint8Array(store, df * 28, df),
-    projects: new Uint32Array(store, df * 20, df),
-    sessions: new Uint32Array(store, df * 24, df),
+    flags: new Uint8Array(store, at + df * 28, df),
+    projects: new Uint32Array(store, at + df * 20, df),
+    sessions: new Uint32Array(store, at + df * 24, df),
   };
   const r = new VarintReader(raw);
   let slot = 0;
@@ -483,15 +492,20 @@ export class Segment {
   }
 
   /**
-   * Reads the raw list (df ≥ RAW_POSTINGS_MIN_DF) an entry points at into `into` (e.bytes long,
-   * 4-aligned) and views it there: for a caller that reuses the buffer and keeps nothing.
+   * Decodes the list an entry points at into `into` (decodedListBytes long, 8-aligned): a raw
+   * list is read there and viewed, a short one read into the small-read buffer and unpacked
+   * there. For a caller that reuses the buffer and keeps nothing.
    */
-  rawListInto(e: SegmentEntry, into: Uint8Array): SegmentList {
-    if (e.df < RAW_POSTINGS_MIN_DF || into.length !== e.bytes || into.byteOffset % 4 !== 0) {
-      throw new SegmentError(`${this.path}: a raw list of ${e.df} postings cannot be read into that buffer`);
+  listInto(e: SegmentEntry, into: Uint8Array): SegmentList {
+    if (into.length !== decodedListBytes(e) || into.byteOffset % 8 !== 0) {
+      throw new SegmentError(`${this.path}: a list of ${e.df} postings cannot be decoded into that buffer`);
     }
-    this.readInto(this.header.postings + e.offset, into);
-    return decodeList(into, e.df, this.header.minTimeMs);
+    const offset = this.header.postings + e.offset;
+    if (e.df >= RAW_POSTINGS_MIN_DF) {
+      this.readInto(offset, into);
+      return decodeList(into, e.df, this.header.minTimeMs);
+    }
+    return decodeList(this.#peek(offset, e.bytes), e.df, this.header.minTimeMs, into);
   }
 
   /** Decodes the list an entry points at (not cached: merges read each once). */

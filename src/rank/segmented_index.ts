@@ -25,7 +25,7 @@ import {
   type PostingList,
   type PostingPart,
 } from "./bm25.ts";
-import { DOC_ROW_BYTES, RAW_POSTINGS_MIN_DF, type Segment } from "./segment.ts";
+import { decodedListBytes, DOC_ROW_BYTES, type Segment, type SegmentList } from "./segment.ts";
 
 /** One segment as the manifest describes it now. */
 export interface SegmentView {
@@ -74,8 +74,8 @@ const MAX_REMEMBERED_LISTS = 256;
 const WHOLE_TABLE_MIN_SHARE = 1 / 64;
 /**
  * The scoring loop (bm25.ts) reads a term's lists and keeps nothing of them: the first time a
- * word is asked for so, its long (raw) lists are read into one buffer the index reuses instead
- * of a fresh array it keeps. Most words come once in a process's life (a prompt's rare words),
+ * word is asked for so, its lists are read (a long one) or unpacked (a short one) into one
+ * buffer the index reuses instead of fresh arrays it keeps. Most words come once in a process's life (a prompt's rare words),
  * and a fresh array of tens of KiB costs twice the read (allocated, zeroed, its pages faulted
  * in: 32 KiB measured 4.9 µs into a kept buffer, 11.6 µs into a fresh one; the median bench
  * prompt reads three lists of 40 KiB in all). From the second time on the lists are kept, as a
@@ -263,35 +263,46 @@ export class SegmentedIndex implements Corpus {
       if (probe && !seg.inMemory && seg.keptList(term) === null) {
         const e = seg.entry(term);
         if (!e) continue;
-        if (e.df >= RAW_POSTINGS_MIN_DF && probeAt + e.bytes <= PROBE_BUFFER_MAX_BYTES) {
-          const list = seg.rawListInto(e, this.#probeBytes(probeAt, e.bytes));
-          probeAt += (e.bytes + 7) & ~7;
-          // A raw list carries no facts: a caller that reads them has its documents' rows read.
-          if (!candidatesOnly) this.#loadDocs(k, list.docs);
+        const bytes = decodedListBytes(e);
+        if (probeAt + bytes <= PROBE_BUFFER_MAX_BYTES) {
+          const list = seg.listInto(e, this.#probeBytes(probeAt, bytes));
+          probeAt += (bytes + 7) & ~7;
+          this.#columnsOf(k, list, candidatesOnly);
           parts.push({ docs: list.docs, tfs: list.tfs, base, deleted: view.deleted, transient: true });
           continue;
         }
       }
       const list = seg.list(term);
       if (!list) continue;
-      if (list.facts) {
-        const cols = this.columns();
-        const filled = this.#filled!;
-        const f = list.facts;
-        for (let i = 0; i < list.docs.length; i++) {
-          const doc = base + list.docs[i]!;
-          if (filled.has(doc)) continue;
-          cols.lengths[doc] = f.lengths[i]!;
-          cols.times[doc] = f.times[i]!;
-          cols.flags[doc] = f.flags[i]!;
-          cols.projects[doc] = f.projects[i]!;
-          cols.sessions[doc] = f.sessions[i]!;
-          filled.set(doc);
-        }
-      } else if (!candidatesOnly) this.#loadDocs(k, list.docs);
+      this.#columnsOf(k, list, candidatesOnly);
       parts.push({ docs: list.docs, tfs: list.tfs, base, deleted: view.deleted });
     }
     return parts;
+  }
+
+  /**
+   * Fills the columns of segment `index`'s documents in `list`: from the facts a short list
+   * carries, or (unless candidatesOnly) from their rows.
+   */
+  #columnsOf(index: number, list: SegmentList, candidatesOnly: boolean): void {
+    if (list.facts === null) {
+      if (!candidatesOnly) this.#loadDocs(index, list.docs);
+      return;
+    }
+    const cols = this.columns();
+    const filled = this.#filled!;
+    const base = this.#bases[index]!;
+    const f = list.facts;
+    for (let i = 0; i < list.docs.length; i++) {
+      const doc = base + list.docs[i]!;
+      if (filled.has(doc)) continue;
+      cols.lengths[doc] = f.lengths[i]!;
+      cols.times[doc] = f.times[i]!;
+      cols.flags[doc] = f.flags[i]!;
+      cols.projects[doc] = f.projects[i]!;
+      cols.sessions[doc] = f.sessions[i]!;
+      filled.set(doc);
+    }
   }
 
   /** Whether this is the first time `term`'s parts are asked for as transient. */
