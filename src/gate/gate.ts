@@ -187,34 +187,51 @@ export interface GateContext {
 }
 
 /**
- * A literal the prompt quotes in backticks (`bun run`, `pg_dump -Fc`): one specific thing the person
- * marked as a name or a command. `key` is the sameTextKey of its text, `terms` its searched words.
+ * A literal the prompt quotes in backticks or double quotes (`bun run`, "uv pip"): one specific thing
+ * the person marked as a name or a command. `key` is the sameTextKey of its text, `terms` its
+ * searched words.
  */
 export interface Literal {
   readonly key: string;
   readonly terms: readonly string[];
 }
 
-/** A span in backticks longer than this is a piece of code, not a name or a command. */
+/** A quoted span longer than this is a piece of code or a sentence, not a name or a command. */
 export const MAX_LITERAL_CHARS = 40;
-const BACKTICKED = new RegExp(`\`([^\`\n]{1,${MAX_LITERAL_CHARS}})\``, "g");
+/**
+ * A span in backticks, or in straight or curly double quotes: people mark a command or a name
+ * with either ("USE "uv pip"!" for "Don't use `pip`, use `uv pip`"), and a decision and a prompt
+ * about it need not mark it the same way.
+ */
+const QUOTED = new RegExp(
+  `\`([^\`\n]{1,${MAX_LITERAL_CHARS}})\`|"([^"\n]{1,${MAX_LITERAL_CHARS}})"|\u201c([^\u201c\u201d\n]{1,${MAX_LITERAL_CHARS}})\u201d`,
+  "g",
+);
+/** Words a span in double quotes needs to be a literal (backticks mark code, and need one). */
+export const MIN_QUOTED_WORDS = 2;
+const QUOTE_MARK = /[`"\u201c]/;
 
-/** The backticked spans of a text, by their sameTextKey. */
-function backtickedKeys(text: string): string[] {
-  if (!text.includes("`")) return [];
-  return [...text.matchAll(BACKTICKED)].map((m) => sameTextKey(m[1]!)).filter((k) => k !== "");
+/** The quoted spans of a text, by their sameTextKey. */
+function quotedKeys(text: string): string[] {
+  if (!QUOTE_MARK.test(text)) return [];
+  return [...text.matchAll(QUOTED)].map((m) => sameTextKey(m[1] ?? m[2] ?? m[3]!)).filter((k) => k !== "");
 }
 
 /**
- * The literals of a prompt's typed text: each backticked span with the words it is searched by
- * (stopwords left out). A statement quoting the same literal the same way is about the same thing.
+ * The literals of a prompt's typed text: each quoted span with the words it is searched by
+ * (stopwords left out). A statement quoting the same literal (in backticks or quotes) is about the
+ * same thing.
  */
 export function literalsOf(typed: string, tokenize: (text: string) => readonly string[]): Literal[] {
-  if (!typed.includes("`")) return [];
+  if (!QUOTE_MARK.test(typed)) return [];
   const out: Literal[] = [];
-  for (const m of typed.matchAll(BACKTICKED)) {
-    const key = sameTextKey(m[1]!);
-    const terms = [...new Set(tokenize(m[1]!))].filter((t) => !isStopword(t));
+  for (const m of typed.matchAll(QUOTED)) {
+    const span = m[1] ?? m[2] ?? m[3]!;
+    const key = sameTextKey(span);
+    const terms = [...new Set(tokenize(span))].filter((t) => !isStopword(t));
+    // One word in double quotes is as often an emphasis or a scare quote ("manual") as a name,
+    // and a rare word is matched as a word anyway; a quoted phrase is a command or a name.
+    if (m[1] === undefined && span.trim().split(/\s+/).length < MIN_QUOTED_WORDS) continue;
     if (key !== "" && terms.length > 0 && !out.some((l) => l.key === key)) out.push({ key, terms });
   }
   return out;
@@ -585,14 +602,15 @@ function checkHit(
   judged: Map<string, readonly string[]>,
   docCount: number,
   recordTopics: Map<string, TopicCheck>,
+  literalWeight: ReadonlyMap<string, number>,
 ): Verdict | { quote: GateQuote; detail: string } {
-  if (hit.commonOnly) {
-    return { rule: "common-only", detail: `matched only common words: ${hit.matched.join(", ")}` };
-  }
   // Record level: its statements hold no more than the record, so a record that fails fails all.
   // A record holding every word of a literal the prompt quotes is judged by its statements: the
   // literal may be there, quoted the same way, however common its words.
   const literals = ctx.literals.filter((l) => l.terms.every((t) => hit.matched.includes(t)));
+  if (hit.commonOnly && literals.length === 0) {
+    return { rule: "common-only", detail: `matched only common words: ${hit.matched.join(", ")}` };
+  }
   // The record-level rules read nothing of the record but its matched terms: candidates matching
   // the same terms (most of the fifteen, often) share one answer, worked out once per prompt.
   const matchedKey = hit.matched.join("\u0000");
@@ -676,12 +694,21 @@ function checkHit(
       ownMass,
       true,
     );
-    // A statement quoting a literal of the prompt the same way (`bun run`) is about that one thing:
-    // no anchor or second thing needed, only the quarter of the prompt's weight.
-    if (!v.pass && literals.length > 0 && v.coverage >= MIN_COVERAGE) {
-      const keys = backtickedKeys(s.text);
+    // A prompt whose every word is common, or a record matching only its common words, speaks
+    // only through a literal the prompt quotes.
+    if (v.pass && (topicMass === 0 || hit.commonOnly)) {
+      v = { pass: false, rule: "common-only", detail: "no statement matched an uncommon word", coverage: 0 };
+    }
+    // A statement quoting a literal of the prompt (`bun run`, "uv pip") is about that one thing:
+    // no anchor or second thing needed, only the quarter of the prompt's weight, the literal's
+    // common words weighed in it (a command a person names in every session is still that command).
+    if (!v.pass && literals.length > 0) {
+      const keys = quotedKeys(s.text);
       const same = literals.find((l) => keys.includes(l.key));
-      if (same !== undefined) v = { pass: true, coverage: v.coverage, anchors: same.terms };
+      if (same !== undefined) {
+        const coverage = literalCoverage(v.coverage, topicMass, same, literalWeight);
+        if (coverage >= MIN_COVERAGE) v = { pass: true, coverage, anchors: same.terms };
+      }
     }
     // A decision said in a sentence after the one naming the topic ("We are going to fix the X
     // warnings. … those on a `$state` line should be solved like …") is on that topic when it
@@ -758,6 +785,45 @@ function checkHit(
 }
 
 /**
+ * The common words of the prompt's literals, with their idf: they weigh in the prompt's weight
+ * only for a statement quoting the literal (literalCoverage), never for any other match.
+ */
+function literalWeights(
+  literals: readonly Literal[],
+  facts: ReadonlyMap<string, TermFacts>,
+  topicIdf: ReadonlyMap<string, number>,
+  ignored: TermSet,
+): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const l of literals) {
+    for (const t of l.terms) {
+      const f = facts.get(t);
+      if (f !== undefined && !topicIdf.has(t) && !ignored.has(t)) out.set(t, f.idf);
+    }
+  }
+  return out;
+}
+
+/**
+ * A statement's coverage of the prompt when it quotes `literal`: its share of the prompt's
+ * informative weight plus the literal's common words, of that weight plus all the literals'
+ * common words.
+ */
+function literalCoverage(
+  coverage: number,
+  topicMass: number,
+  literal: Literal,
+  weights: ReadonlyMap<string, number>,
+): number {
+  let all = 0;
+  for (const w of weights.values()) all += w;
+  let own = 0;
+  for (const t of new Set(literal.terms)) own += weights.get(t) ?? 0;
+  const mass = topicMass + all;
+  return mass > 0 ? Math.min(1, (coverage * topicMass + own) / mass) : 0;
+}
+
+/**
  * The latest earlier statement on the topic that a decision statement (with `matched`, its words
  * of the prompt) shares one of the prompt's uncommon words with, or null. Shared word, not
  * adjacency: a record naming the topic and then deciding something else says nothing on it
@@ -825,7 +891,10 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
   const topicIdf = new Map(topic.map((t) => [t.term, t.idf]));
   let topicMass = 0;
   for (const idf of topicIdf.values()) topicMass += idf;
-  if (topicMass === 0) return silent("empty", "the prompt names nothing but places and decision words");
+  const literalWeight = literalWeights(ctx.literals, facts, topicIdf, ignored);
+  if (topicMass === 0 && literalWeight.size === 0) {
+    return silent("empty", "the prompt names nothing but places and decision words");
+  }
   const anchor = anchorIdf(result.docCount);
   const checks: HitCheck[] = [];
   const spoken: GateQuote[] = [];
@@ -850,7 +919,18 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
       );
       continue;
     }
-    const c = checkHit(hit, ctx, facts, topicIdf, topicMass, anchor, judged, result.docCount, recordTopics);
+    const c = checkHit(
+      hit,
+      ctx,
+      facts,
+      topicIdf,
+      topicMass,
+      anchor,
+      judged,
+      result.docCount,
+      recordTopics,
+      literalWeight,
+    );
     if ("rule" in c) {
       checks.push(checkOf(hit, c));
       firstRefusal ??= c;

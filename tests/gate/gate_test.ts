@@ -410,6 +410,51 @@ Deno.test("a literal the prompt quotes in backticks, quoted the same way by a de
   );
 });
 
+Deno.test("a phrase the prompt quotes in double quotes is a literal however common its words; one quoted word is not", () => {
+  // `uv` and `pip` are in twenty conversations of sixty-one records: common words, no anchor, and
+  // a prompt of them alone weighs nothing (it "names nothing but places and decision words").
+  const chatter = Array.from(
+    { length: 20 },
+    (_, i) => rec(`set up the venv with uv pip and pip freeze the deps ${i}`),
+  );
+  const rule = rec("Run the checks first. Don't use `pip`, use `uv pip`.", { id: "literal" });
+  const records = [...filler(40), ...chatter, rule];
+  const v = hint(records, 'USE "uv pip"!');
+  assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
+  assert.deepEqual(v.hits.map((h) => h.id), ["literal"]);
+  // The literal's statement is quoted, not the record's other sentence.
+  assert.equal(v.quotes[0]!.statements.map((s) => s.text).join(" "), "Don't use `pip`, use `uv pip`.");
+  // Unquoted, the same words are common words: silence.
+  assert.equal(hint(records, "USE uv pip!").speak, false);
+  // One word in double quotes is an emphasis as often as a name: no literal.
+  const one = rec("Don't use `pip`, use `uv`.", { id: "one" });
+  assert.equal(hint([...filler(40), ...chatter, one], 'USE "uv"!').speak, false);
+  // Quoted either way on either side: a prompt's backticks meet a decision's double quotes.
+  const quoted = rec('Don\'t use "pip", use "uv pip".', { id: "quoted" });
+  const w = hint([...filler(40), ...chatter, quoted], "USE `uv pip`!");
+  assert.deepEqual(w.hits.map((h) => h.id), ["quoted"], `${w.rule}: ${w.detail}`);
+});
+
+Deno.test("a record matching only common words speaks only through a statement quoting the literal", () => {
+  // todo.md and checkbox are in every conversation here; the prompt quotes `uv pip`, which the
+  // record holds unquoted, and names todo.md, which a decision of the record names too.
+  const chatter = Array.from(
+    { length: 20 },
+    (_, i) => rec(`update todo.md with the checkbox items and run uv pip install ${i}`),
+  );
+  const record = rec("Always mark the checkbox items of todo.md when done. Then run uv pip install.", {
+    id: "record",
+  });
+  // The prompt's one uncommon word (zephyr) is in another record: the prompt has a topic.
+  const records = [...filler(40), ...chatter, record, rec("the zephyr build needs a newer compiler")];
+  const v = hint(records, "update todo.md and use `uv pip` for the zephyr build");
+  assert.equal(v.speak, false, `${v.rule}: ${v.detail}`);
+  assert.equal(v.checks.find((c) => c.id === "record")?.rule, "common-only");
+  // Without the literal, the record is refused as before, on the whole record.
+  const plain = hint(records, "update todo.md and use uv pip for the zephyr build");
+  assert.equal(plain.speak, false, `${plain.rule}: ${plain.detail}`);
+});
+
 Deno.test("Japanese grammar kana are no topic; a camelCase name of three parts is sharp, of two it is not", () => {
   // Hiragana-only grams are particles and endings; kanji and katakana words stay topics.
   const ignored = notTopic(termOrigins("引数から設定できなくなったよ、キャスト情報"));

@@ -1,0 +1,265 @@
+/**
+ * `deno task eval:sweep`: the gate's operating curve on the development histories. Each point
+ * varies the gate's thresholds (one at a time, then a few together) and is measured by the
+ * project's own evaluations in a separate process: `eval:replay --json` (fire rate, shown quotes
+ * and their labels, cross pairs, transcripts, pooled recall) and `eval:gate` (the probes).
+ *
+ * A point is a copy of the project in a private temp folder with the constants' declarations
+ * rewritten, never a code path of the product: the gate keeps one set of named constants, and
+ * the sweep cannot leave a knob behind in it. Every rewrite must match its declaration exactly
+ * once, so a renamed constant stops the sweep instead of measuring the baseline twice.
+ *
+ * A point's new quotes are unlabelled (counted beside the figures, never as relevant): precision
+ * here is a lower bound until they are judged. `--unlabelled FILE` writes every point's unlabelled
+ * pairs, with their texts, to FILE (outside the repository) for labelling; `--only NAME,NAME`
+ * measures only those points. Runs the points one after the other (each about ten seconds on
+ * two cores) and prints a progress line per point.
+ */
+
+import { historiesMissing } from "./histories.ts";
+
+/** One constant's declaration, rewritten. */
+interface Rewrite {
+  /** Source file, relative to the project's root. */
+  readonly file: string;
+  /** The declaration as it stands (matched exactly once). */
+  readonly from: string;
+  readonly to: string;
+}
+
+interface Point {
+  readonly name: string;
+  readonly rewrites: readonly Rewrite[];
+}
+
+const GATE = "src/gate/gate.ts";
+const SCORE = "src/rank/score.ts";
+const HINT = "src/gate/hint.ts";
+
+function constant(file: string, name: string, value: string, was: string): Rewrite {
+  return { file, from: `export const ${name} = ${was};`, to: `export const ${name} = ${value};` };
+}
+
+/** The prompt-side coverage test (a statement covers this share of the prompt's weight). */
+function forwardCoverage(value: number): Rewrite {
+  return { file: GATE, from: "if (coverage < MIN_COVERAGE) {", to: `if (coverage < ${value}) {` };
+}
+
+/** The statement-side coverage test (the prompt covers this share of the statement's rare words). */
+function reverseCoverage(value: number): Rewrite {
+  return { file: GATE, from: "if (reverse < MIN_COVERAGE) {", to: `if (reverse < ${value}) {` };
+}
+
+const point = (name: string, ...rewrites: Rewrite[]): Point => ({ name, rewrites });
+
+/** The curve: the baseline, each threshold one step either way, then a few together. */
+export const POINTS: readonly Point[] = [
+  point("baseline"),
+  point("coverage 0.15", constant(GATE, "MIN_COVERAGE", "0.15", "0.25")),
+  point("coverage 0.20", constant(GATE, "MIN_COVERAGE", "0.2", "0.25")),
+  point("coverage 0.30", constant(GATE, "MIN_COVERAGE", "0.3", "0.25")),
+  point("prompt coverage 0.15", forwardCoverage(0.15)),
+  point("prompt coverage 0.20", forwardCoverage(0.2)),
+  point("statement coverage 0.15", reverseCoverage(0.15)),
+  point("statement coverage 0.10", reverseCoverage(0.1)),
+  point("anchor idf share 0.50", constant(GATE, "ANCHOR_IDF_SHARE", "0.5", "0.6")),
+  point("anchor idf share 0.55", constant(GATE, "ANCHOR_IDF_SHARE", "0.55", "0.6")),
+  point("anchor idf share 0.70", constant(GATE, "ANCHOR_IDF_SHARE", "0.7", "0.6")),
+  point("anchor max df 2", constant(GATE, "ANCHOR_MAX_DF", "2", "3")),
+  point("anchor max df 5", constant(GATE, "ANCHOR_MAX_DF", "5", "3")),
+  point("distinct things 1", constant(GATE, "MIN_DISTINCT_THINGS", "1", "2")),
+  point("common share 0.02", constant(SCORE, "COMMON_SESSION_SHARE", "0.02", "0.01")),
+  point("common min sessions 20", constant(SCORE, "COMMON_MIN_SESSIONS", "20", "10")),
+  point("common min sessions 5", constant(SCORE, "COMMON_MIN_SESSIONS", "5", "10")),
+  point("tail share 0.40", constant(GATE, "TAIL_SCORE_SHARE", "0.4", "0.6")),
+  point("candidates 30", constant(HINT, "GATE_CANDIDATES", "30", "15")),
+  point(
+    "coverage 0.20 + anchor share 0.55",
+    constant(GATE, "MIN_COVERAGE", "0.2", "0.25"),
+    constant(GATE, "ANCHOR_IDF_SHARE", "0.55", "0.6"),
+  ),
+  point(
+    "coverage 0.20 + anchor share 0.70",
+    constant(GATE, "MIN_COVERAGE", "0.2", "0.25"),
+    constant(GATE, "ANCHOR_IDF_SHARE", "0.7", "0.6"),
+  ),
+  point(
+    "prompt coverage 0.15 + statement coverage 0.15",
+    forwardCoverage(0.15),
+    reverseCoverage(0.15),
+  ),
+];
+
+/** What one point measured. */
+export interface PointFigures {
+  readonly name: string;
+  readonly prompts: number;
+  readonly fired: number;
+  readonly quotes: number;
+  readonly relevant: number;
+  readonly unlabelledQuotes: number;
+  readonly cross: { readonly fired: number; readonly prompts: number };
+  readonly transcripts: { readonly fired: number; readonly prompts: number };
+  readonly pool: {
+    readonly relevant: number;
+    readonly shown: number;
+    readonly unlabelled: number;
+  };
+  readonly probes: string;
+}
+
+const ROOT = new URL("../../", import.meta.url);
+/** What a point's copy needs: the program and its evaluations. */
+const COPIED = ["src", "tests", "deno.json", "deno.lock", "main.ts"];
+
+async function run(cmd: string, args: string[], cwd?: string): Promise<string> {
+  const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  if (!out.success) {
+    throw new Error(
+      `Cannot run "${cmd} ${args.join(" ")}": exit ${out.code}\n${new TextDecoder().decode(out.stderr)}`,
+    );
+  }
+  return text;
+}
+
+/** Applies a point's rewrites to a copy; throws unless each declaration is there exactly once. */
+export function rewrite(source: string, r: Rewrite): string {
+  const at = source.indexOf(r.from);
+  if (at < 0 || source.indexOf(r.from, at + 1) >= 0) {
+    throw new Error(
+      `Cannot rewrite "${r.file}": "${r.from}" is there ${at < 0 ? "no" : "more than one"} time`,
+    );
+  }
+  return source.slice(0, at) + r.to + source.slice(at + r.from.length);
+}
+
+interface ReplayJson {
+  total: {
+    prompts: number;
+    fired: number;
+    quotes: number;
+    relevantQuotes: number;
+    unlabelledQuotes: number;
+    poolRelevant: number;
+    poolRelevantShown: number;
+    poolUnlabelled: number;
+  };
+  cross: { promptCount: number; fired: number }[];
+  transcriptCross: { promptCount: number; fired: number }[];
+}
+
+async function measure(p: Point, base: string, unlabelled: string[] | null): Promise<PointFigures> {
+  const copy = `${base}/verdict`;
+  await Deno.remove(copy, { recursive: true }).catch(() => {});
+  await Deno.mkdir(copy);
+  const root = decodeURIComponent(ROOT.pathname);
+  await run("cp", ["-r", ...COPIED.map((c) => `${root}${c}`), copy]);
+  for (const r of p.rewrites) {
+    const path = `${copy}/${r.file}`;
+    await Deno.writeTextFile(path, rewrite(await Deno.readTextFile(path), r));
+  }
+  const replay = JSON.parse(
+    await run("deno", ["run", "--allow-read", "tests/replay/replay_eval.ts", "--json"], copy),
+  ) as ReplayJson;
+  const gate = await run("deno", ["run", "--allow-read", "tests/gate/gate_eval.ts"], copy);
+  const probes = gate.trim().split("\n").at(-1)?.replace(/^gate on \d+ probes: /, "") ?? "";
+  if (unlabelled !== null && (replay.total.unlabelledQuotes > 0 || replay.total.poolUnlabelled > 0)) {
+    const lines = await run(
+      "deno",
+      ["run", "--allow-read", "tests/replay/replay_eval.ts", "--unlabelled"],
+      copy,
+    );
+    for (const l of lines.split("\n")) if (l.trim() !== "") unlabelled.push(l);
+  }
+  const sum = (rows: { promptCount: number; fired: number }[]) => ({
+    fired: rows.reduce((n, r) => n + r.fired, 0),
+    prompts: rows.reduce((n, r) => n + r.promptCount, 0),
+  });
+  const t = replay.total;
+  return {
+    name: p.name,
+    prompts: t.prompts,
+    fired: t.fired,
+    quotes: t.quotes,
+    relevant: t.relevantQuotes,
+    unlabelledQuotes: t.unlabelledQuotes,
+    cross: sum(replay.cross),
+    transcripts: sum(replay.transcriptCross),
+    pool: { relevant: t.poolRelevant, shown: t.poolRelevantShown, unlabelled: t.poolUnlabelled },
+    probes,
+  };
+}
+
+const pct = (n: number, of: number, digits = 1) => (of === 0 ? "-" : `${((100 * n) / of).toFixed(digits)}%`);
+
+/** The curve as a table: one row per point; precision counts an unlabelled quote as not relevant. */
+export function table(rows: readonly PointFigures[]): string {
+  const head = [
+    "point",
+    "fired",
+    "relevant/quotes",
+    "unlab.",
+    "cross-paired",
+    "transcripts",
+    "pooled recall",
+    "pool unlab.",
+    "probes",
+  ];
+  const body = rows.map((r) => [
+    r.name,
+    `${r.fired} (${pct(r.fired, r.prompts)})`,
+    `${r.relevant}/${r.quotes} = ${pct(r.relevant, r.quotes)}`,
+    `${r.unlabelledQuotes}`,
+    `${r.cross.fired}/${r.cross.prompts} = ${pct(r.cross.fired, r.cross.prompts, 2)}`,
+    `${r.transcripts.fired}/${r.transcripts.prompts}`,
+    `${r.pool.shown}/${r.pool.relevant} = ${pct(r.pool.shown, r.pool.relevant)}`,
+    `${r.pool.unlabelled}`,
+    r.probes,
+  ]);
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join("  ").trimEnd();
+  return [line(head), ...body.map(line)].join("\n") + "\n";
+}
+
+if (import.meta.main) {
+  const onlyAt = Deno.args.indexOf("--only");
+  const only = onlyAt >= 0 ? new Set(Deno.args[onlyAt + 1]!.split(",")) : null;
+  const outAt = Deno.args.indexOf("--unlabelled");
+  const outFile = outAt >= 0 ? Deno.args[outAt + 1]! : null;
+  const points = POINTS.filter((p) => only === null || only.has(p.name));
+  if (points.length === 0) {
+    console.error(`Cannot sweep "${[...(only ?? [])].join(",")}": no such point`);
+    console.error(`hint: the points are ${POINTS.map((p) => `"${p.name}"`).join(", ")}`);
+    Deno.exit(2);
+  }
+  const missing = historiesMissing();
+  if (missing !== null) {
+    console.log(`eval:sweep: skipped: ${missing}`);
+    Deno.exit(0);
+  }
+  const shared = new URL("../shared/", ROOT);
+  const base = await Deno.makeTempDir({ prefix: "verdict-sweep-" });
+  try {
+    // The copy finds the evaluation data where the project does: beside it, as ../shared.
+    await Deno.symlink(decodeURIComponent(shared.pathname), `${base}/shared`).catch(() => {});
+    const unlabelled: string[] | null = outFile === null ? null : [];
+    const rows: PointFigures[] = [];
+    for (const [i, p] of points.entries()) {
+      const started = performance.now();
+      rows.push(await measure(p, base, unlabelled));
+      console.error(
+        `[${i + 1}/${points.length}] ${p.name}: ${((performance.now() - started) / 1000).toFixed(1)} s`,
+      );
+    }
+    await Deno.stdout.write(new TextEncoder().encode(table(rows)));
+    if (outFile !== null && unlabelled !== null) {
+      const unique = [...new Set(unlabelled)];
+      await Deno.writeTextFile(`${outFile}.tmp`, unique.map((l) => l + "\n").join(""));
+      await Deno.rename(`${outFile}.tmp`, outFile);
+      console.error(`${unique.length} unlabelled pairs written to ${outFile}`);
+    }
+  } finally {
+    await Deno.remove(base, { recursive: true });
+  }
+}
