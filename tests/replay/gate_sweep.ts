@@ -11,7 +11,8 @@
  *
  * A point's new quotes are unlabelled (counted beside the figures, never as relevant): precision
  * here is a lower bound until they are judged. `--unlabelled FILE` writes every point's unlabelled
- * pairs, with their texts, to FILE (outside the repository) for labelling; `--only NAME,NAME`
+ * pairs, with their texts and the point that showed each, to FILE (outside the repository) for
+ * labelling; `--only NAME,NAME`
  * measures only those points. Runs the points one after the other (each about ten seconds on
  * two cores) and prints a progress line per point.
  */
@@ -170,7 +171,10 @@ async function measure(p: Point, base: string, unlabelled: string[] | null): Pro
       ["run", "--allow-read", "tests/replay/replay_eval.ts", "--unlabelled"],
       copy,
     );
-    for (const l of lines.split("\n")) if (l.trim() !== "") unlabelled.push(l);
+    // Each pair with the point that showed it (a pair several points show is listed once per point).
+    for (const l of lines.split("\n")) {
+      if (l.trim() !== "") unlabelled.push(JSON.stringify({ point: p.name, ...JSON.parse(l) }));
+    }
   }
   const sum = (rows: { promptCount: number; fired: number }[]) => ({
     fired: rows.reduce((n, r) => n + r.fired, 0),
