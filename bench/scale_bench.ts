@@ -15,6 +15,9 @@
  *     as one bundled module, and the compiled binary against a compiled hello-world, the user's
  *     ratio (bench/hook_variants.ts; skipped with the reason printed where `deno compile` cannot
  *     build a runnable binary, as on a machine without Deno's runtime for it).
+ *   - the same first full collect under Deno's default heap sizes (the verdict task's flags less
+ *     its --v8-flags, scripts/task_flags.ts): the baseline the task's heap flags are measured
+ *     against, in the same run;
  * Goals (issue 10): one-prompt collect at 10⁶ within 2× of 10³ and under 150 MB; full collect of
  * 10⁶ under 300 MB; hook at 10⁶ within 1.5× of 10³, and within 1.5× of hello-world.
  */
@@ -85,6 +88,9 @@ interface Row {
   readonly size: number;
   readonly fullWall: number;
   readonly fullRss: number;
+  /** The same first collect under Deno's default heap sizes (no --v8-flags). */
+  readonly defaultHeapWall: number;
+  readonly defaultHeapRss: number;
   /** Bytes of everything collect wrote (archive, index, state). */
   readonly storeBytes: number;
   readonly oneWall: number;
@@ -145,6 +151,18 @@ async function measure(history: History, size: number, hello: string, variants: 
     console.log(
       `  ${size}: full collect ${full.seconds.toFixed(2)} s, ${full.rssMb.toFixed(0)} MB; ` +
         `${(storeBytes / 1024 / 1024).toFixed(0)} MiB written`,
+    );
+
+    // The baseline for the task's V8 heap flags: the same collect without them, into an archive
+    // of its own (removed before the one-prompt runs, so they find the page cache as before).
+    const defaultHeap = await timed(
+      [...verdict.filter((w) => !w.startsWith("--v8-flags=")), "collect"],
+      { ...env, VERDICT_RECORDS: `${work}/default-heap/records.db` },
+    );
+    await Deno.remove(`${work}/default-heap`, { recursive: true });
+    console.log(
+      `  ${size}: the same under Deno's default heap ${defaultHeap.seconds.toFixed(2)} s, ` +
+        `${defaultHeap.rssMb.toFixed(0)} MB`,
     );
 
     const walls: number[] = [];
@@ -231,6 +249,8 @@ async function measure(history: History, size: number, hello: string, variants: 
       size,
       fullWall: full.seconds,
       fullRss: full.rssMb,
+      defaultHeapWall: defaultHeap.seconds,
+      defaultHeapRss: defaultHeap.rssMb,
       storeBytes,
       oneWall: walls.length > 0 ? median(walls) : NaN,
       oneRss: walls.length > 0 ? rss : NaN,
@@ -290,6 +310,15 @@ try {
     line("collect adding one prompt: peak RSS", rows.map((r) => r.oneRss), "MB", 0),
     line("first full collect: wall", rows.map((r) => r.fullWall), "s", 2),
     line("first full collect: peak RSS", rows.map((r) => r.fullRss), "MB", 0),
+    line("… under Deno's default heap (no --v8-flags): wall", rows.map((r) => r.defaultHeapWall), "s", 2),
+    line("… under Deno's default heap: peak RSS", rows.map((r) => r.defaultHeapRss), "MB", 0),
+    line("first full collect / default heap: wall", rows.map((r) => r.fullWall / r.defaultHeapWall), "×", 2),
+    line(
+      "first full collect / default heap: peak RSS",
+      rows.map((r) => r.fullRss / r.defaultHeapRss),
+      "×",
+      2,
+    ),
     line("archive on disk after it", rows.map((r) => r.storeBytes / 1024 / 1024), "MiB", 0),
     line("hook end to end (median)", rows.map((r) => r.hookMs), "ms", 1),
     line("deno hello-world (median, same run)", rows.map((r) => r.helloMs), "ms", 1),

@@ -1,6 +1,13 @@
 /**
- * The permission and unstable flags of the `verdict` task in deno.json: the single source for
- * the flags the compiled binary bakes in, the demo and the tests that spawn the CLI.
+ * The permission, unstable and V8 flags of the `verdict` task in deno.json: the single source for
+ * the flags the compiled binary bakes in, the commands `verdict install` writes for a `deno run`
+ * user, the demo and the tests that spawn the CLI.
+ *
+ * The V8 flags (`v8HeapFlags`) bound the garbage a long collect leaves resident, measured on a
+ * first collect of 10^6 records (docs/store.md, "Measured"): Deno's young generation grows to
+ * 64 MiB (two 32 MiB semi-spaces) and the old generation to about four times what is live before
+ * V8 collects it; a live heap of 20 to 50 MB then stood at 290 MB resident. They cannot be set
+ * from inside the program: V8 sizes its heap when the process starts.
  */
 import denoJson from "../deno.json" with { type: "json" };
 
@@ -29,6 +36,24 @@ export function verdictRunFlags(): string[] {
     throw new Error(`Cannot read the verdict task's flags from deno.json: "${task}"`);
   }
   return words.slice(start + 1, end).map((w) => (w.startsWith("--lock=") ? `--lock=${LOCK_FILE}` : w));
+}
+
+/**
+ * What the verdict task passes to V8 (the value of its `--v8-flags=`), and why each:
+ * - `--max-semi-space-size=4` (MiB): a young generation of 8 MiB instead of Deno's 64. What
+ *   survives a scavenge of a collect is mostly the rows being indexed; the space itself was
+ *   56 MiB of the peak. 8 MiB left 19 MB more at 10^6 records; 2 MiB 9 MB more at 10^5.
+ * - `--heap-growing-percent=20`: after a full collection the old generation may grow by 20% of
+ *   what is live before the next one, not by up to 300%: an index build's promoted garbage is
+ *   collected at 1.2 times the live heap instead of piling up to some 100 MiB.
+ * The hook's heap is a few MB: neither changes its time (docs/store.md).
+ */
+export function v8HeapFlags(): string {
+  const flag = verdictRunFlags().find((w) => w.startsWith("--v8-flags="));
+  if (!flag) {
+    throw new Error(`The verdict task in deno.json passes no --v8-flags: "${denoJson.tasks.verdict}"`);
+  }
+  return flag.slice("--v8-flags=".length);
 }
 
 /** Absolute path of the repository's main.ts. */

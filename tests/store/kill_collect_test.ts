@@ -17,7 +17,7 @@ import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
 import type { Corpus } from "../../src/rank/bm25.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 import { search, type SearchOptions } from "../../src/rank/score.ts";
-import { storePaths } from "../../src/store/paths.ts";
+import { sqliteFiles, storePaths } from "../../src/store/paths.ts";
 import { openArchiveReader } from "../../src/store/reader.ts";
 import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
 import { denoDir, exportedRecords, runCli, tempHome } from "../cli_helper.ts";
@@ -140,6 +140,44 @@ async function assertConsistent(world: World, exported: string, label: string): 
   }
 }
 
+/**
+ * What is on disk for an archive, for a failure's message: each SQLite file's size, and what a
+ * connection reads from them (an archive that reads as empty after a collect that succeeded
+ * was seen once; this says whether its file, its log or the reading lost the records).
+ */
+async function describeArchive(records: string): Promise<string> {
+  const paths = storePaths(records);
+  const files: string[] = [];
+  for (const f of sqliteFiles(paths.db)) {
+    const name = f.slice(f.lastIndexOf("/") + 1);
+    try {
+      files.push(`${name} ${(await Deno.stat(f)).size} bytes`);
+    } catch {
+      files.push(`${name} absent`);
+    }
+  }
+  let read: string;
+  try {
+    const db = new DatabaseSync(paths.db, { readOnly: true });
+    try {
+      const pages = db.prepare("PRAGMA page_count").get() as { page_count: number };
+      const tables = db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number };
+      const rows = tables.n > 0
+        ? db.prepare("SELECT count(*) AS n FROM records").get() as { n: number }
+        : null;
+      read = `${pages.page_count} pages, ${tables.n} schema entries, ${rows?.n ?? "no"} records`;
+    } finally {
+      db.close();
+    }
+  } catch (err) {
+    read = `unreadable: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  return `${files.join(", ")}; read: ${read}`;
+}
+
+/** The number of records in an export. */
+const recordCount = (exported: string) => exported === "" ? 0 : exported.split("\n").length - 1;
+
 /** What a full collect of the history gives, in a records path of its own. */
 async function fullCollect(world: World, step: number): Promise<{ exported: string; path: string }> {
   const path = `${world.home}/full-${step}.db`;
@@ -187,10 +225,14 @@ Deno.test("collect SIGKILLed at random moments leaves the old or the new archive
         // Killed before the first collect created the archive: nothing, as before.
         if (!(err instanceof Deno.errors.NotFound)) throw err;
       }
-      assert.ok(
-        after === before || after === expected.exported,
-        `${label}: the archive is neither the old nor the new one`,
-      );
+      if (after !== before && after !== expected.exported) {
+        assert.fail(
+          `${label}: the archive is neither the old nor the new one: ${recordCount(after)} records, ` +
+            `old ${recordCount(before)}, new ${recordCount(expected.exported)}; ${await describeArchive(
+              world.records,
+            )}`,
+        );
+      }
       if (after === before) outcomes.old++;
       else outcomes.new++;
       if (after !== "") await assertConsistent(world, after, label);
@@ -201,6 +243,12 @@ Deno.test("collect SIGKILLed at random moments leaves the old or the new archive
       span = Math.max(300, performance.now() - t);
       assert.equal(next.code, 0, `${label}: ${next.stderr}`);
       before = await exportedRecords(world.records);
+      if (recordCount(before) !== recordCount(expected.exported)) {
+        assert.fail(
+          `${label}: the collect after the kill left ${recordCount(before)} records, a full collect ` +
+            `${recordCount(expected.exported)}; ${await describeArchive(world.records)}`,
+        );
+      }
       assert.equal(before, expected.exported, `${label}: the collect after the kill equals a full collect`);
       await assertConsistent(world, before, `${label}, then a collect`);
       if (step % 4 === 3 || step === STEPS - 1) await assertSameHints(world, expected.path);
