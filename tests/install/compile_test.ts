@@ -21,7 +21,7 @@ Deno.test("compile: the five release targets, each with its own output under dis
   );
 });
 
-Deno.test("compile: every target bakes exactly the verdict task's permission and unstable flags", () => {
+Deno.test("compile: every target bakes exactly the verdict task's permission, unstable and V8 flags", () => {
   // The lock flags (which packages) and --quiet are the compile's own, not baked-in run flags.
   const taskFlags = verdictRunFlags().filter((f) =>
     !f.startsWith("--lock=") && f !== "--frozen" && f !== "--quiet"
@@ -39,7 +39,8 @@ Deno.test("compile: every target bakes exactly the verdict task's permission and
     const args = compileArgs(target);
     assert.equal(args[0], "compile");
     const flags = args.filter((a) =>
-      a.startsWith("--allow-") || a === "--no-prompt" || a.startsWith("--unstable")
+      a.startsWith("--allow-") || a === "--no-prompt" || a.startsWith("--unstable") ||
+      a.startsWith("--v8-flags=")
     );
     assert.deepEqual(flags, taskFlags, target.name);
     assert.ok(!args.includes("-A") && !args.includes("--allow-all") && !args.includes("-P"), target.name);
