@@ -43,9 +43,11 @@ export function verdictRunFlags(): string[] {
  * - `--max-semi-space-size=4` (MiB): a young generation of 8 MiB instead of Deno's 64. What
  *   survives a scavenge of a collect is mostly the rows being indexed; the space itself was
  *   56 MiB of the peak. 8 MiB left 19 MB more at 10^6 records; 2 MiB 9 MB more at 10^5.
- * - `--heap-growing-percent=20`: after a full collection the old generation may grow by 20% of
+ * - `--heap-growing-percent=50`: after a full collection the old generation may grow by half of
  *   what is live before the next one, not by up to 300%: an index build's promoted garbage is
- *   collected at 1.2 times the live heap instead of piling up to some 100 MiB.
+ *   collected at 1.5 times the live heap instead of piling up to some 100 MiB. 20 kept a first
+ *   collect lower still but cost `verdict replay`, whose live heap is hundreds of MB, 1.5 times
+ *   its CPU (50: 1.1 to 1.25 times).
  * The hook's heap is a few MB: neither changes its time (docs/store.md).
  */
 export function v8HeapFlags(): string {
