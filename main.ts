@@ -1,9 +1,12 @@
 /**
  * verdict — local memory for coding agents. Entry point: argv in, exit code out; the only
  * Deno.exit in the program. The per-prompt hook has an entry of its own (it runs on every prompt,
- * so it loads only what it needs); every other command goes through the launcher.
+ * so it loads only what it needs): it first asks the user's warm helper (src/warm/client.ts,
+ * a few small modules), and runs the hook in-process only when no helper answers. Every other
+ * command goes through the launcher.
  */
 import { hookArgs } from "./src/cli/hook_argv.ts";
+import { askWarmHelper, printAnswer } from "./src/warm/client.ts";
 
 /**
  * The launcher, named through a variable: `deno run` reads every module a literal dynamic import
@@ -15,10 +18,31 @@ import { hookArgs } from "./src/cli/hook_argv.ts";
  */
 const LAUNCHER = new URL("./src/cli/main.ts", import.meta.url).href;
 
+/**
+ * The in-process hook, named through a variable for the same reason: a prompt the warm helper
+ * answers reads none of it (tests/warm/client_modules_test.ts). The compile names it with
+ * --include.
+ */
+const HOOK_ENTRY = new URL("./src/cli/hook_entry.ts", import.meta.url).href;
+
 if (import.meta.main) {
   const hook = hookArgs(Deno.args);
-  const code = hook
-    ? await (await import("./src/cli/hook_entry.ts")).runUserPromptHook(hook, Deno.env.toObject(), Deno.cwd())
-    : await (await import(LAUNCHER)).main(Deno.args, Deno.env.toObject(), Deno.cwd());
+  let code: number;
+  if (hook) {
+    const env = Deno.env.toObject();
+    const cwd = Deno.cwd();
+    const warm = await askWarmHelper(Deno.args, env, cwd);
+    if (warm.kind === "answered") {
+      await printAnswer(warm.stdout).catch(() => {});
+      code = warm.code;
+    } else {
+      code = await (await import(HOOK_ENTRY)).runUserPromptHook(hook, env, cwd, {
+        stdin: warm.stdin,
+        startHelper: warm.startHelper,
+      });
+    }
+  } else {
+    code = await (await import(LAUNCHER)).main(Deno.args, Deno.env.toObject(), Deno.cwd());
+  }
   Deno.exit(code);
 }

@@ -41,7 +41,13 @@ export const TARGETS: readonly Target[] = [
  * the launcher and root resolution (main.ts and build_plan.ts name them through variables, so that
  * the per-prompt hook does not read their graphs).
  */
-export const INCLUDES: readonly string[] = ["src/cli/worker.ts", "src/cli/main.ts", "src/cli/roots.ts"];
+export const INCLUDES: readonly string[] = [
+  "src/cli/worker.ts",
+  "src/cli/main.ts",
+  "src/cli/roots.ts",
+  "src/cli/hook_entry.ts",
+  "src/warm/start.ts",
+];
 
 /** The `deno compile` arguments for one target (pure). */
 export function compileArgs(target: Target, runFlags: readonly string[] = verdictRunFlags()): string[] {

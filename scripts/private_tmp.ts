@@ -33,7 +33,8 @@ async function main(argv: string[]): Promise<number> {
   try {
     const child = new Deno.Command(command, {
       args,
-      env: { TMPDIR: folder, TMP: folder, TEMP: folder },
+      // VERDICT_WARM=off: a test run starts no warm helper unless a test asks for one.
+      env: { TMPDIR: folder, TMP: folder, TEMP: folder, VERDICT_WARM: "off" },
       stdin: "inherit",
       stdout: "inherit",
       stderr: "inherit",

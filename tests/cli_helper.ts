@@ -10,7 +10,10 @@ export interface CliResult {
 }
 
 export interface CliOptions {
-  /** The whole environment of the child (nothing is inherited but PATH and DENO_DIR). */
+  /**
+   * The whole environment of the child (nothing is inherited but PATH and DENO_DIR); the warm
+   * helper is off (VERDICT_WARM=off) unless this says otherwise.
+   */
   readonly env?: Record<string, string>;
   readonly stdin?: string | Uint8Array;
   readonly cwd?: string;
@@ -31,6 +34,8 @@ export async function runCli(args: readonly string[], options: CliOptions = {}):
     NO_COLOR: "1",
     TZ: "Pacific/Kiritimati",
     LANG: "tr_TR.UTF-8",
+    // A test about the warm helper turns it on (tests/warm/); no other test may leave one behind.
+    VERDICT_WARM: "off",
     ...options.env,
   };
   const child = new Deno.Command(Deno.execPath(), {

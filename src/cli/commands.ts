@@ -14,6 +14,7 @@ import { doctorGrants, installGrants, scheduleGrants } from "../install/jobs.ts"
 import { NO_PERMISSIONS, type PermissionSet } from "../sandbox/permissions.ts";
 import { callLogPath, listenAddress, tokenFilePath } from "../serve/listen.ts";
 import { type OptionSpecs, stringOption } from "./args.ts";
+import { MAIN_MODULE } from "../warm/wire.ts";
 import { type CommandModule, type CommandPlan, sessionPaths, transcriptRoots } from "./plan.ts";
 
 /**
@@ -139,6 +140,50 @@ function serverGrants(plan: CommandPlan, serving: boolean): PermissionSet {
     // Compaction tools build snapshots from transcripts under the roots (git status).
     run: ["git"],
   };
+}
+
+/** The warm helper's folder and socket under a plan's state folder. */
+function warmPaths(plan: CommandPlan): { folder: string; socket: string } {
+  const folder = `${plan.paths.stateDir}/warm`;
+  return { folder, socket: `${folder}/helper.sock` };
+}
+
+/**
+ * `warm serve`: what the hint reads (config, archive, entity list, ledgers), its own folder and
+ * socket, and the executable and main module (its build identity). Writes only the ledgers and
+ * its folder; net only its own socket; runs nothing.
+ */
+function warmServeGrants(plan: CommandPlan): PermissionSet {
+  const { folder, socket } = warmPaths(plan);
+  const ledgers = `${plan.paths.stateDir}/seen`;
+  return {
+    read: [
+      plan.paths.config,
+      ...recordsFiles(plan.paths.records),
+      ...(plan.config.entities ? [plan.config.entities] : []),
+      ledgers,
+      folder,
+      ...buildFiles(),
+    ],
+    write: [ledgers, folder],
+    net: [`unix:${socket}`],
+    run: [],
+    sys: ["uid"],
+  };
+}
+
+/** `warm status` / `warm stop`: the helper's folder and socket, the build identity's files. */
+function warmClientGrants(plan: CommandPlan): PermissionSet {
+  const { folder, socket } = warmPaths(plan);
+  return { read: [folder, ...buildFiles()], write: [folder], net: [`unix:${socket}`], run: [], sys: ["uid"] };
+}
+
+/** The files the build identity stats (src/warm/wire.ts buildIdentity): the executable and main.ts. */
+function buildFiles(): string[] {
+  return [
+    Deno.execPath(),
+    ...(MAIN_MODULE.protocol === "file:" ? [decodeURIComponent(MAIN_MODULE.pathname)] : []),
+  ];
 }
 
 /** The compaction hooks: the transcript and cwd the hook input names, and verdict's state. */
@@ -627,6 +672,57 @@ past its deadline. install writes the --agent of each agent it wires.`,
     load: () => import("./cmd/hook_user_prompt.ts"),
     permissions: NOTHING,
     exitsZero: true,
+    listed: true,
+  },
+  {
+    name: "warm serve",
+    summary: "the warm helper the per-prompt hook asks first (a hook starts it; it ends when idle)",
+    usage: "verdict warm serve",
+    help: `Runs the helper in the foreground (a hook starts it detached when it finds none; you
+never need to). It listens on the Unix socket $VERDICT_STATE/warm/helper.sock (default
+~/.local/state/verdict/warm/, a folder it makes 0700 and refuses to use unless it is a real
+directory of yours that no one else can reach), answers each prompt with the same output the
+in-process hook prints, and ends after 10 minutes without a prompt, when its socket or folder
+is removed, on a prompt from another verdict build, on "verdict warm stop", SIGINT or SIGTERM.
+Listens on no TCP port. Off with VERDICT_WARM=off or "warm_helper": false in the config.`,
+    options: { ...CONFIG },
+    sandbox: "worker",
+    load: () => import("./cmd/warm.ts"),
+    permissions: warmServeGrants,
+    prepare: async (plan) => {
+      await Deno.mkdir(plan.paths.stateDir, { recursive: true, mode: 0o700 });
+    },
+    listed: true,
+  },
+  {
+    name: "warm status",
+    summary: "whether the warm helper runs, for which build, since when",
+    usage: "verdict warm status",
+    help: `Example:
+  verdict warm status
+
+Prints whether a helper answers on $VERDICT_STATE/warm/helper.sock, its pid, start time,
+prompts answered and whether it is this build's. Exit 0 when one runs, 1 when none does.`,
+    options: { ...CONFIG },
+    sandbox: "worker",
+    load: () => import("./cmd/warm.ts"),
+    permissions: warmClientGrants,
+    listed: true,
+  },
+  {
+    name: "warm stop",
+    summary: "stop the warm helper (the next prompt starts a new one unless it is off)",
+    usage: "verdict warm stop",
+    help: `Example:
+  verdict warm stop
+
+Asks the helper on $VERDICT_STATE/warm/helper.sock to end. Exit 0 whether or not one ran.
+To keep it from starting again: VERDICT_WARM=off in the agent's environment, or
+"warm_helper": false in the config.`,
+    options: { ...CONFIG },
+    sandbox: "worker",
+    load: () => import("./cmd/warm.ts"),
+    permissions: warmClientGrants,
     listed: true,
   },
   {

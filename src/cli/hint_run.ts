@@ -19,13 +19,13 @@ import { chooseLedger, openLedger } from "../gate/seen.ts";
 import { loadCorpus, loadEntities } from "../rank/recall.ts";
 import type { SearchResult } from "../rank/score.ts";
 import { revokeAll } from "../sandbox/revoke.ts";
+import { HINT_MAX_STDIN } from "./hook_limits.ts";
 import { booleanOption, intOption, stringOption } from "./args.ts";
 import { nowMs } from "./clock.ts";
 import { EXIT, InputError } from "../errors.ts";
 import type { CommandIO, CommandPlan } from "./plan.ts";
 
-/** Largest stdin accepted (hook JSON carries the prompt; Claude Code sends far less). */
-export const HINT_MAX_STDIN = 4 * 1024 * 1024;
+export { HINT_MAX_STDIN };
 
 /**
  * The hook's own hard deadline, from process start: past it the hook prints nothing. Claude
@@ -97,23 +97,44 @@ function explainText(
 /** A record the index names was removed by a collect that ran since the index was read. */
 class RecordRemoved extends Error {}
 
+/**
+ * Where a hint runs. The hook process: its deadline counts from process start and it revokes
+ * every permission once its files are open. The warm helper (src/warm/serve.ts) runs the same
+ * path for each request: the deadline counts from the client's own start (the client says how
+ * long it has run), and the helper's Worker is already confined to its few files, which it must
+ * keep for the next request, so it revokes nothing.
+ */
+export interface HintHost {
+  /** Milliseconds of the hook's deadline already spent. */
+  readonly elapsedMs: () => number;
+  /** Drops what the run no longer needs once its files are open. */
+  readonly confine: () => Promise<void>;
+}
+
+export const HOOK_PROCESS: HintHost = { elapsedMs: () => performance.now(), confine: revokeAll };
+
 /** Runs the hint. `hook` selects hook mode (silent on any failure, deadline). */
-export async function runHint(plan: CommandPlan, io: CommandIO, hook: boolean): Promise<number> {
-  if (!hook) return await hintOnce(plan, io, false);
+export async function runHint(
+  plan: CommandPlan,
+  io: CommandIO,
+  hook: boolean,
+  host: HintHost = HOOK_PROCESS,
+): Promise<number> {
+  if (!hook) return await hintOnce(plan, io, false, host);
   // AbortSignal.timeout, not setTimeout: the first setTimeout loads Deno's timer module (~3 ms
   // here, a tenth of the hook). The timer needs no unref: main.ts exits as soon as we return.
-  const left = Math.max(0, HOOK_DEADLINE_MS - performance.now());
+  const left = Math.max(0, HOOK_DEADLINE_MS - host.elapsedMs());
   const deadline = new Promise<number>((resolve) =>
     AbortSignal.timeout(left).addEventListener("abort", () => resolve(EXIT.ok))
   );
   try {
-    return await Promise.race([hintOnce(plan, io, true), deadline]);
+    return await Promise.race([hintOnce(plan, io, true, host), deadline]);
   } catch {
     return EXIT.ok;
   }
 }
 
-async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promise<number> {
+async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean, host: HintHost): Promise<number> {
   const explain = !hook && booleanOption(plan.args, "explain");
   const plain = !hook && booleanOption(plan.args, "plain");
   const top = hook ? HOOK_TOP : intOption(plan.args, "top", HOOK_TOP, 1, 3);
@@ -142,7 +163,7 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
   try {
     const entities = await loadEntities(plan.config.entities);
     corpus = await loadCorpus(plan.paths.records, HINT_FALLBACK_RECORDS, HINT_LEGACY_FALLBACK_BYTES);
-    await revokeAll();
+    await host.confine();
     if (corpus === null || corpus.corpus.docCount === 0) {
       return await silent(
         { speak: false, rule: "no-candidates", detail: "no records yet", hits: [], quotes: [], checks: [] },
@@ -185,7 +206,7 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean): Promis
     const shaped = dialect.render("user-prompt", renderHint(quotes));
     if (shaped === null) return EXIT.ok;
     const output = JSON.stringify(shaped) + "\n";
-    if (hook && performance.now() > HOOK_DEADLINE_MS) return EXIT.ok;
+    if (hook && host.elapsedMs() > HOOK_DEADLINE_MS) return EXIT.ok;
     await io.stdout(output);
     // The cooldown holds the records and their quoted statements: the same words sent again elsewhere are not shown twice.
     await ledger.record(

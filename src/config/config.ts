@@ -38,6 +38,8 @@ export interface Config {
   readonly include_headless: boolean;
   /** Minutes between scheduled collects. */
   readonly schedule_interval_minutes: number;
+  /** The per-prompt hook may start and use the warm helper (docs/hook_startup.md). */
+  readonly warm_helper: boolean;
   readonly judge: JudgeConfig;
 }
 
@@ -60,6 +62,7 @@ export const DEFAULT_CONFIG: Config = {
   hook_personas: [],
   include_headless: false,
   schedule_interval_minutes: 60,
+  warm_helper: true,
   judge: DEFAULT_JUDGE,
 };
 
@@ -72,6 +75,7 @@ const TOP_KEYS = [
   "hook_personas",
   "include_headless",
   "schedule_interval_minutes",
+  "warm_helper",
   "judge",
 ] as const;
 
@@ -156,6 +160,7 @@ export function parseConfig(text: string, path: string, home: string): Config {
       5,
       7 * 24 * 60,
     ) ?? DEFAULT_CONFIG.schedule_interval_minutes,
+    warm_helper: optionalBool(obj.warm_helper, where, "warm_helper") ?? DEFAULT_CONFIG.warm_helper,
     judge,
   };
 }

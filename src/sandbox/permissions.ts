@@ -3,8 +3,10 @@
  * own row's rule in the command table (src/cli/commands.ts); SECURITY.md describes them and
  * tests/sandbox/ proves them.
  *
- * Never granted to any command: env (the plan carries the environment snapshot), sys, ffi,
- * remote import, and net beyond loopback addresses named by the plan.
+ * Never granted to any command: env (the plan carries the environment snapshot), sys (but the
+ * warm helper's "uid": it checks its folder's owner), ffi,
+ * remote import, and net beyond loopback addresses named by the plan (and the warm helper's own
+ * Unix socket).
  */
 
 export interface PermissionSet {
@@ -13,6 +15,8 @@ export interface PermissionSet {
   /** host:port entries, loopback only. */
   readonly net: readonly string[];
   readonly run: readonly string[];
+  /** System information: only "uid" is ever granted (the warm helper checks its folder's owner). */
+  readonly sys?: readonly "uid"[];
 }
 
 export const NO_PERMISSIONS: PermissionSet = { read: [], write: [], net: [], run: [] };
@@ -26,7 +30,7 @@ export function workerPermissions(set: PermissionSet): Deno.PermissionOptionsObj
     net: list(set.net),
     run: list(set.run),
     env: false,
-    sys: false,
+    sys: list(set.sys ?? []),
     ffi: false,
     import: false,
   };

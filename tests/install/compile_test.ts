@@ -32,8 +32,14 @@ Deno.test("compile: every target bakes exactly the verdict task's permission, un
   ) {
     assert.ok(taskFlags.includes(flag), flag);
   }
-  const net = taskFlags.find((f) => f.startsWith("--allow-net="));
-  assert.equal(net, "--allow-net=127.0.0.1,[::1],localhost,0.0.0.0", "net is loopback only");
+  // The base grant holds net unscoped: the per-prompt hook's warm client connects to a Unix
+  // socket under the user's state folder, and Deno 2.9 scopes a unix grant to one exact path
+  // only, which a binary built before install cannot name. Every command narrows from it to its
+  // row's loopback addresses (tests/sandbox/sandbox_test.ts), the hint revokes it.
+  assert.ok(taskFlags.includes("--allow-net"), "net: the base grant every command narrows from");
+  assert.ok(!taskFlags.some((f) => f.startsWith("--allow-net=")), "one net flag");
+  // System information: the user's uid only (the warm helper's folder must be the user's own).
+  assert.deepEqual(taskFlags.filter((f) => f.startsWith("--allow-sys")), ["--allow-sys=uid"]);
   assert.ok(taskFlags.some((f) => f === "--allow-run" || f.startsWith("--allow-run=")));
   for (const target of TARGETS) {
     const args = compileArgs(target);

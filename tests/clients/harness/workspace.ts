@@ -82,6 +82,8 @@ export class Workspace {
       XDG_CACHE_HOME: `${this.home}/.cache`,
       DENO_DIR: denoDir(),
       VERDICT_BIN: this.verdictBin,
+      // The hooks the agent CLIs run use no warm helper unless a test turns it on.
+      VERDICT_WARM: "off",
       ...extra,
     };
   }

@@ -1,0 +1,98 @@
+/**
+ * `verdict warm serve|status|stop`: the warm helper the per-prompt hook asks first
+ * (src/warm/). `serve` runs it (a hook starts it, detached, when it finds none); `status` says
+ * whether one runs, for which build, since when, how many prompts it answered; `stop` ends it.
+ */
+import { EXIT } from "../../errors.ts";
+import type { CommandIO, CommandPlan } from "../plan.ts";
+import { stopSignal } from "../../sandbox/stop.ts";
+import { serveWarm } from "../../warm/serve.ts";
+import { privateFolderProblem } from "../../warm/folder.ts";
+import {
+  buildIdentity,
+  encodeFrame,
+  readFrame,
+  WARM_PROTOCOL,
+  WARM_SOCKET,
+  warmFolderOf,
+  type WarmOp,
+  type WarmStatus,
+} from "../../warm/wire.ts";
+import { hookDialectOf } from "../../agents/registry.ts";
+import { AGENTS } from "../../agents/registry.ts";
+
+/** The helper's socket for a plan. */
+export function warmSocket(plan: CommandPlan): string {
+  return `${warmFolderOf(plan.paths.stateDir)}/${WARM_SOCKET}`;
+}
+
+export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
+  const build = buildIdentity(Deno.execPath());
+  if (plan.command === "warm serve") {
+    // Every hook dialect and the in-memory index now: this Worker cannot load a module later.
+    for (const a of AGENTS) if (a.hookDialect !== null) await hookDialectOf(a.id);
+    await import("../../rank/memory_index.ts");
+    const why = await serveWarm({ env: plan.env, cwd: plan.cwd, build, signal: stopSignal.signal });
+    if (plan.env.VERDICT_WARM_LOG === "1") await io.stderr(`verdict warm serve: ended (${why})\n`);
+    return EXIT.ok;
+  }
+  const op: WarmOp = plan.command === "warm stop" ? "stop" : "status";
+  const socket = warmSocket(plan);
+  const folder = warmFolderOf(plan.paths.stateDir);
+  const problem = privateFolderProblem(folder);
+  if (problem !== null && problem !== "it does not exist") {
+    await io.stderr(
+      `Cannot ${
+        op === "stop" ? "stop" : "ask"
+      } the warm helper "${socket}": its folder is unsafe: ${problem}\n` +
+        `hint: the hook ignores it and runs in-process; remove "${folder}" and the next prompt makes a private one\n`,
+    );
+    return EXIT.runtime;
+  }
+  const status = problem === null ? await ask(socket, op, build) : null;
+  if (status === null) {
+    await io.stdout(`verdict warm: no helper running (socket ${socket})\n`);
+    return op === "stop" ? EXIT.ok : EXIT.finding;
+  }
+  if (op === "stop") {
+    await io.stdout(`verdict warm: stopped the helper (socket ${socket})\n`);
+    return EXIT.ok;
+  }
+  const s = status as WarmStatus;
+  await io.stdout(
+    [
+      `verdict warm: running, pid ${s.pid}, since ${s.startedAt}, ${s.requests} prompt(s) answered`,
+      `  socket: ${socket}`,
+      `  build: ${
+        s.build === build ? "this build" : `another build (${s.build}); it stops at this build's next prompt`
+      }`,
+      `  idle exit: after ${Math.round(s.idleExitMs / 60_000)} min without a prompt`,
+    ].join("\n") + "\n",
+  );
+  return EXIT.ok;
+}
+
+/** One request; the status (or `true` for a stop) or null when no helper answered. */
+async function ask(socket: string, op: WarmOp, build: string): Promise<WarmStatus | true | null> {
+  let conn: Deno.UnixConn;
+  try {
+    conn = await Deno.connect({ transport: "unix", path: socket });
+  } catch {
+    return null;
+  }
+  try {
+    const frame = encodeFrame(
+      { protocol: WARM_PROTOCOL, build, op, argv: [], env: {}, cwd: "/", elapsedMs: 0, bodyBytes: 0 },
+      new Uint8Array(),
+    );
+    let off = 0;
+    while (off < frame.length) off += await conn.write(frame.subarray(off));
+    const { header } = await readFrame(conn, 1024 * 1024);
+    if (header.protocol !== WARM_PROTOCOL) return null;
+    return op === "status" ? (header.status as WarmStatus) ?? null : true;
+  } catch {
+    return null;
+  } finally {
+    conn.close();
+  }
+}

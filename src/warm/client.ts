@@ -1,0 +1,146 @@
+/**
+ * The per-prompt hook's first step: hand the hook's input to the user's warm helper (serve.ts)
+ * over its Unix socket and take its answer, which is what the in-process hook would print. This
+ * module and what it imports are all a warm prompt loads (tests/warm/client_modules_test.ts pins
+ * them): no SQLite, no gate, no ranking.
+ *
+ * Any failure (off, no helper, an unsafe folder, a refusal, another build, a malformed answer,
+ * no answer by WARM_ANSWER_TIMEOUT_MS) is a fallback: main.ts then runs the hook in-process with
+ * the stdin read here, exactly as without a helper.
+ */
+import { defaultPaths, type Env } from "../config/paths.ts";
+import { readFirstJsonValue } from "../fsutil/bytes.ts";
+import { HINT_MAX_STDIN } from "../cli/hook_limits.ts";
+import { privateFolderProblem } from "./folder.ts";
+import {
+  buildIdentity,
+  encodeFrame,
+  readFrame,
+  WARM_ENV_KEYS,
+  WARM_PROTOCOL,
+  WARM_SOCKET,
+  warmFolderOf,
+  type WarmRequest,
+} from "./wire.ts";
+
+/**
+ * How long the client waits for the helper's answer. A warm answer takes a few milliseconds; past
+ * this the client runs the hook itself, which still has most of the hook's 400 ms deadline
+ * (HOOK_DEADLINE_MS) for its ~50 ms cold run on a loaded machine.
+ */
+export const WARM_ANSWER_TIMEOUT_MS = 150;
+
+/** Refusal reasons the helper sends; the client starts a helper only after "another build". */
+export const REFUSED_BUILD = "another build";
+
+export type WarmOutcome =
+  | { readonly kind: "answered"; readonly code: number; readonly stdout: Uint8Array }
+  | {
+    readonly kind: "fallback";
+    /** The hook's stdin as read here (null: over HINT_MAX_STDIN), for the in-process hook. */
+    readonly stdin: Uint8Array | null;
+    /** No helper answers at this socket: the in-process hook may start one. */
+    readonly startHelper: boolean;
+    readonly why: string;
+  };
+
+/** Is the helper switched off by the environment (VERDICT_WARM=off, 0, false or no)? */
+export function warmOffByEnv(env: Env): boolean {
+  const v = env.VERDICT_WARM?.trim().toLowerCase();
+  return v === "off" || v === "0" || v === "false" || v === "no";
+}
+
+/** Reads the hook's stdin, then asks the helper; never throws. */
+export async function askWarmHelper(argv: readonly string[], env: Env, cwd: string): Promise<WarmOutcome> {
+  const stdin = await readFirstJsonValue(Deno.stdin, HINT_MAX_STDIN).catch(() => null);
+  const fallback = (startHelper: boolean, why: string): WarmOutcome => ({
+    kind: "fallback",
+    stdin,
+    startHelper,
+    why,
+  });
+  if (warmOffByEnv(env)) return fallback(false, "VERDICT_WARM is off");
+  if (stdin === null) return fallback(false, "stdin is over the hook's limit");
+  if (Deno.build.os === "windows") return fallback(false, "no Unix socket on Windows");
+  // The helper keeps the per-session ledgers under its own state folder only.
+  if (env.VERDICT_SEEN !== undefined) return fallback(false, "VERDICT_SEEN names a ledger of its own");
+  let folder: string;
+  try {
+    folder = warmFolderOf(defaultPaths(env, cwd).stateDir);
+  } catch {
+    return fallback(false, "no home folder");
+  }
+  let problem: string | null;
+  try {
+    problem = privateFolderProblem(folder);
+  } catch {
+    return fallback(false, "cannot check the helper's folder");
+  }
+  if (problem === "it does not exist") return fallback(true, "no helper folder yet");
+  if (problem !== null) return fallback(false, `the helper's folder is unsafe: ${problem}`);
+  let conn: Deno.UnixConn;
+  try {
+    conn = await Deno.connect({ transport: "unix", path: `${folder}/${WARM_SOCKET}` });
+  } catch (err) {
+    const absent = err instanceof Deno.errors.NotFound || err instanceof Deno.errors.ConnectionRefused;
+    return fallback(absent, absent ? "no helper listening" : `cannot connect (${(err as Error).name})`);
+  }
+  try {
+    const build = buildIdentity(Deno.execPath());
+    const request: WarmRequest = {
+      protocol: WARM_PROTOCOL,
+      build,
+      op: "hint",
+      argv,
+      env: envSubset(env),
+      cwd,
+      elapsedMs: performance.now(),
+      bodyBytes: stdin.length,
+    };
+    const answer = await Promise.race([exchange(conn, request, stdin), timeout()]);
+    if (answer === null) return fallback(false, "no answer in time");
+    const h = answer.header;
+    if (h.protocol !== WARM_PROTOCOL || h.build !== build) {
+      return fallback(false, "an answer of another build");
+    }
+    if (typeof h.refused === "string") return fallback(h.refused === REFUSED_BUILD, `refused: ${h.refused}`);
+    if (typeof h.code !== "number" || !Number.isInteger(h.code)) return fallback(false, "a malformed answer");
+    return { kind: "answered", code: h.code, stdout: answer.body };
+  } catch {
+    return fallback(false, "the exchange failed");
+  } finally {
+    try {
+      conn.close();
+    } catch { /* closed by the timeout's race already */ }
+  }
+}
+
+async function exchange(conn: Deno.UnixConn, request: WarmRequest, stdin: Uint8Array) {
+  const frame = encodeFrame(request, stdin);
+  let off = 0;
+  while (off < frame.length) off += await conn.write(frame.subarray(off));
+  // An answer's body is what the hook prints: a hint is a few KB, never more than its input.
+  return await readFrame(conn, HINT_MAX_STDIN);
+}
+
+/** Resolves null after WARM_ANSWER_TIMEOUT_MS (AbortSignal.timeout: no timer module to load). */
+function timeout(): Promise<null> {
+  return new Promise((resolve) =>
+    AbortSignal.timeout(WARM_ANSWER_TIMEOUT_MS).addEventListener("abort", () => resolve(null))
+  );
+}
+
+function envSubset(env: Env): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of WARM_ENV_KEYS) {
+    const v = env[key];
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
+/** Prints the helper's answer as the hook would have: all of stdout, then its exit code. */
+export async function printAnswer(stdout: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < stdout.length) off += await Deno.stdout.write(stdout.subarray(off));
+}

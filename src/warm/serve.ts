@@ -1,0 +1,279 @@
+/**
+ * The warm helper: `verdict warm serve` listens on the Unix socket in the user's private folder
+ * ($VERDICT_STATE/warm/helper.sock) and answers each hook request with the function the
+ * in-process hook runs (runUserPromptHook: the same plan, typed-prompt check, secrets screening,
+ * gate, per-session cooldown ledger and deadline), so its answer is the hook's output byte for
+ * byte. It opens the archive per request, as the hook does, so a collect in between is seen by
+ * the next prompt.
+ *
+ * It runs in a Worker holding read on its config, archive, ledgers and folder, write on its
+ * ledgers and folder, and net on its own socket only (src/cli/commands.ts "warm serve").
+ *
+ * It ends: after WARM_IDLE_MS without a request; when its socket file or folder disappears (or
+ * is replaced); on a request from another build (that client starts a helper of its own); when
+ * the config turns it off; on `verdict warm stop`, SIGINT or SIGTERM.
+ */
+import { defaultPaths, type Env } from "../config/paths.ts";
+import { loadConfig } from "../config/config.ts";
+import { hookArgs } from "../cli/hook_argv.ts";
+import { HINT_MAX_STDIN } from "../cli/hook_limits.ts";
+import { runUserPromptHook } from "../cli/hook_entry.ts";
+import type { CommandIO } from "../cli/plan.ts";
+import { REFUSED_BUILD } from "./client.ts";
+import { ensurePrivateFolder } from "./folder.ts";
+import {
+  encodeFrame,
+  FrameError,
+  readFrame,
+  WARM_ENV_KEYS,
+  WARM_PROTOCOL,
+  WARM_SOCKET,
+  warmFolderOf,
+  type WarmStatus,
+} from "./wire.ts";
+
+/**
+ * Idle exit: ten minutes without a prompt. Someone typing keeps it warm through pauses to read
+ * and think; a helper left by a finished day's work goes soon, and the next prompt starts one
+ * again (about one hook's cost in the background).
+ */
+export const WARM_IDLE_MS = 10 * 60_000;
+
+/** How often the helper looks for its socket and folder (and the idle time): cheap, one lstat. */
+export const WARM_WATCH_MS = 1000;
+
+/**
+ * A connection must deliver its whole request within this: the client sends it at once, so a
+ * slower one is not a client of ours, and it must not hold a connection open.
+ */
+export const WARM_REQUEST_READ_MS = 2000;
+
+/** Refusal reasons (the client falls back to the in-process hook on each). */
+export const REFUSED = {
+  malformed: "malformed request",
+  protocol: "another protocol",
+  build: REFUSED_BUILD,
+  argv: "not a hook request",
+  paths: "paths outside the helper's roots",
+  disabled: "the config turns the helper off",
+} as const;
+
+export interface HelperSettings {
+  readonly env: Env;
+  readonly cwd: string;
+  readonly build: string;
+  /** Called once listening (tests, `warm serve --foreground`'s message). */
+  readonly onListening?: (socket: string) => void;
+  readonly signal?: AbortSignal;
+}
+
+interface Roots {
+  readonly config: string;
+  readonly records: string;
+  readonly stateDir: string;
+  readonly entities: string | null;
+}
+
+function rootsOf(env: Env, cwd: string, entities: string | null): Roots {
+  const p = defaultPaths(env, cwd);
+  return { config: p.config, records: p.records, stateDir: p.stateDir, entities };
+}
+
+/** Runs the helper until one of its exits; resolves with the reason. */
+export async function serveWarm(settings: HelperSettings): Promise<string> {
+  const home = defaultPaths(settings.env, settings.cwd);
+  const startConfig = await loadConfig(home.config, home.home);
+  if (!startConfig.warm_helper) return "the config turns the helper off";
+  const own = rootsOf(settings.env, settings.cwd, startConfig.entities);
+  const folder = warmFolderOf(own.stateDir);
+  const problem = ensurePrivateFolder(folder);
+  if (problem !== null) return `the folder "${folder}" is not private: ${problem}`;
+  const socket = `${folder}/${WARM_SOCKET}`;
+  const listener = await listenOnce(socket);
+  if (listener === null) return "another helper is listening";
+  const inode = Deno.lstatSync(socket).ino;
+  settings.onListening?.(socket);
+
+  const startedAt = new Date().toISOString();
+  let requests = 0;
+  let lastActive = performance.now();
+  let exitReason: string | null = null;
+  const stop = (why: string) => {
+    if (exitReason !== null) return;
+    exitReason = why;
+    try {
+      listener.close();
+    } catch { /* closed */ }
+  };
+  settings.signal?.addEventListener("abort", () => stop("stopped by a signal"));
+  const watch = setInterval(() => {
+    if (performance.now() - lastActive > WARM_IDLE_MS) return stop("idle");
+    try {
+      const st = Deno.lstatSync(socket);
+      if (st.ino !== inode) stop("its socket was replaced");
+    } catch {
+      stop("its socket or folder is gone");
+    }
+  }, WARM_WATCH_MS);
+
+  const status = (): WarmStatus => ({
+    pid: Deno.pid,
+    build: settings.build,
+    startedAt,
+    requests,
+    idleExitMs: WARM_IDLE_MS,
+  });
+
+  const answer = async (conn: Deno.Conn, header: object, body = new Uint8Array()) => {
+    const frame = encodeFrame({
+      protocol: WARM_PROTOCOL,
+      build: settings.build,
+      ...header,
+      bodyBytes: body.length,
+    }, body);
+    let off = 0;
+    while (off < frame.length) off += await conn.write(frame.subarray(off));
+  };
+
+  const handle = async (conn: Deno.Conn) => {
+    const arrival = performance.now();
+    const giveUp = AbortSignal.timeout(WARM_REQUEST_READ_MS);
+    const onGiveUp = () => {
+      try {
+        conn.close();
+      } catch { /* done */ }
+    };
+    giveUp.addEventListener("abort", onGiveUp);
+    try {
+      let frame;
+      try {
+        frame = await readFrame(conn, HINT_MAX_STDIN);
+      } catch (err) {
+        if (err instanceof FrameError) {
+          await answer(conn, { refused: `${REFUSED.malformed}: ${err.message}` });
+        }
+        return;
+      }
+      const h = frame.header;
+      if (h.protocol !== WARM_PROTOCOL) return await answer(conn, { refused: REFUSED.protocol });
+      if (h.op === "stop") {
+        await answer(conn, { code: 0 });
+        return stop("asked to stop");
+      }
+      // A user's `verdict warm status` of any build may see which helper runs; only hints are held back.
+      if (h.op === "status") return await answer(conn, { code: 0, status: status() });
+      if (h.build !== settings.build) {
+        await answer(conn, { refused: REFUSED.build });
+        return stop("a client of another build");
+      }
+      const argv = stringList(h.argv);
+      const env = stringRecord(h.env);
+      const cwd = h.cwd;
+      const elapsed = h.elapsedMs;
+      const args = argv === null ? null : hookArgs(argv);
+      if (
+        h.op !== "hint" || args === null || env === null || typeof cwd !== "string" || !cwd.startsWith("/") ||
+        typeof elapsed !== "number" || !Number.isFinite(elapsed) || elapsed < 0
+      ) {
+        return await answer(conn, { refused: REFUSED.argv });
+      }
+      let theirs: Roots;
+      try {
+        const config = await loadConfig(defaultPaths(env, cwd).config, defaultPaths(env, cwd).home);
+        if (!config.warm_helper) {
+          await answer(conn, { refused: REFUSED.disabled });
+          return stop("the config turns the helper off");
+        }
+        theirs = rootsOf(env, cwd, config.entities);
+      } catch {
+        return await answer(conn, { refused: REFUSED.paths });
+      }
+      if (!sameRoots(own, theirs)) return await answer(conn, { refused: REFUSED.paths });
+      requests++;
+      lastActive = performance.now();
+      let out = "";
+      const io: CommandIO = {
+        stdout: (text) => {
+          out += text;
+          return Promise.resolve();
+        },
+        stderr: () => Promise.resolve(),
+        stderrIsTerminal: false,
+        readStdin: () => Promise.resolve(null),
+      };
+      const code = await runUserPromptHook(args, env, cwd, {
+        stdin: frame.body,
+        io,
+        host: { elapsedMs: () => elapsed + (performance.now() - arrival), confine: () => Promise.resolve() },
+      });
+      await answer(conn, { code }, new TextEncoder().encode(out));
+    } catch {
+      // A client gone mid-answer: nothing to tell it.
+    } finally {
+      giveUp.removeEventListener("abort", onGiveUp);
+      try {
+        conn.close();
+      } catch { /* closed by the read deadline */ }
+    }
+  };
+
+  try {
+    for await (const conn of listener) handle(conn);
+  } catch {
+    // The listener closed under the loop.
+  } finally {
+    clearInterval(watch);
+    stop("stopped");
+    // Remove the socket only while it is still ours (a newer helper may have taken the name).
+    try {
+      if (Deno.lstatSync(socket).ino === inode) Deno.removeSync(socket);
+    } catch { /* gone */ }
+  }
+  return exitReason ?? "stopped";
+}
+
+/**
+ * Listens on `socket`. A socket file left by a helper that died is removed; one a live helper
+ * answers on is left to it (null).
+ */
+async function listenOnce(socket: string): Promise<Deno.UnixListener | null> {
+  try {
+    return Deno.listen({ transport: "unix", path: socket });
+  } catch (err) {
+    if (!(err instanceof Deno.errors.AddrInUse)) throw err;
+  }
+  try {
+    const probe = await Deno.connect({ transport: "unix", path: socket });
+    probe.close();
+    return null;
+  } catch { /* nobody listens: a stale file */ }
+  const st = Deno.lstatSync(socket);
+  if (!st.isSocket) throw new Error(`"${socket}" is not a socket`);
+  Deno.removeSync(socket);
+  try {
+    return Deno.listen({ transport: "unix", path: socket });
+  } catch (err) {
+    if (err instanceof Deno.errors.AddrInUse) return null; // another helper won the race
+    throw err;
+  }
+}
+
+function sameRoots(a: Roots, b: Roots): boolean {
+  return a.config === b.config && a.records === b.records && a.stateDir === b.stateDir &&
+    a.entities === b.entities;
+}
+
+function stringList(v: unknown): string[] | null {
+  return Array.isArray(v) && v.every((x) => typeof x === "string") ? v as string[] : null;
+}
+
+/** The env subset, only the keys a client sends, each a string. */
+function stringRecord(v: unknown): Record<string, string> | null {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
+  const out: Record<string, string> = {};
+  for (const [k, x] of Object.entries(v)) {
+    if (typeof x !== "string" || !(WARM_ENV_KEYS as readonly string[]).includes(k)) return null;
+    out[k] = x;
+  }
+  return out;
+}
