@@ -689,8 +689,10 @@ Listens on no TCP port. Off with VERDICT_WARM=off or "warm_helper": false in the
     sandbox: "worker",
     load: () => import("./cmd/warm.ts"),
     permissions: warmServeGrants,
+    // The Worker may write only inside its folder, not create it (a folder that exists, whatever
+    // it is, is left as it is: the helper checks it and refuses an unsafe one).
     prepare: async (plan) => {
-      await Deno.mkdir(plan.paths.stateDir, { recursive: true, mode: 0o700 });
+      await Deno.mkdir(warmPaths(plan).folder, { recursive: true, mode: 0o700 });
     },
     listed: true,
   },

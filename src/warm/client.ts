@@ -62,8 +62,9 @@ export async function askWarmHelper(argv: readonly string[], env: Env, cwd: stri
   if (warmOffByEnv(env)) return fallback(false, "VERDICT_WARM is off");
   if (stdin === null) return fallback(false, "stdin is over the hook's limit");
   if (Deno.build.os === "windows") return fallback(false, "no Unix socket on Windows");
-  // The helper keeps the per-session ledgers under its own state folder only.
-  if (env.VERDICT_SEEN !== undefined) return fallback(false, "VERDICT_SEEN names a ledger of its own");
+  // The helper writes the per-session ledgers under its state folder only (an empty
+  // VERDICT_SEEN, the cooldown off, it honours).
+  if (env.VERDICT_SEEN) return fallback(false, "VERDICT_SEEN names a ledger of its own");
   let folder: string;
   try {
     folder = warmFolderOf(defaultPaths(env, cwd).stateDir);
@@ -136,6 +137,7 @@ function envSubset(env: Env): Record<string, string> {
     const v = env[key];
     if (v !== undefined) out[key] = v;
   }
+  if (env.VERDICT_SEEN === "") out.VERDICT_SEEN = "";
   return out;
 }
 

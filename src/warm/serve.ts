@@ -267,12 +267,16 @@ function stringList(v: unknown): string[] | null {
   return Array.isArray(v) && v.every((x) => typeof x === "string") ? v as string[] : null;
 }
 
-/** The env subset, only the keys a client sends, each a string. */
+/**
+ * The env subset: only the keys a client sends, each a string; VERDICT_SEEN only empty (the
+ * cooldown off: a ledger elsewhere is not the helper's to write).
+ */
 function stringRecord(v: unknown): Record<string, string> | null {
   if (typeof v !== "object" || v === null || Array.isArray(v)) return null;
   const out: Record<string, string> = {};
   for (const [k, x] of Object.entries(v)) {
-    if (typeof x !== "string" || !(WARM_ENV_KEYS as readonly string[]).includes(k)) return null;
+    if (typeof x !== "string") return null;
+    if (!(WARM_ENV_KEYS as readonly string[]).includes(k) && !(k === "VERDICT_SEEN" && x === "")) return null;
     out[k] = x;
   }
   return out;

@@ -22,8 +22,8 @@ export const WARM_STARTING = "starting";
 export const WARM_MAX_HEADER_BYTES = 64 * 1024;
 
 /**
- * The environment the hook's plan reads (its paths and the cooldown ledger's override): the only
- * variables a client sends. The helper refuses a request whose paths are not its own.
+ * The environment the hook's plan reads for its paths: the only variables a client sends (and an
+ * empty VERDICT_SEEN, the cooldown off). The helper refuses a request whose paths are not its own.
  */
 export const WARM_ENV_KEYS = [
   "HOME",

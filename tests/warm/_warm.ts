@@ -1,0 +1,171 @@
+/**
+ * What the warm helper's tests share: a temp HOME with collected records, a real `verdict warm
+ * serve` child started and stopped by the test, and raw frames spoken to its socket.
+ */
+import assert from "node:assert/strict";
+import { copyTree, denoDir, runCli, tempHome } from "../cli_helper.ts";
+import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { buildIdentity, encodeFrame, readFrame, WARM_PROTOCOL } from "../../src/warm/wire.ts";
+
+const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
+
+/** The example histories collected into a fresh HOME; returns the env every run uses. */
+export async function warmWorld(config: Record<string, unknown> = {}): Promise<Record<string, string>> {
+  const home = await tempHome();
+  await copyTree(`${EXAMPLES}claude`, `${home}/.claude`);
+  await copyTree(`${EXAMPLES}codex`, `${home}/.codex`);
+  await Deno.mkdir(`${home}/.config/verdict`, { recursive: true });
+  await Deno.writeTextFile(`${home}/.config/verdict/config.json`, JSON.stringify(config));
+  const env = { HOME: home };
+  const r = await runCli(["collect"], { env });
+  assert.equal(r.code, 0, r.stderr);
+  return env;
+}
+
+export function socketOf(env: Record<string, string>): string {
+  return `${env.HOME}/.local/state/verdict/warm/helper.sock`;
+}
+
+export function folderOf(env: Record<string, string>): string {
+  return `${env.HOME}/.local/state/verdict/warm`;
+}
+
+export const exists = (path: string) => Deno.lstat(path).then(() => true, () => false);
+
+export async function until(
+  check: () => Promise<boolean> | boolean,
+  ms: number,
+  what: string,
+): Promise<void> {
+  const end = performance.now() + ms;
+  while (!(await check())) {
+    if (performance.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+/** Is a process with this pid alive (and not a zombie)? */
+export async function alive(pid: number): Promise<boolean> {
+  try {
+    const stat = await Deno.readTextFile(`/proc/${pid}/stat`);
+    return !/^\d+ \(.*\) Z /.test(stat);
+  } catch {
+    return false;
+  }
+}
+
+export interface Helper {
+  readonly child: Deno.ChildProcess;
+  readonly output: Promise<Deno.CommandOutput>;
+  /** Stops it (warm stop, then SIGKILL if it lingers) and waits for its exit. */
+  stop(): Promise<Deno.CommandOutput>;
+}
+
+/** Starts `verdict warm serve` in the foreground and waits until it answers on its socket. */
+export async function startHelper(env: Record<string, string>): Promise<Helper> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, "warm", "serve"],
+    env: {
+      PATH: Deno.env.get("PATH") ?? "",
+      DENO_DIR: denoDir(),
+      NO_COLOR: "1",
+      VERDICT_WARM_LOG: "1",
+      ...env,
+    },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const output = child.output();
+  let ended = false;
+  output.then(() => ended = true, () => ended = true);
+  await until(
+    async () => ended || (await exists(socketOf(env)) && (await frame(env, { op: "status" })) !== null),
+    30_000,
+    "the helper to listen",
+  );
+  if (ended) {
+    const out = await output;
+    throw new Error(`the helper ended at once: ${new TextDecoder().decode(out.stderr)}`);
+  }
+  return {
+    child,
+    output,
+    async stop() {
+      await runCli(["warm", "stop"], { env });
+      const guard = setTimeout(() => {
+        try {
+          child.kill("SIGKILL");
+        } catch { /* gone */ }
+      }, 10_000);
+      try {
+        return await output;
+      } finally {
+        clearTimeout(guard);
+      }
+    },
+  };
+}
+
+/** The identity this checkout's client sends (the same deno, the same main.ts). */
+export const BUILD = buildIdentity(Deno.execPath());
+
+/**
+ * Sends one request frame (fields over a well-formed hint request) and returns the answer's
+ * header and body, or null when the connection gave no answer.
+ */
+export async function frame(
+  env: Record<string, string>,
+  fields: Record<string, unknown> = {},
+  body: Uint8Array = new Uint8Array(),
+): Promise<{ header: Record<string, unknown>; body: string } | null> {
+  const header = {
+    protocol: WARM_PROTOCOL,
+    build: BUILD,
+    op: "hint",
+    argv: ["hook", "user-prompt"],
+    env: { HOME: env.HOME },
+    cwd: "/",
+    elapsedMs: 0,
+    bodyBytes: body.length,
+    ...fields,
+  };
+  return await raw(socketOf(env), encodeFrame(header, body));
+}
+
+/** Writes `bytes` to the socket, then reads one answer frame (null when none came). */
+export async function raw(
+  socket: string,
+  bytes: Uint8Array,
+): Promise<{ header: Record<string, unknown>; body: string } | null> {
+  let conn: Deno.UnixConn;
+  try {
+    conn = await Deno.connect({ transport: "unix", path: socket });
+  } catch {
+    return null;
+  }
+  try {
+    let off = 0;
+    while (off < bytes.length) off += await conn.write(bytes.subarray(off));
+    const answer = await readFrame(conn, 8 * 1024 * 1024);
+    return { header: answer.header, body: new TextDecoder().decode(answer.body) };
+  } catch {
+    return null;
+  } finally {
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }
+}
+
+/** Prompts answered so far, as `verdict warm status` would say. */
+export async function answered(env: Record<string, string>): Promise<number> {
+  const s = await frame(env, { op: "status" });
+  return (s?.header.status as { requests: number } | undefined)?.requests ?? -1;
+}
+
+/** Removes the world; a helper still running sees its folder go and ends. */
+export async function removeWorld(env: Record<string, string>): Promise<void> {
+  await Deno.remove(env.HOME!, { recursive: true }).catch(() => {});
+}
