@@ -6,7 +6,7 @@
  * command goes through the launcher.
  */
 import { hookArgs } from "./src/cli/hook_argv.ts";
-import { askWarmHelper, printAnswer } from "./src/warm/client.ts";
+import { askWarmHelper, printAnswer, WARM_AFTER_ENV, WARM_AFTER_MAX_MS } from "./src/warm/client.ts";
 
 /**
  * The launcher, named through a variable: `deno run` reads every module a literal dynamic import
@@ -25,6 +25,17 @@ const LAUNCHER = new URL("./src/cli/main.ts", import.meta.url).href;
  */
 const HOOK_ENTRY = new URL("./src/cli/hook_entry.ts", import.meta.url).href;
 
+/**
+ * A helper a hook has just started (src/warm/start.ts) waits out that hook's deadline before it
+ * loads the program: on two cores, loading the whole program beside the prompt it was started
+ * from made that prompt's in-process hook twice as slow. Capped, whatever the variable says.
+ */
+async function waitOutStartingHook(argv: readonly string[], env: Record<string, string>): Promise<void> {
+  const ms = Number(env[WARM_AFTER_ENV] ?? "0");
+  if (argv[0] !== "warm" || argv[1] !== "serve" || !(ms > 0)) return;
+  await new Promise((resolve) => setTimeout(resolve, Math.min(ms, WARM_AFTER_MAX_MS)));
+}
+
 if (import.meta.main) {
   const hook = hookArgs(Deno.args);
   let code: number;
@@ -42,7 +53,9 @@ if (import.meta.main) {
       });
     }
   } else {
-    code = await (await import(LAUNCHER)).main(Deno.args, Deno.env.toObject(), Deno.cwd());
+    const env = Deno.env.toObject();
+    await waitOutStartingHook(Deno.args, env);
+    code = await (await import(LAUNCHER)).main(Deno.args, env, Deno.cwd());
   }
   Deno.exit(code);
 }

@@ -14,7 +14,9 @@
  *     module loading puts under the hook): the medians. In the same round-robin, the hook's entry
  *     as one bundled module, and the compiled binary against a compiled hello-world, the user's
  *     ratio (bench/hook_variants.ts; skipped with the reason printed where `deno compile` cannot
- *     build a runnable binary, as on a machine without Deno's runtime for it).
+ *     build a runnable binary, as on a machine without Deno's runtime for it); and the hook
+ *     answered by the warm helper (src/warm/), which the first prompt with the helper on starts
+ *     (that prompt's cost, and how long until the helper answers, are rows of their own).
  *   - the same first full collect under Deno's default heap sizes (the verdict task's flags less
  *     its --v8-flags, scripts/task_flags.ts): the baseline the task's heap flags are measured
  *     against, in the same run;
@@ -26,6 +28,7 @@ import { denoDir } from "../tests/cli_helper.ts";
 import { queries } from "./hint_bench_data.ts";
 import { bundledHook, compiledHook, type Variant } from "./hook_variants.ts";
 import { ensureHistory, type History, promptLine } from "./scale_history.ts";
+import { stopHelper, untilHelperAnswers } from "./warm_helper.ts";
 
 function option(name: string): string | undefined {
   const i = Deno.args.indexOf(name);
@@ -96,6 +99,11 @@ interface Row {
   readonly oneWall: number;
   readonly oneRss: number;
   readonly hookMs: number;
+  /** The hook answered by the warm helper (src/warm/), and the first prompt's cost. */
+  readonly warmMs: number;
+  readonly firstPromptMs: number;
+  /** From the first prompt's start until the helper it started answers. */
+  readonly helperReadyMs: number;
   readonly helloMs: number;
   /** A process that imports the hook's modules and runs nothing (bench/hook_imports.ts). */
   readonly importsMs: number;
@@ -143,7 +151,10 @@ async function measure(history: History, size: number, hello: string, variants: 
       DENO_DIR: denoDir(),
       VERDICT_STATE: `${work}/state`,
       VERDICT_ASOF: AS_OF,
+      // Every row but the warm ones is the in-process hook.
+      VERDICT_WARM: "off",
     };
+    const warmEnv = { ...env, VERDICT_WARM: "on" };
     const verdict = [Deno.execPath(), "run", "--quiet", ...verdictRunFlags(), MAIN_TS];
     const failures: string[] = [];
     const full = await timed([...verdict, "collect"], env);
@@ -203,9 +214,9 @@ async function measure(history: History, size: number, hello: string, variants: 
     // fast: each must print what main.ts's hook prints for the same prompt in a fresh session.
     let expected: string | null = null;
     const broken = new Set<string>();
-    const ms = async (args: readonly string[] | undefined | null, input = "", way = "") => {
+    const ms = async (args: readonly string[] | undefined | null, input = "", way = "", runEnv = env) => {
       if (!args || broken.has(way)) return NaN;
-      const run = await timed([...args], env, input);
+      const run = await timed([...args], runEnv, input);
       if (way === "run") expected = run.stdout;
       else if (way !== "" && run.stdout !== expected) {
         broken.add(way);
@@ -218,12 +229,21 @@ async function measure(history: History, size: number, hello: string, variants: 
       }
       return run.seconds * 1000;
     };
+    const warm: number[] = [];
+    // The first prompt with the helper on: no helper yet, so it answers in-process and starts one.
+    const firstInput = JSON.stringify({ session_id: "bench-first", cwd: history.liveProject, prompt: qs[0] });
+    const t0 = performance.now();
+    const firstPromptMs = await ms(hookArgs, firstInput, "", warmEnv);
+    // NaN when the helper it started never answered (the warm rows then fail, said below the table).
+    const waited = await untilHelperAnswers(warmEnv);
+    const helperReadyMs = Number.isNaN(waited) ? NaN : performance.now() - t0;
     for (let i = 0; i < HOOK_RUNS + 2; i++) {
       // A session of its own for each way of starting the hook: the cooldown ledger of one must
       // not silence the next (a silenced hook does less).
       const input = (way: string) =>
         JSON.stringify({ session_id: `bench-${i}-${way}`, cwd: history.liveProject, prompt: qs[i] });
       const h = await ms(hookArgs, input("run"), "run");
+      const w = await ms(hookArgs, input("warm"), "warm", warmEnv);
       const b = await ms(helloArgs);
       const m = await ms(importsArgs);
       const u = await ms(
@@ -239,12 +259,14 @@ async function measure(history: History, size: number, hello: string, variants: 
       const ch = await ms(variants.compiled?.hello);
       if (i < 2) continue; // warm-up
       hook.push(h);
+      warm.push(w);
       base.push(b);
       imports.push(m);
       bundled.push(u);
       compiled.push(c);
       compiledHello.push(ch);
     }
+    await stopHelper(verdict, warmEnv);
     return {
       size,
       fullWall: full.seconds,
@@ -255,6 +277,9 @@ async function measure(history: History, size: number, hello: string, variants: 
       oneWall: walls.length > 0 ? median(walls) : NaN,
       oneRss: walls.length > 0 ? rss : NaN,
       hookMs: median(hook),
+      warmMs: median(warm),
+      firstPromptMs,
+      helperReadyMs,
       helloMs: median(base),
       importsMs: median(imports),
       bundledMs: median(bundled),
@@ -263,6 +288,7 @@ async function measure(history: History, size: number, hello: string, variants: 
       failures,
     };
   } finally {
+    // A helper left running sees its state folder go and ends within a second.
     await Deno.remove(work, { recursive: true });
   }
 }
@@ -323,6 +349,10 @@ try {
     line("hook end to end (median)", rows.map((r) => r.hookMs), "ms", 1),
     line("deno hello-world (median, same run)", rows.map((r) => r.helloMs), "ms", 1),
     line("hook / hello-world", rows.map((r) => r.hookMs / r.helloMs), "×", 2),
+    line("hook via the warm helper (median)", rows.map((r) => r.warmMs), "ms", 1),
+    line("hook via the warm helper / hello-world", rows.map((r) => r.warmMs / r.helloMs), "×", 2),
+    line("first prompt with the helper on (none yet: starts one)", rows.map((r) => r.firstPromptMs), "ms", 1),
+    line("… until the helper it started answers", rows.map((r) => r.helperReadyMs), "ms", 0),
     line("hook's modules imported, nothing run (median)", rows.map((r) => r.importsMs), "ms", 1),
     line("… / hello-world (the floor under the hook)", rows.map((r) => r.importsMs / r.helloMs), "×", 2),
     line(

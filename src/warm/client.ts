@@ -30,6 +30,13 @@ import {
  */
 export const WARM_ANSWER_TIMEOUT_MS = 150;
 
+/**
+ * Set by a hook on the helper it starts: milliseconds to wait before loading the program (the
+ * starting hook's deadline; main.ts), at most WARM_AFTER_MAX_MS.
+ */
+export const WARM_AFTER_ENV = "VERDICT_WARM_AFTER_MS";
+export const WARM_AFTER_MAX_MS = 2000;
+
 /** Refusal reasons the helper sends; the client starts a helper only after "another build". */
 export const REFUSED_BUILD = "another build";
 

@@ -8,6 +8,8 @@ import { isCompiledBinary } from "../install/binary.ts";
 import { verdictRunFlags } from "../../scripts/task_flags.ts";
 import type { Env } from "../config/paths.ts";
 import { ensurePrivateFolder } from "./folder.ts";
+import { WARM_AFTER_ENV } from "./client.ts";
+import { HOOK_DEADLINE_MS } from "../cli/hint_run.ts";
 import { MAIN_MODULE, WARM_STARTING, warmFolderOf } from "./wire.ts";
 
 /**
@@ -37,6 +39,8 @@ export function startHelper(stateDir: string, env: Env, nowMs: number = Date.now
     const [program, ...args] = helperCommand(Deno.execPath(), main, verdictRunFlags);
     const env2: Record<string, string> = {};
     for (const [k, v] of Object.entries(env)) if (v !== undefined) env2[k] = v;
+    // It waits out this hook's deadline before loading the program (main.ts): not beside this prompt.
+    env2[WARM_AFTER_ENV] = String(HOOK_DEADLINE_MS);
     new Deno.Command(program!, {
       args,
       env: env2,
