@@ -22,7 +22,13 @@ interface Answer {
 async function hookWithOpenStdin(sub: string, json: string, env: Record<string, string>): Promise<Answer> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, "hook", sub],
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR: denoDir(), NO_COLOR: "1", ...env },
+    env: {
+      PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+      DENO_DIR: denoDir(),
+      NO_COLOR: "1",
+      VERDICT_WARM: "off",
+      ...env,
+    },
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",

@@ -46,7 +46,12 @@ export async function verdictWrapper(dir: string, name = "verdict"): Promise<str
   const words = [Deno.execPath(), "run", "--quiet", ...verdictRunFlags(), MAIN_TS];
   const quoted = words.map((w) => `'${w.replaceAll("'", `'\\''`)}'`).join(" ");
   await Deno.mkdir(dir, { recursive: true });
-  await Deno.writeTextFile(path, `#!/bin/sh\nDENO_DIR='${denoDir()}' exec ${quoted} "$@"\n`, { mode: 0o755 });
+  // The warm helper stays off unless the caller's environment turns it on (tests/warm/ does).
+  await Deno.writeTextFile(
+    path,
+    `#!/bin/sh\nDENO_DIR='${denoDir()}' VERDICT_WARM="\${VERDICT_WARM:-off}" exec ${quoted} "$@"\n`,
+    { mode: 0o755 },
+  );
   return path;
 }
 

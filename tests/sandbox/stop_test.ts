@@ -13,7 +13,13 @@ import { fakeService, makeRepo, TranscriptBuilder } from "../judge/_helpers.ts";
 function spawn(args: string[], env: Record<string, string>, stdin?: string) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, ...args],
-    env: { PATH: Deno.env.get("PATH") ?? "", DENO_DIR: denoDir(), NO_COLOR: "1", ...env },
+    env: {
+      PATH: Deno.env.get("PATH") ?? "",
+      DENO_DIR: denoDir(),
+      NO_COLOR: "1",
+      VERDICT_WARM: "off",
+      ...env,
+    },
     clearEnv: true,
     stdin: stdin === undefined ? "null" : "piped",
     stdout: "piped",
