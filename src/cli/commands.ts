@@ -685,7 +685,8 @@ directory of yours that no one else can reach), answers each prompt with the sam
 in-process hook prints, and ends after 10 minutes without a prompt, when its socket or folder
 is removed, on a prompt from another verdict build, on "verdict warm stop", SIGINT or SIGTERM.
 Listens on no TCP port. Off with VERDICT_WARM=off or "warm_helper": false in the config.`,
-    options: { ...CONFIG },
+    // No --config: the helper's config is the one the hook's environment names.
+    options: {},
     sandbox: "worker",
     load: () => import("./cmd/warm.ts"),
     permissions: warmServeGrants,
@@ -705,7 +706,8 @@ Listens on no TCP port. Off with VERDICT_WARM=off or "warm_helper": false in the
 
 Prints whether a helper answers on $VERDICT_STATE/warm/helper.sock, its pid, start time,
 prompts answered and whether it is this build's. Exit 0 when one runs, 1 when none does.`,
-    options: { ...CONFIG },
+    // No --config: the helper's config is the one the hook's environment names.
+    options: {},
     sandbox: "worker",
     load: () => import("./cmd/warm.ts"),
     permissions: warmClientGrants,
@@ -721,7 +723,8 @@ prompts answered and whether it is this build's. Exit 0 when one runs, 1 when no
 Asks the helper on $VERDICT_STATE/warm/helper.sock to end. Exit 0 whether or not one ran.
 To keep it from starting again: VERDICT_WARM=off in the agent's environment, or
 "warm_helper": false in the config.`,
-    options: { ...CONFIG },
+    // No --config: the helper's config is the one the hook's environment names.
+    options: {},
     sandbox: "worker",
     load: () => import("./cmd/warm.ts"),
     permissions: warmClientGrants,

@@ -62,9 +62,11 @@ export interface HelperSettings {
   readonly env: Env;
   readonly cwd: string;
   readonly build: string;
-  /** Called once listening (tests, `warm serve --foreground`'s message). */
+  /** Called once listening. */
   readonly onListening?: (socket: string) => void;
   readonly signal?: AbortSignal;
+  /** Idle exit (default WARM_IDLE_MS; tests give a short one). */
+  readonly idleMs?: number;
 }
 
 interface Roots {
@@ -94,6 +96,7 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
   const inode = Deno.lstatSync(socket).ino;
   settings.onListening?.(socket);
 
+  const idleMs = settings.idleMs ?? WARM_IDLE_MS;
   const startedAt = new Date().toISOString();
   let requests = 0;
   let lastActive = performance.now();
@@ -107,7 +110,7 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
   };
   settings.signal?.addEventListener("abort", () => stop("stopped by a signal"));
   const watch = setInterval(() => {
-    if (performance.now() - lastActive > WARM_IDLE_MS) return stop("idle");
+    if (performance.now() - lastActive > idleMs) return stop("idle");
     try {
       const st = Deno.lstatSync(socket);
       if (st.ino !== inode) stop("its socket was replaced");
@@ -121,7 +124,7 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
     build: settings.build,
     startedAt,
     requests,
-    idleExitMs: WARM_IDLE_MS,
+    idleExitMs: idleMs,
   });
 
   const answer = async (conn: Deno.Conn, header: object, body = new Uint8Array()) => {
