@@ -3,19 +3,19 @@
  * answers on its socket, stop it. And the first prompt's cost: a hook that finds no helper
  * answers in-process and starts one; how long until that helper answers.
  */
-import { encodeFrame, readFrame, WARM_PROTOCOL, WARM_SOCKET } from "../src/warm/wire.ts";
+import { encodeFrame, readFrame, WARM_PROTOCOL, warmSocketOf } from "../src/warm/wire.ts";
 import { defaultPaths } from "../src/config/paths.ts";
 
 /** The socket a bench env's helper listens on. */
-export function warmSocketOf(env: Record<string, string>): string {
-  return `${defaultPaths(env, "/").stateDir}/warm/${WARM_SOCKET}`;
+export function helperSocketOf(env: Record<string, string>): string {
+  return warmSocketOf(defaultPaths(env, "/").stateDir, Deno.uid()).socket;
 }
 
 /** Does a helper answer a status request on the env's socket? */
 export async function helperAnswers(env: Record<string, string>): Promise<boolean> {
   let conn: Deno.UnixConn;
   try {
-    conn = await Deno.connect({ transport: "unix", path: warmSocketOf(env) });
+    conn = await Deno.connect({ transport: "unix", path: helperSocketOf(env) });
   } catch {
     return false;
   }

@@ -14,7 +14,7 @@ import { doctorGrants, installGrants, scheduleGrants } from "../install/jobs.ts"
 import { NO_PERMISSIONS, type PermissionSet } from "../sandbox/permissions.ts";
 import { callLogPath, listenAddress, tokenFilePath } from "../serve/listen.ts";
 import { type OptionSpecs, stringOption } from "./args.ts";
-import { MAIN_MODULE } from "../warm/wire.ts";
+import { MAIN_MODULE, warmFolderOf, warmSocketOf } from "../warm/wire.ts";
 import { type CommandModule, type CommandPlan, sessionPaths, transcriptRoots } from "./plan.ts";
 
 /**
@@ -142,10 +142,13 @@ function serverGrants(plan: CommandPlan, serving: boolean): PermissionSet {
   };
 }
 
-/** The warm helper's folder and socket under a plan's state folder. */
-function warmPaths(plan: CommandPlan): { folder: string; socket: string } {
-  const folder = `${plan.paths.stateDir}/warm`;
-  return { folder, socket: `${folder}/helper.sock` };
+/**
+ * The warm helper's folders (its own under the state folder, and its socket's, the same one unless
+ * that path is too long for a socket) and its socket (src/warm/wire.ts warmSocketOf).
+ */
+function warmPaths(plan: CommandPlan): { folders: string[]; socket: string } {
+  const { folder, socket } = warmSocketOf(plan.paths.stateDir, Deno.uid());
+  return { folders: [...new Set([warmFolderOf(plan.paths.stateDir), folder])], socket };
 }
 
 /**
@@ -154,7 +157,7 @@ function warmPaths(plan: CommandPlan): { folder: string; socket: string } {
  * its folder; net only its own socket; runs nothing.
  */
 function warmServeGrants(plan: CommandPlan): PermissionSet {
-  const { folder, socket } = warmPaths(plan);
+  const { folders, socket } = warmPaths(plan);
   const ledgers = `${plan.paths.stateDir}/seen`;
   return {
     read: [
@@ -162,10 +165,10 @@ function warmServeGrants(plan: CommandPlan): PermissionSet {
       ...recordsFiles(plan.paths.records),
       ...(plan.config.entities ? [plan.config.entities] : []),
       ledgers,
-      folder,
+      ...folders,
       ...buildFiles(),
     ],
-    write: [ledgers, folder],
+    write: [ledgers, ...folders],
     net: [`unix:${socket}`],
     run: [],
     sys: ["uid"],
@@ -174,8 +177,14 @@ function warmServeGrants(plan: CommandPlan): PermissionSet {
 
 /** `warm status` / `warm stop`: the helper's folder and socket, the build identity's files. */
 function warmClientGrants(plan: CommandPlan): PermissionSet {
-  const { folder, socket } = warmPaths(plan);
-  return { read: [folder, ...buildFiles()], write: [folder], net: [`unix:${socket}`], run: [], sys: ["uid"] };
+  const { folders, socket } = warmPaths(plan);
+  return {
+    read: [...folders, ...buildFiles()],
+    write: folders,
+    net: [`unix:${socket}`],
+    run: [],
+    sys: ["uid"],
+  };
 }
 
 /** The files the build identity stats (src/warm/wire.ts buildIdentity): the executable and main.ts. */
@@ -684,7 +693,8 @@ never need to). It listens on the Unix socket $VERDICT_STATE/warm/helper.sock (d
 directory of yours that no one else can reach), answers each prompt with the same output the
 in-process hook prints, and ends after 10 minutes without a prompt, when its socket or folder
 is removed, on a prompt from another verdict build, on "verdict warm stop", SIGINT or SIGTERM.
-Listens on no TCP port. Off with VERDICT_WARM=off or "warm_helper": false in the config.`,
+Listens on no TCP port. Off with VERDICT_WARM=off or "warm_helper": false in the config.
+VERDICT_WARM_LOG=1 makes it say on stderr why it ended.`,
     // No --config: the helper's config is the one the hook's environment names.
     options: {},
     sandbox: "worker",
@@ -693,7 +703,9 @@ Listens on no TCP port. Off with VERDICT_WARM=off or "warm_helper": false in the
     // The Worker may write only inside its folder, not create it (a folder that exists, whatever
     // it is, is left as it is: the helper checks it and refuses an unsafe one).
     prepare: async (plan) => {
-      await Deno.mkdir(warmPaths(plan).folder, { recursive: true, mode: 0o700 });
+      for (const folder of warmPaths(plan).folders) {
+        await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
+      }
     },
     listed: true,
   },

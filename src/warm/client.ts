@@ -18,9 +18,8 @@ import {
   readFrame,
   WARM_ENV_KEYS,
   WARM_PROTOCOL,
-  WARM_SOCKET,
-  warmFolderOf,
   type WarmRequest,
+  warmSocketOf,
 } from "./wire.ts";
 
 /**
@@ -72,23 +71,19 @@ export async function askWarmHelper(argv: readonly string[], env: Env, cwd: stri
   // The helper writes the per-session ledgers under its state folder only (an empty
   // VERDICT_SEEN, the cooldown off, it honours).
   if (env.VERDICT_SEEN) return fallback(false, "VERDICT_SEEN names a ledger of its own");
-  let folder: string;
-  try {
-    folder = warmFolderOf(defaultPaths(env, cwd).stateDir);
-  } catch {
-    return fallback(false, "no home folder");
-  }
+  let where: { folder: string; socket: string };
   let problem: string | null;
   try {
-    problem = privateFolderProblem(folder);
+    where = warmSocketOf(defaultPaths(env, cwd).stateDir, Deno.uid());
+    problem = privateFolderProblem(where.folder);
   } catch {
-    return fallback(false, "cannot check the helper's folder");
+    return fallback(false, "cannot find or check the helper's folder");
   }
   if (problem === "it does not exist") return fallback(true, "no helper folder yet");
   if (problem !== null) return fallback(false, `the helper's folder is unsafe: ${problem}`);
   let conn: Deno.UnixConn;
   try {
-    conn = await Deno.connect({ transport: "unix", path: `${folder}/${WARM_SOCKET}` });
+    conn = await Deno.connect({ transport: "unix", path: where.socket });
   } catch (err) {
     const absent = err instanceof Deno.errors.NotFound || err instanceof Deno.errors.ConnectionRefused;
     return fallback(absent, absent ? "no helper listening" : `cannot connect (${(err as Error).name})`);

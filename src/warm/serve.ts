@@ -27,8 +27,8 @@ import {
   readFrame,
   WARM_ENV_KEYS,
   WARM_PROTOCOL,
-  WARM_SOCKET,
   warmFolderOf,
+  warmSocketOf,
   type WarmStatus,
 } from "./wire.ts";
 
@@ -87,10 +87,11 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
   const startConfig = await loadConfig(home.config, home.home);
   if (!startConfig.warm_helper) return "the config turns the helper off";
   const own = rootsOf(settings.env, settings.cwd, startConfig.entities);
-  const folder = warmFolderOf(own.stateDir);
-  const problem = ensurePrivateFolder(folder);
-  if (problem !== null) return `the folder "${folder}" is not private: ${problem}`;
-  const socket = `${folder}/${WARM_SOCKET}`;
+  const { folder, socket } = warmSocketOf(own.stateDir, Deno.uid());
+  for (const f of new Set([warmFolderOf(own.stateDir), folder])) {
+    const problem = ensurePrivateFolder(f);
+    if (problem !== null) return `the folder "${f}" is not private: ${problem}`;
+  }
   const listener = await listenOnce(socket);
   if (listener === null) return "another helper is listening";
   const inode = Deno.lstatSync(socket).ino;
@@ -114,6 +115,7 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
     try {
       const st = Deno.lstatSync(socket);
       if (st.ino !== inode) stop("its socket was replaced");
+      Deno.lstatSync(warmFolderOf(own.stateDir));
     } catch {
       stop("its socket or folder is gone");
     }

@@ -132,9 +132,38 @@ export async function readFrame(
   return { header: h, body: await readExactly(conn, bodyBytes) };
 }
 
-/** The socket's folder under a state folder. */
+/** The helper's folder under a state folder (its socket, when the path is short enough; the start marker). */
 export function warmFolderOf(stateDir: string): string {
   return `${stateDir}/${WARM_FOLDER}`;
+}
+
+/**
+ * Longest socket path used as is: a Unix socket's path must fit the system's sockaddr (108 bytes
+ * on Linux, 104 on macOS, the terminating NUL included), with a margin.
+ */
+export const WARM_MAX_SOCKET_BYTES = 100;
+
+/**
+ * Where the helper of a state folder listens: helper.sock in its folder, or, when that path is
+ * too long for a socket, a short one in /tmp/verdict-<uid> (made 0700 and checked like the other:
+ * a folder someone else made there is refused, never used), named by a hash of the state folder.
+ */
+export function warmSocketOf(stateDir: string, uid: number | null): { folder: string; socket: string } {
+  const folder = warmFolderOf(stateDir);
+  const socket = `${folder}/${WARM_SOCKET}`;
+  if (new TextEncoder().encode(socket).length <= WARM_MAX_SOCKET_BYTES) return { folder, socket };
+  const short = `/tmp/verdict-${uid}`;
+  return { folder: short, socket: `${short}/warm-${fnv1a32(stateDir)}.sock` };
+}
+
+/** FNV-1a, 32 bits, as 8 hex digits: a short stable name (not a security measure). */
+function fnv1a32(text: string): string {
+  let h = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(text)) {
+    h ^= byte;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h.toString(16).padStart(8, "0");
 }
 
 /** verdict's main module, as both the client and the helper see it (a Worker has no Deno.mainModule). */

@@ -5,13 +5,19 @@
 import assert from "node:assert/strict";
 import { copyTree, denoDir, runCli, tempHome } from "../cli_helper.ts";
 import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
-import { buildIdentity, encodeFrame, readFrame, WARM_PROTOCOL } from "../../src/warm/wire.ts";
+import { buildIdentity, encodeFrame, readFrame, WARM_PROTOCOL, warmSocketOf } from "../../src/warm/wire.ts";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
 
 /** The example histories collected into a fresh HOME; returns the env every run uses. */
-export async function warmWorld(config: Record<string, unknown> = {}): Promise<Record<string, string>> {
-  const home = await tempHome();
+export async function warmWorld(
+  config: Record<string, unknown> = {},
+  shortPath = false,
+): Promise<Record<string, string>> {
+  // A short path keeps the socket in the world's own state folder (the run's temp folder is deep).
+  const home = shortPath
+    ? await Deno.realPath(await Deno.makeTempDir({ dir: "/tmp", prefix: "vw-" }))
+    : await tempHome();
   await copyTree(`${EXAMPLES}claude`, `${home}/.claude`);
   await copyTree(`${EXAMPLES}codex`, `${home}/.codex`);
   await Deno.mkdir(`${home}/.config/verdict`, { recursive: true });
@@ -22,8 +28,9 @@ export async function warmWorld(config: Record<string, unknown> = {}): Promise<R
   return env;
 }
 
+/** The helper's socket for a world (in its state folder, or in /tmp/verdict-<uid> when that path is long). */
 export function socketOf(env: Record<string, string>): string {
-  return `${env.HOME}/.local/state/verdict/warm/helper.sock`;
+  return warmSocketOf(`${env.HOME}/.local/state/verdict`, Deno.uid()).socket;
 }
 
 export function folderOf(env: Record<string, string>): string {

@@ -7,7 +7,7 @@ import { serveWarm } from "../../src/warm/serve.ts";
 import { helperCommand } from "../../src/warm/start.ts";
 import { warmOffByEnv } from "../../src/warm/client.ts";
 import { ensurePrivateFolder, privateFolderProblem } from "../../src/warm/folder.ts";
-import { buildIdentity } from "../../src/warm/wire.ts";
+import { buildIdentity, WARM_MAX_SOCKET_BYTES, warmSocketOf } from "../../src/warm/wire.ts";
 import { tempHome } from "../cli_helper.ts";
 
 Deno.test("the helper ends by itself after its idle period, and removes its socket", async () => {
@@ -24,7 +24,7 @@ Deno.test("the helper ends by itself after its idle period, and removes its sock
     });
     assert.equal(why, "idle");
     assert.ok(performance.now() - t0 >= 200, "not before its idle period");
-    assert.equal(socket, `${home}/.local/state/verdict/warm/helper.sock`);
+    assert.equal(socket, warmSocketOf(`${home}/.local/state/verdict`, Deno.uid()).socket);
     assert.equal(await Deno.lstat(socket).then(() => true, () => false), false, "its socket is removed");
   } finally {
     await Deno.remove(home, { recursive: true });
@@ -122,4 +122,17 @@ Deno.test({
       await Deno.remove(home, { recursive: true });
     }
   },
+});
+
+Deno.test("a socket path too long for the system moves to /tmp/verdict-<uid>, named by its state folder", () => {
+  assert.deepEqual(warmSocketOf("/home/u/.local/state/verdict", 1000), {
+    folder: "/home/u/.local/state/verdict/warm",
+    socket: "/home/u/.local/state/verdict/warm/helper.sock",
+  });
+  const deep = `/home/u/${"d".repeat(80)}/state`;
+  const a = warmSocketOf(deep, 1000);
+  assert.equal(a.folder, "/tmp/verdict-1000");
+  assert.match(a.socket, /^\/tmp\/verdict-1000\/warm-[0-9a-f]{8}\.sock$/);
+  assert.ok(new TextEncoder().encode(a.socket).length <= WARM_MAX_SOCKET_BYTES);
+  assert.notEqual(warmSocketOf(deep + "2", 1000).socket, a.socket, "another state folder, another socket");
 });

@@ -7,6 +7,7 @@ import { buildPlan } from "../../src/cli/build_plan.ts";
 import { parseArgs } from "../../src/cli/args.ts";
 import { COMMANDS, findCommand, permissionsFor } from "../../src/cli/commands.ts";
 import { workerPermissions } from "../../src/sandbox/permissions.ts";
+import { warmSocketOf } from "../../src/warm/wire.ts";
 import { tempHome } from "../cli_helper.ts";
 import { frame, removeWorld, startHelper, warmWorld } from "./_warm.ts";
 
@@ -28,8 +29,10 @@ Deno.test("permission table: warm serve writes only the ledgers and its folder, 
     await Deno.writeTextFile(config, JSON.stringify({ entities: `${home}/entities.tsv` }));
     const p = permissionsFor("warm serve", await planFor("warm serve", home, config));
     const state = `${home}/.local/state/verdict`;
-    assert.deepEqual([...p.write].sort(), [`${state}/seen`, `${state}/warm`]);
-    assert.deepEqual(p.net, [`unix:${state}/warm/helper.sock`]);
+    const where = warmSocketOf(state, Deno.uid());
+    const folders = [...new Set([`${state}/warm`, where.folder])];
+    assert.deepEqual([...p.write].sort(), [`${state}/seen`, ...folders].sort());
+    assert.deepEqual(p.net, [`unix:${where.socket}`]);
     assert.deepEqual(p.run, []);
     assert.deepEqual(p.sys, ["uid"]);
     // Reads: the config, the archive's files, the entity list, the ledgers, its folder, and the
@@ -38,7 +41,7 @@ Deno.test("permission table: warm serve writes only the ledgers and its folder, 
       assert.ok(
         r === config || r === `${home}/entities.tsv` ||
           r.startsWith(`${home}/.local/share/verdict/records.`) ||
-          r === `${state}/seen` || r === `${state}/warm` || r === Deno.execPath() || r.endsWith("/main.ts"),
+          r === `${state}/seen` || folders.includes(r) || r === Deno.execPath() || r.endsWith("/main.ts"),
         `unexpected read grant ${r}`,
       );
     }
@@ -48,7 +51,7 @@ Deno.test("permission table: warm serve writes only the ledgers and its folder, 
       const q = permissionsFor(cmd, await planFor(cmd, home));
       assert.deepEqual(
         [q.write, q.net, q.run],
-        [[`${state}/warm`], [`unix:${state}/warm/helper.sock`], []],
+        [folders, [`unix:${where.socket}`], []],
         cmd,
       );
     }

@@ -327,8 +327,9 @@ Deno.test("the helper's answer keeps the hook's deadline, counted from the clien
 
 Deno.test("an unsafe helper folder (open to others, a symlink) is refused by both sides and never chmod-ed; the hook answers in-process", async () => {
   for (const kind of ["open", "symlink"] as const) {
-    const env = await warmWorld();
+    const env = await warmWorld({}, true);
     const folder = folderOf(env);
+    assert.equal(socketOf(env), `${folder}/helper.sock`, "the socket is in the world's folder");
     try {
       await Deno.mkdir(`${env.HOME}/.local/state/verdict`, { recursive: true });
       if (kind === "open") {

@@ -13,18 +13,12 @@ import {
   encodeFrame,
   readFrame,
   WARM_PROTOCOL,
-  WARM_SOCKET,
-  warmFolderOf,
   type WarmOp,
+  warmSocketOf,
   type WarmStatus,
 } from "../../warm/wire.ts";
 import { hookDialectOf } from "../../agents/registry.ts";
 import { AGENTS } from "../../agents/registry.ts";
-
-/** The helper's socket for a plan. */
-export function warmSocket(plan: CommandPlan): string {
-  return `${warmFolderOf(plan.paths.stateDir)}/${WARM_SOCKET}`;
-}
 
 export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   const build = buildIdentity(Deno.execPath());
@@ -37,8 +31,7 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
     return EXIT.ok;
   }
   const op: WarmOp = plan.command === "warm stop" ? "stop" : "status";
-  const socket = warmSocket(plan);
-  const folder = warmFolderOf(plan.paths.stateDir);
+  const { folder, socket } = warmSocketOf(plan.paths.stateDir, Deno.uid());
   const problem = privateFolderProblem(folder);
   if (problem !== null && problem !== "it does not exist") {
     await io.stderr(

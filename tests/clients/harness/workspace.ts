@@ -34,6 +34,8 @@ export class Workspace {
   readonly verdictBin: string;
   /** One line per `verdict hook …` run: start and end (ms since the epoch), exit status, arguments. */
   readonly hookLog: string;
+  /** The hooks may start and ask the warm helper (off unless a test is about it). */
+  warm = false;
 
   private constructor(root: string, verdictBin: string) {
     this.root = root;
@@ -82,8 +84,8 @@ export class Workspace {
       XDG_CACHE_HOME: `${this.home}/.cache`,
       DENO_DIR: denoDir(),
       VERDICT_BIN: this.verdictBin,
-      // The hooks the agent CLIs run use no warm helper unless a test turns it on.
-      VERDICT_WARM: "off",
+      // The hooks the agent CLIs run use no warm helper unless a test turns it on (`warm`).
+      VERDICT_WARM: this.warm ? "on" : "off",
       ...extra,
     };
   }
