@@ -13,6 +13,17 @@ export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** Anything with Deno's `write` (a file, a connection, stdout). */
+export interface ByteWriter {
+  write(buffer: Uint8Array): Promise<number>;
+}
+
+/** Writes all of `bytes`: one `write` may take only part of them. */
+export async function writeAll(writer: ByteWriter, bytes: Uint8Array): Promise<void> {
+  let off = 0;
+  while (off < bytes.length) off += await writer.write(bytes.subarray(off));
+}
+
 /** Anything with Deno's `read` (a file, stdin). */
 export interface ByteReader {
   read(buffer: Uint8Array): Promise<number | null>;

@@ -9,7 +9,7 @@
  * the stdin read here, exactly as without a helper.
  */
 import { defaultPaths, type Env } from "../config/paths.ts";
-import { readFirstJsonValue } from "../fsutil/bytes.ts";
+import { readFirstJsonValue, writeAll } from "../fsutil/bytes.ts";
 import { HINT_MAX_STDIN } from "../cli/hook_limits.ts";
 import { privateFolderProblem } from "./folder.ts";
 import {
@@ -120,8 +120,7 @@ export async function askWarmHelper(argv: readonly string[], env: Env, cwd: stri
 
 async function exchange(conn: Deno.UnixConn, request: WarmRequest, stdin: Uint8Array) {
   const frame = encodeFrame(request, stdin);
-  let off = 0;
-  while (off < frame.length) off += await conn.write(frame.subarray(off));
+  await writeAll(conn, frame);
   // An answer's body is what the hook prints: a hint is a few KB, never more than its input.
   return await readFrame(conn, HINT_MAX_STDIN);
 }
@@ -145,6 +144,5 @@ function envSubset(env: Env): Record<string, string> {
 
 /** Prints the helper's answer as the hook would have: all of stdout, then its exit code. */
 export async function printAnswer(stdout: Uint8Array): Promise<void> {
-  let off = 0;
-  while (off < stdout.length) off += await Deno.stdout.write(stdout.subarray(off));
+  await writeAll(Deno.stdout, stdout);
 }

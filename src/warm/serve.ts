@@ -31,6 +31,7 @@ import {
   warmSocketOf,
   type WarmStatus,
 } from "./wire.ts";
+import { writeAll } from "../fsutil/bytes.ts";
 
 /**
  * Idle exit: ten minutes without a prompt. Someone typing keeps it warm through pauses to read
@@ -136,8 +137,7 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
       ...header,
       bodyBytes: body.length,
     }, body);
-    let off = 0;
-    while (off < frame.length) off += await conn.write(frame.subarray(off));
+    await writeAll(conn, frame);
   };
 
   const handle = async (conn: Deno.Conn) => {

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { copyTree, denoDir, runCli, tempHome } from "../cli_helper.ts";
 import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
 import { buildIdentity, encodeFrame, readFrame, WARM_PROTOCOL, warmSocketOf } from "../../src/warm/wire.ts";
+import { writeAll } from "../../src/fsutil/bytes.ts";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
 
@@ -153,8 +154,7 @@ export async function raw(
     return null;
   }
   try {
-    let off = 0;
-    while (off < bytes.length) off += await conn.write(bytes.subarray(off));
+    await writeAll(conn, bytes);
     const answer = await readFrame(conn, 8 * 1024 * 1024);
     return { header: answer.header, body: new TextDecoder().decode(answer.body) };
   } catch {

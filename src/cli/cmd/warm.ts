@@ -19,6 +19,7 @@ import {
 } from "../../warm/wire.ts";
 import { hookDialectOf } from "../../agents/registry.ts";
 import { AGENTS } from "../../agents/registry.ts";
+import { writeAll } from "../../fsutil/bytes.ts";
 
 export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   const build = buildIdentity(Deno.execPath());
@@ -78,8 +79,7 @@ async function ask(socket: string, op: WarmOp, build: string): Promise<WarmStatu
       { protocol: WARM_PROTOCOL, build, op, argv: [], env: {}, cwd: "/", elapsedMs: 0, bodyBytes: 0 },
       new Uint8Array(),
     );
-    let off = 0;
-    while (off < frame.length) off += await conn.write(frame.subarray(off));
+    await writeAll(conn, frame);
     const { header } = await readFrame(conn, 1024 * 1024);
     if (header.protocol !== WARM_PROTOCOL) return null;
     return op === "status" ? (header.status as WarmStatus) ?? null : true;
