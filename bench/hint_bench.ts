@@ -254,12 +254,12 @@ try {
     e2eHelloHuge.push((await spawnTimed(helloArgs, env, "")).ms);
   }
 
+  // Two decimals hide a small ratio (0.004× printed as 0.00×): two significant digits below 0.1.
+  const ratio = (r: number) => r >= 0.1 ? r.toFixed(2) : r.toPrecision(2);
   const row = (name: string, xs: number[], base?: number[]) =>
     `${name.padEnd(44)} p50 ${fmt(pct(xs, 50)).padStart(9)}  p95 ${fmt(pct(xs, 95)).padStart(9)}` +
     (base
-      ? `   (${(pct(xs, 50) / pct(base, 50)).toFixed(2)}× / ${
-        (pct(xs, 95) / pct(base, 95)).toFixed(2)
-      }× baseline)`
+      ? `   (${ratio(pct(xs, 50) / pct(base, 50))}× / ${ratio(pct(xs, 95) / pct(base, 95))}× baseline)`
       : "");
   console.log(
     `archive build (store + index): ${(indexBuild / 1000).toFixed(2)} s, index ${

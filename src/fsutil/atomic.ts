@@ -2,6 +2,7 @@
  * Atomic file replacement: write to a sibling temp path, flush, then rename over the target.
  * A crash or an error leaves the old file intact; a reader never sees a half-written file.
  */
+import { concatBytes, writeAll } from "./bytes.ts";
 
 /** The temp path used for `path`; a fixed name so a narrowed write grant can name it exactly. */
 export function tempPathFor(path: string): string {
@@ -22,13 +23,7 @@ export async function writeFileAtomic(
     let pendingBytes = 0;
     const flush = async () => {
       if (pendingBytes === 0) return;
-      const buf = new Uint8Array(pendingBytes);
-      let off = 0;
-      for (const p of pending) {
-        buf.set(p, off);
-        off += p.length;
-      }
-      await writeAll(file, buf);
+      await writeAll(file, concatBytes(pending));
       pending = [];
       pendingBytes = 0;
     };
@@ -56,9 +51,4 @@ export async function writeFileAtomic(
 
 export async function writeTextFileAtomic(path: string, text: string, mode?: number): Promise<void> {
   await writeFileAtomic(path, [text], mode);
-}
-
-async function writeAll(file: Deno.FsFile, buf: Uint8Array): Promise<void> {
-  let off = 0;
-  while (off < buf.length) off += await file.write(buf.subarray(off));
 }

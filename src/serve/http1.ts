@@ -19,7 +19,7 @@
  * signal and cancels the stream.
  */
 
-import { concatBytes } from "../fsutil/bytes.ts";
+import { concatBytes, writeAll } from "../fsutil/bytes.ts";
 
 /** A request's head must arrive within this (a real client sends it in one packet). */
 export const HEADER_TIMEOUT_MS = 10_000;
@@ -294,11 +294,6 @@ async function readChunked(
     total += n;
     await reader.exactly(2, deadline); // the chunk's CRLF
   }
-}
-
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  let off = 0;
-  while (off < bytes.length) off += await conn.write(bytes.subarray(off));
 }
 
 function statusLine(status: number): string {
