@@ -36,6 +36,20 @@ export const WARM_ANSWER_TIMEOUT_MS = 150;
 export const WARM_AFTER_ENV = "VERDICT_WARM_AFTER_MS";
 export const WARM_AFTER_MAX_MS = 2000;
 
+/**
+ * The only exit code an answer may carry: the in-process hook in hook mode always exits 0
+ * (hint_run.ts: a hook never fails loudly). Another code is no hook's answer (exit 2 would make
+ * Claude Code block the prompt), so the hook runs in-process instead.
+ */
+export const WARM_ANSWER_CODE = 0;
+
+/**
+ * The largest answer printed. The in-process hook prints nothing or one JSON line quoting at most
+ * HOOK_TOP records' statements, a few KB; a larger answer is not one it prints, so the hook runs
+ * in-process (the right bytes by construction, only slower).
+ */
+export const WARM_MAX_ANSWER_BYTES = 256 * 1024;
+
 /** Refusal reasons the helper sends; the client starts a helper only after "another build". */
 export const REFUSED_BUILD = "another build";
 

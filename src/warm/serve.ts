@@ -49,6 +49,14 @@ export const WARM_WATCH_MS = 1000;
  */
 export const WARM_REQUEST_READ_MS = 2000;
 
+/**
+ * Connections handled at once; more are closed unread (their clients run the hook in-process).
+ * A person's agents send one prompt at a time each, so a few sessions never come near it; without
+ * a bound, each open connection may hold a 4 MiB request (HINT_MAX_STDIN) for WARM_REQUEST_READ_MS,
+ * and a few hundred of them held a gigabyte.
+ */
+export const WARM_MAX_CONNECTIONS = 16;
+
 /** Refusal reasons (the client falls back to the in-process hook on each). */
 export const REFUSED = {
   malformed: "malformed request",
