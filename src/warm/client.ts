@@ -121,8 +121,9 @@ export async function askWarmHelper(argv: readonly string[], env: Env, cwd: stri
       return fallback(false, "an answer of another build");
     }
     if (typeof h.refused === "string") return fallback(h.refused === REFUSED_BUILD, `refused: ${h.refused}`);
-    if (typeof h.code !== "number" || !Number.isInteger(h.code)) return fallback(false, "a malformed answer");
-    return { kind: "answered", code: h.code, stdout: answer.body };
+    if (h.code !== WARM_ANSWER_CODE) return fallback(false, "an exit code no hook gives");
+    if (!isHookOutput(answer.body)) return fallback(false, "an answer the hook would not print");
+    return { kind: "answered", code: WARM_ANSWER_CODE, stdout: answer.body };
   } catch {
     return fallback(false, "the exchange failed");
   } finally {
@@ -135,8 +136,24 @@ export async function askWarmHelper(argv: readonly string[], env: Env, cwd: stri
 async function exchange(conn: Deno.UnixConn, request: WarmRequest, stdin: Uint8Array) {
   const frame = encodeFrame(request, stdin);
   await writeAll(conn, frame);
-  // An answer's body is what the hook prints: a hint is a few KB, never more than its input.
-  return await readFrame(conn, HINT_MAX_STDIN);
+  // An answer's body is what the hook prints: a hint is a few KB.
+  return await readFrame(conn, WARM_MAX_ANSWER_BYTES);
+}
+
+/**
+ * Is `body` what the in-process hook could print: nothing, or one JSON value exactly as
+ * JSON.stringify writes it, then a newline (hint_run.ts)? Anything else (text, two lines, other
+ * spacing, bytes that are not UTF-8) would reach the agent's context as if the hook said it.
+ */
+export function isHookOutput(body: Uint8Array): boolean {
+  if (body.length === 0) return true;
+  if (body.length > WARM_MAX_ANSWER_BYTES || body[body.length - 1] !== 0x0a) return false;
+  try {
+    const line = new TextDecoder("utf-8", { fatal: true }).decode(body.subarray(0, body.length - 1));
+    return JSON.stringify(JSON.parse(line)) === line;
+  } catch {
+    return false;
+  }
 }
 
 /** Resolves null after WARM_ANSWER_TIMEOUT_MS (AbortSignal.timeout: no timer module to load). */

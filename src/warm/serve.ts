@@ -231,7 +231,15 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
   };
 
   try {
-    for await (const conn of listener) handle(conn);
+    let handling = 0;
+    for await (const conn of listener) {
+      if (handling >= WARM_MAX_CONNECTIONS) {
+        conn.close();
+        continue;
+      }
+      handling++;
+      handle(conn).finally(() => handling--);
+    }
   } catch {
     // The listener closed under the loop.
   } finally {
