@@ -6,17 +6,66 @@
  */
 import { isCompiledBinary } from "../install/binary.ts";
 import { verdictRunFlags } from "../../scripts/task_flags.ts";
-import type { Env } from "../config/paths.ts";
+import { defaultPaths, type Env } from "../config/paths.ts";
 import { ensurePrivateFolder } from "./folder.ts";
 import { WARM_AFTER_ENV } from "./client.ts";
 import { HOOK_DEADLINE_MS } from "../cli/hint_run.ts";
-import { MAIN_MODULE, WARM_STARTING, warmFolderOf } from "./wire.ts";
+import { MAIN_MODULE, WARM_ENV_KEYS, WARM_STARTING, warmFolderOf } from "./wire.ts";
 
 /**
  * No second start within this long of the last: a helper that cannot start (a socket path over
  * the system's limit, a broken install) must not cost every prompt a process start.
  */
 export const WARM_RESPAWN_MS = 30_000;
+
+/**
+ * What a started helper keeps of the hook's environment: the variables its paths come from
+ * (WARM_ENV_KEYS), its log switch, and what the Deno runtime running it reads (its cache, and the
+ * npm registry and proxy for a `deno run` install whose cache lacks a package). Nothing else: an
+ * agent's environment holds API keys and tokens, and a helper outlives the prompt that started it
+ * by minutes. DENO_AUTH_TOKENS is left out too: verdict fetches nothing that needs one.
+ */
+export const HELPER_ENV_KEYS: readonly string[] = [
+  ...WARM_ENV_KEYS,
+  "VERDICT_WARM_LOG",
+  "PATH",
+  "TMPDIR",
+  "NO_COLOR",
+  "XDG_CACHE_HOME",
+  "DENO_DIR",
+  "DENO_NO_UPDATE_CHECK",
+  "NPM_CONFIG_REGISTRY",
+  "HTTPS_PROXY",
+  "https_proxy",
+  "HTTP_PROXY",
+  "http_proxy",
+  "NO_PROXY",
+  "no_proxy",
+];
+
+/**
+ * The helper's environment (pure): HELPER_ENV_KEYS of the hook's, with a relative VERDICT_CONFIG,
+ * VERDICT_RECORDS or VERDICT_STATE made absolute against the hook's cwd. The helper runs in its
+ * folder, not the hook's cwd; resolved there, a relative path would name other roots, and the
+ * helper would listen where no hook asks.
+ */
+export function helperEnv(env: Env, cwd: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of HELPER_ENV_KEYS) {
+    const v = env[key];
+    if (v !== undefined) out[key] = v;
+  }
+  const paths = defaultPaths(env, cwd);
+  const resolved = {
+    VERDICT_CONFIG: paths.config,
+    VERDICT_RECORDS: paths.records,
+    VERDICT_STATE: paths.stateDir,
+  };
+  for (const [key, path] of Object.entries(resolved)) {
+    if (out[key]) out[key] = path;
+  }
+  return out;
+}
 
 /** The argv that runs `verdict warm serve` as this program (pure). */
 export function helperCommand(execPath: string, mainModulePath: string, runFlags: () => string[]): string[] {
@@ -25,7 +74,12 @@ export function helperCommand(execPath: string, mainModulePath: string, runFlags
 }
 
 /** Starts a helper for `stateDir` unless one was started within WARM_RESPAWN_MS; never throws. */
-export function startHelper(stateDir: string, env: Env, nowMs: number = Date.now()): boolean {
+export function startHelper(
+  stateDir: string,
+  env: Env,
+  nowMs: number = Date.now(),
+  cwd: string = Deno.cwd(),
+): boolean {
   const folder = warmFolderOf(stateDir);
   if (ensurePrivateFolder(folder) !== null) return false;
   const marker = `${folder}/${WARM_STARTING}`;
@@ -37,8 +91,7 @@ export function startHelper(stateDir: string, env: Env, nowMs: number = Date.now
     Deno.writeTextFileSync(marker, `${Deno.pid}\n`, { mode: 0o600 });
     const main = decodeURIComponent(MAIN_MODULE.pathname);
     const [program, ...args] = helperCommand(Deno.execPath(), main, verdictRunFlags);
-    const env2: Record<string, string> = {};
-    for (const [k, v] of Object.entries(env)) if (v !== undefined) env2[k] = v;
+    const env2 = helperEnv(env, cwd);
     // It waits out this hook's deadline before loading the program (main.ts): not beside this prompt.
     env2[WARM_AFTER_ENV] = String(HOOK_DEADLINE_MS);
     new Deno.Command(program!, {

@@ -13,15 +13,23 @@ import { runCli } from "../cli_helper.ts";
 import {
   alive,
   answered,
+  BUILD,
   exists,
   folderOf,
+  raw,
   removeWorld,
   socketOf,
   startHelper,
   until,
   warmWorld,
 } from "./_warm.ts";
-import { encodeFrame, readFrame, WARM_MAX_HEADER_BYTES, WARM_PROTOCOL } from "../../src/warm/wire.ts";
+import {
+  encodeFrame,
+  readFrame,
+  WARM_MAX_HEADER_BYTES,
+  WARM_PROTOCOL,
+  warmSocketOf,
+} from "../../src/warm/wire.ts";
 import { WARM_MAX_ANSWER_BYTES } from "../../src/warm/client.ts";
 import { WARM_MAX_CONNECTIONS } from "../../src/warm/serve.ts";
 import { HINT_MAX_STDIN } from "../../src/cli/hook_limits.ts";
@@ -388,6 +396,104 @@ Deno.test("many connections each sending a full-size request cannot make the hel
       } catch { /* closed */ }
     }
     await helper.stop();
+    await removeWorld(env);
+  }
+});
+
+/** The pid of the helper answering on `socket` (a status request), or null. */
+async function helperPid(socket: string): Promise<number | null> {
+  const a = await raw(
+    socket,
+    encodeFrame({ protocol: WARM_PROTOCOL, build: BUILD, op: "status", bodyBytes: 0 }, new Uint8Array()),
+  );
+  return (a?.header.status as { pid?: number } | undefined)?.pid ?? null;
+}
+
+async function stopAt(socket: string, pid: number | null): Promise<void> {
+  await raw(
+    socket,
+    encodeFrame({ protocol: WARM_PROTOCOL, build: BUILD, op: "stop", bodyBytes: 0 }, new Uint8Array()),
+  );
+  if (pid !== null) {
+    await until(async () => !(await alive(pid)), 10_000, "the helper to end").catch(() => {
+      try {
+        Deno.kill(pid, "SIGKILL");
+      } catch { /* gone */ }
+    });
+  }
+}
+
+Deno.test("a helper a hook starts keeps none of the agent's secrets in its environment, only its paths and the runtime's", async () => {
+  const env = await warmWorld({}, true);
+  const secrets = {
+    ANTHROPIC_API_KEY: "sk-ant-api03-review13-not-a-real-key",
+    GITHUB_TOKEN: "ghp_review13notarealtoken000000000000",
+    DENO_AUTH_TOKENS: "secret-review13@example.invalid",
+  };
+  let pid: number | null = null;
+  try {
+    const first = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...ON, ...secrets },
+      stdin: claudeJson(CONTRADICTION, "s"),
+    });
+    assert.match(first.stdout, /\[verdict recall\]/, "answered in-process; a helper is started");
+    await until(async () => (pid = await helperPid(socketOf(env))) !== null, 30_000, "the started helper");
+    const environ = (await Deno.readTextFile(`/proc/${pid}/environ`)).split("\0").filter((x) => x !== "");
+    const names = environ.map((kv) => kv.slice(0, kv.indexOf("="))).sort();
+    for (const [name, value] of Object.entries(secrets)) {
+      assert.ok(!names.includes(name), `${name} is not passed on`);
+      assert.ok(!environ.some((kv) => kv.includes(value)), `${name}'s value is nowhere in it`);
+    }
+    assert.ok(
+      !names.includes("TZ") && !names.includes("LANG"),
+      `nothing it does not read (${names.join(" ")})`,
+    );
+    assert.ok(names.includes("HOME") && names.includes("DENO_DIR"), "its paths and the runtime's cache are");
+    const second = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...ON, ...secrets },
+      stdin: claudeJson(CONTRADICTION, "t"),
+    });
+    assert.equal(second.stdout, first.stdout, "and it answers as the hook does");
+    assert.equal(await answered(env), 1);
+  } finally {
+    await stopAt(socketOf(env), pid);
+    await removeWorld(env);
+  }
+});
+
+Deno.test("a hook whose VERDICT_STATE is relative starts a helper that listens where the next hook asks", async () => {
+  const env = await warmWorld({}, true);
+  const hookEnv = { ...env, ...ON, VERDICT_STATE: "state" };
+  const stateDir = `${env.HOME}/state`;
+  const socket = warmSocketOf(stateDir, Deno.uid()).socket;
+  // Where a helper that resolved "state" against its own folder (stateDir/warm) would listen.
+  const astray = warmSocketOf(`${stateDir}/warm/state`, Deno.uid()).socket;
+  let pid: number | null = null;
+  try {
+    const first = await runCli(["hook", "user-prompt"], {
+      env: hookEnv,
+      cwd: env.HOME,
+      stdin: claudeJson(CONTRADICTION, "r1"),
+    });
+    assert.match(first.stdout, /\[verdict recall\]/);
+    const found = await until(
+      async () => (pid = await helperPid(socket)) !== null,
+      20_000,
+      "a helper at the hook's socket",
+    )
+      .then(() => true, () => false);
+    const stray = await helperPid(astray);
+    assert.equal(stray, null, "no helper listens in a folder no hook asks");
+    assert.ok(found, "the helper listens at the hook's own socket");
+    const second = await runCli(["hook", "user-prompt"], {
+      env: hookEnv,
+      cwd: env.HOME,
+      stdin: claudeJson(CONTRADICTION, "r2"),
+    });
+    assert.equal(second.stdout, first.stdout);
+  } finally {
+    await stopAt(socket, pid);
+    await stopAt(astray, await helperPid(astray));
     await removeWorld(env);
   }
 });
