@@ -6,7 +6,7 @@
  * command goes through the launcher.
  */
 import { hookArgs } from "./src/cli/hook_argv.ts";
-import { askWarmHelper, printAnswer, WARM_AFTER_ENV, WARM_AFTER_MAX_MS } from "./src/warm/client.ts";
+import { askWarmHelper, WARM_AFTER_ENV, WARM_AFTER_MAX_MS } from "./src/warm/client.ts";
 
 /**
  * The launcher, named through a variable: `deno run` reads every module a literal dynamic import
@@ -42,9 +42,9 @@ if (import.meta.main) {
   if (hook) {
     const env = Deno.env.toObject();
     const cwd = Deno.cwd();
+    // An answer is printed by the client itself (it then tells the helper it was).
     const warm = await askWarmHelper(Deno.args, env, cwd);
     if (warm.kind === "answered") {
-      await printAnswer(warm.stdout).catch(() => {});
       code = warm.code;
     } else {
       code = await (await import(HOOK_ENTRY)).runUserPromptHook(hook, env, cwd, {

@@ -17,6 +17,7 @@ import {
   encodeFrame,
   readFrame,
   WARM_ENV_KEYS,
+  WARM_PRINTED,
   WARM_PROTOCOL,
   type WarmRequest,
   warmSocketOf,
@@ -70,8 +71,16 @@ export function warmOffByEnv(env: Env): boolean {
   return v === "off" || v === "0" || v === "false" || v === "no";
 }
 
-/** Reads the hook's stdin, then asks the helper; never throws. */
-export async function askWarmHelper(argv: readonly string[], env: Env, cwd: string): Promise<WarmOutcome> {
+/**
+ * Reads the hook's stdin, then asks the helper; never throws. An answer is printed here (with
+ * `print`), then the helper is told it was, so that only a printed hint counts as shown.
+ */
+export async function askWarmHelper(
+  argv: readonly string[],
+  env: Env,
+  cwd: string,
+  print: (stdout: Uint8Array) => Promise<void> = printAnswer,
+): Promise<WarmOutcome> {
   const stdin = await readFirstJsonValue(Deno.stdin, HINT_MAX_STDIN).catch(() => null);
   const fallback = (startHelper: boolean, why: string): WarmOutcome => ({
     kind: "fallback",
@@ -123,6 +132,11 @@ export async function askWarmHelper(argv: readonly string[], env: Env, cwd: stri
     if (typeof h.refused === "string") return fallback(h.refused === REFUSED_BUILD, `refused: ${h.refused}`);
     if (h.code !== WARM_ANSWER_CODE) return fallback(false, "an exit code no hook gives");
     if (!isHookOutput(answer.body)) return fallback(false, "an answer the hook would not print");
+    if (answer.body.length > 0) {
+      // As the in-process hook: a hint that could not be printed is not recorded as shown.
+      const printed = await print(answer.body).then(() => true, () => false);
+      if (printed) await writeAll(conn, Uint8Array.of(WARM_PRINTED)).catch(() => {});
+    }
     return { kind: "answered", code: WARM_ANSWER_CODE, stdout: answer.body };
   } catch {
     return fallback(false, "the exchange failed");
@@ -173,7 +187,7 @@ function envSubset(env: Env): Record<string, string> {
   return out;
 }
 
-/** Prints the helper's answer as the hook would have: all of stdout, then its exit code. */
+/** Prints the helper's answer as the hook would have: all of stdout (main.ts then exits with its code). */
 export async function printAnswer(stdout: Uint8Array): Promise<void> {
   await writeAll(Deno.stdout, stdout);
 }

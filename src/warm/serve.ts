@@ -19,13 +19,14 @@ import { hookArgs } from "../cli/hook_argv.ts";
 import { HINT_MAX_STDIN } from "../cli/hook_limits.ts";
 import { runUserPromptHook } from "../cli/hook_entry.ts";
 import type { CommandIO } from "../cli/plan.ts";
-import { REFUSED_BUILD } from "./client.ts";
+import { REFUSED_BUILD, WARM_ANSWER_CODE } from "./client.ts";
 import { ensurePrivateFolder } from "./folder.ts";
 import {
   encodeFrame,
   FrameError,
   readFrame,
   WARM_ENV_KEYS,
+  WARM_PRINTED,
   WARM_PROTOCOL,
   warmFolderOf,
   warmSocketOf,
@@ -204,11 +205,18 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
       if (!sameRoots(own, theirs)) return await answer(conn, { refused: REFUSED.paths });
       requests++;
       lastActive = performance.now();
-      let out = "";
+      let sent = false;
       const io: CommandIO = {
-        stdout: (text) => {
-          out += text;
-          return Promise.resolve();
+        // The hint records itself as shown once this returns: send it now, and return only when
+        // the client says it printed it (a client that gave up or went away did not).
+        stdout: async (text) => {
+          if (sent) throw new Error("a second answer");
+          sent = true;
+          await answer(conn, { code: WARM_ANSWER_CODE }, new TextEncoder().encode(text));
+          const ack = new Uint8Array(1);
+          if ((await conn.read(ack)) !== 1 || ack[0] !== WARM_PRINTED) {
+            throw new Error("the client did not print the answer");
+          }
         },
         stderr: () => Promise.resolve(),
         stderrIsTerminal: false,
@@ -219,7 +227,7 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
         io,
         host: { elapsedMs: () => elapsed + (performance.now() - arrival), confine: () => Promise.resolve() },
       });
-      await answer(conn, { code }, new TextEncoder().encode(out));
+      if (!sent) await answer(conn, { code });
     } catch {
       // A client gone mid-answer: nothing to tell it.
     } finally {

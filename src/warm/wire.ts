@@ -5,11 +5,20 @@
  * One request and one answer per connection, each a frame: 4 bytes of big-endian header length,
  * the header as JSON, then `bodyBytes` bytes of body (the request: the hook's stdin; the answer:
  * what the hook prints on stdout). Every length is checked against a limit before anything is
- * read into memory.
+ * read into memory. A client that prints a non-empty answer then sends one byte, WARM_PRINTED:
+ * only then does the helper record the hint as shown in the session's cooldown ledger.
  */
 
 /** Bumped whenever a frame's fields change: a helper and client that disagree never talk. */
 export const WARM_PROTOCOL = 1;
+
+/**
+ * The byte a client sends once it has printed a non-empty answer. Until it comes, the helper does
+ * not count the hint as shown: a client that gave up waiting (and ran the hook itself) or went away
+ * never printed it, and the session's next prompt must still get it. (Not a frame field: a client
+ * and a helper of different builds never get this far.)
+ */
+export const WARM_PRINTED = 0x01;
 
 /** The helper's folder under the state folder ($VERDICT_STATE/warm): 0700, the user's own. */
 export const WARM_FOLDER = "warm";

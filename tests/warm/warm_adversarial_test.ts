@@ -497,3 +497,112 @@ Deno.test("a hook whose VERDICT_STATE is relative starts a helper that listens w
     await removeWorld(env);
   }
 });
+
+/** Every file under `dir`, read as text (the ledgers, the helper's folder). */
+async function textsUnder(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (d: string) => {
+    for await (const e of Deno.readDir(d)) {
+      const p = `${d}/${e.name}`;
+      if (e.isDirectory) await walk(p);
+      else if (e.isFile) out.push(await Deno.readTextFile(p));
+    }
+  };
+  await walk(dir).catch(() => {});
+  return out;
+}
+
+Deno.test("through the helper, a record a new credential rule covers is not quoted, and a prompt's credential is neither logged nor kept", async () => {
+  const env = await warmWorld({}, true);
+  const helper = await startHelper(env);
+  const credential = "password=hunter2hunter2-review13";
+  try {
+    const asked = claudeJson(`${CONTRADICTION} with ${credential}`, "p1");
+    const warmCred = await runCli(["hook", "user-prompt"], { env: { ...env, ...ON }, stdin: asked });
+    const coldCred = await runCli(["hook", "user-prompt"], { env: { ...env, ...OFF }, stdin: asked });
+    assert.deepEqual([warmCred.code, warmCred.stdout], [coldCred.code, coldCred.stdout]);
+    const fired = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...ON },
+      stdin: claudeJson(CONTRADICTION, "p2"),
+    });
+    assert.match(fired.stdout, /pg_dump every night/, "the decision is quoted before the rule");
+    // A rule added after the collect: the archive still holds the record; the hint must not quote it.
+    await Deno.writeTextFile(
+      `${env.HOME}/.config/verdict/config.json`,
+      JSON.stringify({ credential_patterns: ["pg_dump every night"] }),
+    );
+    const warm = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...ON },
+      stdin: claudeJson(CONTRADICTION, "p3"),
+    });
+    const cold = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...OFF },
+      stdin: claudeJson(CONTRADICTION, "p4"),
+    });
+    assert.doesNotMatch(cold.stdout, /pg_dump every night/, "in-process, the rule holds");
+    assert.deepEqual([warm.code, warm.stdout], [cold.code, cold.stdout], "and through the helper");
+    assert.equal(await answered(env), 3, "all three warm prompts were the helper's");
+    const out = await helper.stop();
+    const logged = new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
+    assert.match(logged, /ended \(asked to stop\)/, "the log is on");
+    assert.ok(
+      !logged.includes("hunter2") && !logged.includes("MySQL"),
+      `nothing of a prompt logged: ${logged}`,
+    );
+    for (const text of await textsUnder(`${env.HOME}/.local/state/verdict`)) {
+      assert.ok(!text.includes("hunter2") && !text.includes("MySQL"), "nor kept in its state");
+    }
+  } finally {
+    await helper.stop().catch(() => {});
+    await removeWorld(env);
+  }
+});
+
+Deno.test("a hint no client printed is not recorded as shown: the session's next prompt still gets it", async () => {
+  const env = await warmWorld({}, true);
+  const helper = await startHelper(env);
+  const ledgers = `${env.HOME}/.local/state/verdict/seen`;
+  try {
+    const cold = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...OFF },
+      stdin: claudeJson(CONTRADICTION, "cold"),
+    });
+    assert.match(cold.stdout, /pg_dump every night/, "the decision fires in-process");
+    // A client that sends its prompt and is gone before the answer (as one is that gave up
+    // waiting and ran the hook itself).
+    const body = enc.encode(claudeJson(CONTRADICTION, "gone"));
+    const c = await Deno.connect({ transport: "unix", path: socketOf(env) });
+    await writeAll(
+      c,
+      encodeFrame({
+        protocol: WARM_PROTOCOL,
+        build: BUILD,
+        op: "hint",
+        argv: ["hook", "user-prompt"],
+        env: { HOME: env.HOME },
+        cwd: "/",
+        elapsedMs: 0,
+        bodyBytes: body.length,
+      }, body),
+    );
+    c.close();
+    await until(async () => (await answered(env)) === 1, 10_000, "the helper to take the request");
+    await new Promise((r) => setTimeout(r, 300));
+    const recorded = await Deno.readTextFile(`${ledgers}/gone.jsonl`).catch(() => "");
+    assert.equal(recorded, "", "nothing is recorded as shown to the session");
+    const next = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...ON },
+      stdin: claudeJson(CONTRADICTION, "gone"),
+    });
+    assert.equal(next.stdout, cold.stdout, "the session's next prompt gets the decision");
+    assert.equal(await answered(env), 2, "from the helper");
+    const again = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...ON },
+      stdin: claudeJson(CONTRADICTION, "gone"),
+    });
+    assert.doesNotMatch(again.stdout, /pg_dump every night/, "once printed, the cooldown holds it back");
+  } finally {
+    await helper.stop();
+    await removeWorld(env);
+  }
+});
