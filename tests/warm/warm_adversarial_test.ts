@@ -9,7 +9,7 @@
  * reaches the impostor, and its fallback starts no real helper.
  */
 import assert from "node:assert/strict";
-import { runCli } from "../cli_helper.ts";
+import { denoDir, runCli } from "../cli_helper.ts";
 import {
   alive,
   answered,
@@ -603,6 +603,40 @@ Deno.test("a hint no client printed is not recorded as shown: the session's next
     assert.doesNotMatch(again.stdout, /pg_dump every night/, "once printed, the cooldown holds it back");
   } finally {
     await helper.stop();
+    await removeWorld(env);
+  }
+});
+
+/** Calls startHelper at a given moment (argv: the moment, the state folder), prints whether it started one. */
+const RACER = `
+import { startHelper } from ${JSON.stringify(new URL("../../src/warm/start.ts", import.meta.url).href)};
+const [at, stateDir] = Deno.args;
+while (Date.now() < Number(at)) { /* the same moment in every racer */ }
+console.log(startHelper(stateDir, Deno.env.toObject()) ? "started" : "not started");
+`;
+
+Deno.test("hooks that find no helper at the same moment start one helper between them, not one each", async () => {
+  const env = await warmWorld({}, true);
+  const stateDir = `${env.HOME}/.local/state/verdict`;
+  const script = `${env.HOME}/racer.ts`;
+  await Deno.writeTextFile(script, RACER);
+  const racers = 6;
+  let pid: number | null = null;
+  try {
+    const at = Date.now() + 1500;
+    const runs = Array.from({ length: racers }, () =>
+      new Deno.Command(Deno.execPath(), {
+        args: ["run", "--quiet", "--allow-all", script, String(at), stateDir],
+        env: { PATH: Deno.env.get("PATH") ?? "", DENO_DIR: denoDir(), HOME: env.HOME! },
+        clearEnv: true,
+        stdout: "piped",
+        stderr: "inherit",
+      }).output());
+    const said = (await Promise.all(runs)).map((o) => new TextDecoder().decode(o.stdout).trim());
+    assert.equal(said.filter((s) => s === "started").length, 1, `one start among ${said.join(", ")}`);
+    await until(async () => (pid = await helperPid(socketOf(env))) !== null, 30_000, "the helper");
+  } finally {
+    await stopAt(socketOf(env), pid);
     await removeWorld(env);
   }
 });
