@@ -364,12 +364,23 @@ Deno.test("many connections each sending a full-size request cannot make the hel
     clearInterval(sample);
     peak = Math.max(peak, rssOf(pid));
     const grew = peak - before;
-    // Unbounded, the helper held floods × 4 MiB (~600 MiB here); bounded, at most its own share.
+    // Unbounded, the helper held nearly floods × 4 MiB (357 MiB grown here); bounded, its 16 at most.
     const bound = (WARM_MAX_CONNECTIONS + 8) * HINT_MAX_STDIN;
     assert.ok(
       grew < bound,
       `grew ${(grew / 2 ** 20).toFixed(0)} MiB, bound ${(bound / 2 ** 20).toFixed(0)} MiB`,
     );
+    // Meanwhile a prompt gets the in-process hook's bytes (the helper's own or the fallback's).
+    const during = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...ON },
+      stdin: claudeJson(CONTRADICTION, "during"),
+    });
+    const cold = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...OFF },
+      stdin: claudeJson(CONTRADICTION, "cold"),
+    });
+    assert.match(cold.stdout, /\[verdict recall\]/);
+    assert.deepEqual([during.code, during.stdout], [0, cold.stdout], "a prompt during the flood");
     for (const c of conns) {
       try {
         c.close();
