@@ -651,3 +651,39 @@ Deno.test("hooks that find no helper at the same moment start one helper between
     await removeWorld(env);
   }
 });
+
+Deno.test("a helper that is stopped (SIGSTOP) costs a prompt only the client's wait: the in-process bytes, and no second record once it runs again", async () => {
+  const env = await warmWorld({}, true);
+  const helper = await startHelper(env);
+  const pid = helper.child.pid;
+  const ledger = `${env.HOME}/.local/state/verdict/seen/frozen.jsonl`;
+  try {
+    const cold = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...OFF },
+      stdin: claudeJson(CONTRADICTION, "cold"),
+    });
+    assert.match(cold.stdout, /\[verdict recall\]/);
+    Deno.kill(pid, "SIGSTOP");
+    let warm;
+    try {
+      warm = await runCli(["hook", "user-prompt"], {
+        env: { ...env, ...ON },
+        stdin: claudeJson(CONTRADICTION, "frozen"),
+      });
+    } finally {
+      Deno.kill(pid, "SIGCONT");
+    }
+    assert.deepEqual([warm.code, warm.stdout], [0, cold.stdout], "the in-process answer");
+    const shown = (await Deno.readTextFile(ledger)).trim().split("\n").length;
+    // The helper now takes the request it was sent while stopped; its client is long gone.
+    await until(async () => (await answered(env)) === 1, 10_000, "the helper to take the stale request");
+    await new Promise((r) => setTimeout(r, 300));
+    assert.equal((await Deno.readTextFile(ledger)).trim().split("\n").length, shown, "no second record");
+  } finally {
+    try {
+      Deno.kill(pid, "SIGCONT");
+    } catch { /* gone */ }
+    await helper.stop();
+    await removeWorld(env);
+  }
+});
