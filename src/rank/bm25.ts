@@ -11,6 +11,7 @@
 
 import { RECORD_KINDS, type RecordKind } from "../collect/record.ts";
 import type { MarkerStrength } from "./markers.ts";
+import type { CjkLexicon } from "./tokenize.ts";
 
 /** Term-frequency saturation: the standard value; the IR check (bench/eval_ir.ts) is measured with it. */
 export const BM25_K1 = 1.2;
@@ -64,6 +65,11 @@ export interface Corpus {
    * (cjk_words.ts). The query is tokenized with this lookup, so both sides emit the same words.
    */
   isCjkWord(word: string): boolean;
+  /**
+   * The same words as a tokenizer lexicon that can also say which strings start none
+   * (CjkLexicon.mayStartWord), when the corpus keeps one; else the query side asks isCjkWord.
+   */
+  cjkLexicon?(): CjkLexicon;
   /**
    * The live documents holding `term` as parallel typed arrays (same content as postings());
    * columns() holds their facts once this returns.

@@ -310,7 +310,7 @@ export function isCommonTerm(
 
 /** The corpus's CJK words as a tokenizer lexicon. */
 export function corpusLexicon(corpus: Corpus): CjkLexicon {
-  return { has: (word) => corpus.isCjkWord(word) };
+  return corpus.cjkLexicon?.() ?? { has: (word) => corpus.isCjkWord(word) };
 }
 
 function compareStrings(a: string, b: string): number {

@@ -26,6 +26,7 @@ import {
   type PostingPart,
 } from "./bm25.ts";
 import { decodedListBytes, DOC_ROW_BYTES, type Segment, type SegmentList } from "./segment.ts";
+import { type CjkLexicon, CjkStartFilter } from "./tokenize.ts";
 
 /** One segment as the manifest describes it now. */
 export interface SegmentView {
@@ -99,7 +100,7 @@ export class SegmentedIndex implements Corpus {
   #columns?: DocColumns;
   #filled?: FillMap;
   readonly #fullyLoaded: Uint8Array;
-  #lexicon?: ReadonlySet<string>;
+  #lexicon?: CjkLexicon;
   readonly #postingLists = new Map<string, PostingList>();
   /** Terms asked for as transient before (their lists are kept from the second time on). */
   readonly #probed = new Set<string>();
@@ -391,8 +392,19 @@ export class SegmentedIndex implements Corpus {
   }
 
   isCjkWord(word: string): boolean {
-    this.#lexicon ??= this.#input.lexicon();
-    return this.#lexicon.has(word);
+    return this.cjkLexicon().has(word);
+  }
+
+  cjkLexicon(): CjkLexicon {
+    if (this.#lexicon === undefined) {
+      const words = this.#input.lexicon();
+      const starts = new CjkStartFilter(words);
+      this.#lexicon = {
+        has: (word) => words.has(word),
+        mayStartWord: (first, second) => starts.mayStartWord(first, second),
+      };
+    }
+    return this.#lexicon;
   }
 }
 
