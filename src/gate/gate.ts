@@ -591,6 +591,8 @@ function restates(statementTerms: ReadonlySet<string>, promptTerms: ReadonlySet<
   return says(held, statementTerms.size) || says(contentHeld, content);
 }
 
+const NO_LITERALS: readonly Literal[] = [];
+
 /** A candidate's verdict: refused by a rule, or its decision statements. */
 function checkHit(
   hit: SearchHit,
@@ -607,7 +609,9 @@ function checkHit(
   // Record level: its statements hold no more than the record, so a record that fails fails all.
   // A record holding every word of a literal the prompt quotes is judged by its statements: the
   // literal may be there, quoted the same way, however common its words.
-  const literals = ctx.literals.filter((l) => l.terms.every((t) => hit.matched.includes(t)));
+  const literals = ctx.literals.length === 0
+    ? NO_LITERALS
+    : ctx.literals.filter((l) => l.terms.every((t) => hit.matched.includes(t)));
   if (hit.commonOnly && literals.length === 0) {
     return { rule: "common-only", detail: `matched only common words: ${hit.matched.join(", ")}` };
   }
@@ -628,6 +632,40 @@ function checkHit(
   if (!decides && hit.meta.marker === null) {
     return { rule: "not-a-decision", detail: "it holds no decision marker" };
   }
+  return checkStatements(
+    hit,
+    ctx,
+    facts,
+    topicIdf,
+    topicMass,
+    anchor,
+    judged,
+    docCount,
+    literals,
+    literalWeight,
+  );
+}
+
+/**
+ * A candidate the record-level rules let through, judged by its text: its statements, each by
+ * the topic rules. Apart from checkHit, not inside it: most candidates stop at the record-level
+ * rules, and V8 tiers a function up by the bytecode it runs against its size, so one function
+ * holding both ran un-optimized through the first thousand prompts of a process (deno run
+ * --v8-flags=--trace-opt: checkHit reached Maglev only after ~600 prompts).
+ */
+function checkStatements(
+  hit: SearchHit,
+  ctx: GateContext,
+  facts: ReadonlyMap<string, TermFacts>,
+  topicIdf: ReadonlyMap<string, number>,
+  topicMass: number,
+  anchor: number,
+  judged: Map<string, readonly string[]>,
+  docCount: number,
+  literals: readonly Literal[],
+  literalWeight: ReadonlyMap<string, number>,
+): Verdict | { quote: GateQuote; detail: string } {
+  const decides = hit.meta.kind !== "prompt" && hit.meta.kind !== "commit";
   const text = ctx.textOf(hit.doc);
   // The same text sent again (a resend, a template) is one thing: judged once, it cannot crowd
   // the candidates, and a decision further down the ranking still gets its turn.
