@@ -387,7 +387,10 @@ export function bm25Accumulate(
       if (restricted && live * Math.log2(pd.length + 1) < pd.length) {
         // Few candidates against a long list (a common word): look each candidate up instead.
         // Candidates are live, so a deleted slot is never found.
-        const at = findInList(pd, part.transient ? null : skipsOf(pd), docs, live, base);
+        const dense = part.transient ? null : denseOf(pd);
+        const at = dense !== null
+          ? findInDense(dense, docs, live, base)
+          : findInList(pd, part.transient ? null : skipsOf(pd), docs, live, base);
         for (let k = 0; k < live; k++) {
           const i = at[k]!;
           if (i < 0) continue;
@@ -542,6 +545,91 @@ export function skipsOf(docs: Int32Array): Int32Array | null {
     SKIPS.set(docs, skips);
   }
   return skips;
+}
+
+/**
+ * A list holding at least this share of the documents in its range gets a DenseIndex: its bitmap
+ * and counts (a quarter byte per document in the range) then take no more memory than the list's
+ * own documents (4 bytes a posting).
+ */
+export const DENSE_MIN_SHARE = 1 / 16;
+
+/**
+ * A long, dense list's documents as a bitmap over its range, with the number of documents before
+ * each 32-bit word: a candidate's place in the list is two reads and a bit count, where the
+ * skip table's search is a dozen dependent reads. The common words the hint looks candidates up
+ * in (the, and, use…) are in a large share of the documents; those look-ups were the largest
+ * part of a prompt's ranking after the reads from disk.
+ */
+export interface DenseIndex {
+  /** The list's first document (bit 0). */
+  readonly first: number;
+  /** Documents in the range: last − first + 1. */
+  readonly range: number;
+  /** Bit i of word w set: first + 32·w + i is in the list. */
+  readonly bits: Int32Array;
+  /** Documents of the list before word w. */
+  readonly before: Int32Array;
+}
+
+/** Dense indexes by the list they index (kept with it, as skip tables are); null: not dense. */
+const DENSE = new WeakMap<Int32Array, DenseIndex | null>();
+
+/** The dense index of a sorted, duplicate-free doc list (made on first use), or null. */
+export function denseOf(docs: Int32Array): DenseIndex | null {
+  if (docs.length < SKIP_MIN_LENGTH) return null;
+  let dense = DENSE.get(docs);
+  if (dense === undefined) {
+    const first = docs[0]!;
+    const range = docs[docs.length - 1]! - first + 1;
+    dense = null;
+    if (docs.length >= DENSE_MIN_SHARE * range) {
+      const words = (range + 31) >>> 5;
+      const bits = new Int32Array(words);
+      const before = new Int32Array(words);
+      for (let i = 0; i < docs.length; i++) {
+        const rel = docs[i]! - first;
+        bits[rel >>> 5] = bits[rel >>> 5]! | (1 << (rel & 31));
+      }
+      let n = 0;
+      for (let w = 0; w < words; w++) {
+        before[w] = n;
+        n += popcount32(bits[w]!);
+      }
+      dense = { first, range, bits, before };
+    }
+    DENSE.set(docs, dense);
+  }
+  return dense;
+}
+
+/** Set bits of a 32-bit integer. */
+function popcount32(x: number): number {
+  x = x - ((x >>> 1) & 0x55555555);
+  x = (x & 0x33333333) + ((x >>> 2) & 0x33333333);
+  x = (x + (x >>> 4)) & 0x0f0f0f0f;
+  return Math.imul(x, 0x01010101) >>> 24;
+}
+
+/**
+ * As findInList, through the list's dense index: the positions in the list of docs[0 … count)
+ * (each less `base`), −1 for those it does not hold (an array valid until the next call of
+ * either function).
+ */
+export function findInDense(dense: DenseIndex, docs: Int32Array, count: number, base: number): Int32Array {
+  const at = FOUND_AT.take(count).subarray(0, count);
+  const { first, range, bits, before } = dense;
+  for (let k = 0; k < count; k++) {
+    const rel = docs[k]! - base - first;
+    at[k] = -1;
+    if (rel < 0 || rel >= range) continue;
+    const word = bits[rel >>> 5]!;
+    const bit = 1 << (rel & 31);
+    if ((word & bit) === 0) continue;
+    // The documents before it in its word: the bits below its own.
+    at[k] = before[rel >>> 5]! + popcount32(word & (bit - 1));
+  }
+  return at;
 }
 
 /**
