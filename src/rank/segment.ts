@@ -54,6 +54,17 @@ export const SMALL_SEGMENT_BYTES = 256 * 1024;
  */
 const PEEK_BYTES = 4096;
 
+/**
+ * The bucket table is read and kept in chunks of 2^this buckets (4 KiB): a word's look-up is
+ * then one read (its bucket's entries) once its chunk is kept, not two. A read of 4 KiB costs
+ * about 1.5 µs against 1.1 µs for the 8 bytes of one bucket (a process answering one prompt pays
+ * that), and a process answering many prompts soon has the chunks its words fall in (a table of
+ * 2^20 buckets is 1,024 chunks; bench:hint's 300 warm-up prompts look up ~3,000 words).
+ */
+const BUCKET_CHUNK_BITS = 10;
+/** Chunks kept per segment (16 MiB of bucket table; then the kept ones are let go). */
+const MAX_BUCKET_CHUNKS = 4096;
+
 /** Record ids are ASCII (ID_BYTES wide). */
 const ID_DECODER = new TextDecoder();
 
@@ -368,6 +379,7 @@ export class Segment {
   readonly #terms = new Map<string, SegmentEntry | null>();
   readonly #lists = new Map<string, SegmentList>();
   #cachedPostings = 0;
+  readonly #bucketChunks = new Map<number, DataView>();
   /** The buffer of #peek (made on first use: a merge's inputs never peek). */
   #peekBuffer: Uint8Array | null = null;
 
@@ -433,6 +445,24 @@ export class Segment {
     return this.header.docCount;
   }
 
+  /**
+   * Bucket offsets 2^BUCKET_CHUNK_BITS·k to 2^BUCKET_CHUNK_BITS·(k + 1) inclusive (so a bucket's
+   * pair is always in one chunk), read once and kept.
+   */
+  #bucketChunk(k: number): DataView {
+    let chunk = this.#bucketChunks.get(k);
+    if (chunk === undefined) {
+      const h = this.header;
+      const first = k << BUCKET_CHUNK_BITS;
+      const entries = Math.min(1 << BUCKET_CHUNK_BITS, 2 ** h.bucketBits - first) + 1;
+      const bytes = this.read(h.buckets + first * 4, entries * 4);
+      chunk = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+      if (this.#bucketChunks.size >= MAX_BUCKET_CHUNKS) this.#bucketChunks.clear();
+      this.#bucketChunks.set(k, chunk);
+    }
+    return chunk;
+  }
+
   entry(term: string): SegmentEntry | null {
     const cached = this.#terms.get(term);
     if (cached !== undefined) return cached;
@@ -447,10 +477,19 @@ export class Segment {
     if (h.termCount === 0) return null;
     const hash = fnv1a32(bytes);
     const bucket = h.bucketBits === 0 ? 0 : hash >>> (32 - h.bucketBits);
-    const pair = this.#peek(h.buckets + bucket * 4, 8);
-    const slots = new DataView(pair.buffer, pair.byteOffset, 8);
-    const start = slots.getUint32(0, true);
-    const end = slots.getUint32(4, true);
+    let start: number;
+    let end: number;
+    if (this.#whole) {
+      const pair = this.read(h.buckets + bucket * 4, 8);
+      const slots = new DataView(pair.buffer, pair.byteOffset, 8);
+      start = slots.getUint32(0, true);
+      end = slots.getUint32(4, true);
+    } else {
+      const chunk = this.#bucketChunk(bucket >>> BUCKET_CHUNK_BITS);
+      const at = (bucket & ((1 << BUCKET_CHUNK_BITS) - 1)) * 4;
+      start = chunk.getUint32(at, true);
+      end = chunk.getUint32(at + 4, true);
+    }
     if (end <= start) return null;
     const block = this.#peek(h.entries + start, end - start);
     const view = new DataView(block.buffer, block.byteOffset, block.byteLength);
