@@ -587,14 +587,14 @@ export function denseOf(docs: Int32Array): DenseIndex | null {
       const words = (range + 31) >>> 5;
       const bits = new Int32Array(words);
       const before = new Int32Array(words);
+      // One pass in list order: a posting in a later word than the last one's starts the words
+      // up to its own, each with the documents before it (the list is sorted).
+      let filled = 0;
       for (let i = 0; i < docs.length; i++) {
         const rel = docs[i]! - first;
-        bits[rel >>> 5] = bits[rel >>> 5]! | (1 << (rel & 31));
-      }
-      let n = 0;
-      for (let w = 0; w < words; w++) {
-        before[w] = n;
-        n += popcount32(bits[w]!);
+        const w = rel >>> 5;
+        while (filled <= w) before[filled++] = i;
+        bits[w] = bits[w]! | (1 << (rel & 31));
       }
       dense = { first, range, bits, before };
     }
