@@ -392,3 +392,28 @@ Deno.test("a common word's long lists read for a few look-ups rank alike the fir
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("every term is found through the bucket table's chunks, read once and kept, in either order", async () => {
+  const words = deriveLexicon(basisRecords(RECORDS).map((r) => r.text));
+  const { dir, files } = await writeSegments([RECORDS], words, new Names(), new Names());
+  try {
+    const mem = buildMemoryIndex(RECORDS, { cjkWords: words });
+    const vocabulary = mem.vocabulary();
+    const absent = ["zzz-not-a-term", "数据库备份迁移", "", "the the"];
+    // Read through its handle, not whole, with a table of several chunks of 1,024 buckets.
+    const first = Segment.open(files[0]!);
+    assert.equal(first.inMemory, false, "a segment this large is read through its handle");
+    assert.ok(first.header.bucketBits > 10, `${2 ** first.header.bucketBits} buckets: more than one chunk`);
+    for (const order of [vocabulary, [...vocabulary].reverse()]) {
+      // A fresh segment per order: a chunk is read for the first of its terms asked, and the
+      // others falling in it are found in the kept one.
+      const seg = Segment.open(files[0]!);
+      for (const term of order) assert.equal(seg.entry(term)?.df, mem.docFreq(term), JSON.stringify(term));
+      for (const term of absent) assert.equal(seg.entry(term), null, JSON.stringify(term));
+      seg.close();
+    }
+    first.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

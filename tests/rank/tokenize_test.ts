@@ -1,5 +1,13 @@
 import assert from "node:assert/strict";
-import { CjkWordSet, isAsciiTerm, isCjkTerm, termOrigins, tokenize } from "../../src/rank/tokenize.ts";
+import { rng } from "../../bench/hint_bench_data.ts";
+import {
+  CjkStartFilter,
+  CjkWordSet,
+  isAsciiTerm,
+  isCjkTerm,
+  termOrigins,
+  tokenize,
+} from "../../src/rank/tokenize.ts";
 import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
 
 Deno.test("tokenize() keeps pg_dump whole and adds its parts", () => {
@@ -129,4 +137,41 @@ Deno.test("tokenize() keeps an acronym's plural one word: APIs, PRs, FIXMEs", ()
   assert.deepEqual(tokenize("getURLs"), ["geturl", "get", "url"]);
   // A capital run before a longer lower-case word is still split (JSON|Parser).
   assert.deepEqual(tokenize("JSONParser"), ["jsonpars", "json", "parser"]);
+});
+
+Deno.test("a lexicon that says where no word starts (CjkStartFilter) gives the terms and origins one without it gives", () => {
+  const r = rng(3);
+  // Common characters, one outside the BMP (a surrogate pair), and kana.
+  const chars = [..."数据库备份迁移部署服务订单支付队列缓存索引查询配置日志监控", "𠮷", ..."のをにはがで"];
+  const pick = () => chars[Math.floor(r() * chars.length)]!;
+  const words: string[] = [];
+  for (let i = 0; i < 40; i++) {
+    const n = 2 + Math.floor(r() * 3);
+    words.push(Array.from({ length: n }, pick).join(""));
+  }
+  words.push("𠮷数", "数𠮷据", "𠮷𠮷");
+  const set = new Set(words);
+  const filter = new CjkStartFilter(set);
+  for (const w of set) {
+    assert.ok(filter.mayStartWord(w.charCodeAt(0), w.charCodeAt(1)), `a word's start is never refused: ${w}`);
+  }
+  const plain = { has: (w: string) => set.has(w) };
+  const filtered = {
+    has: (w: string) => set.has(w),
+    mayStartWord: (a: number, b: number) => filter.mayStartWord(a, b),
+  };
+  let refused = 0;
+  for (let i = 0; i < 300; i++) {
+    const text = Array.from(
+      { length: 1 + Math.floor(r() * 30) },
+      () => r() < 0.2 ? words[i % words.length]! : pick(),
+    )
+      .join(r() < 0.1 ? " use pg_dump " : "");
+    assert.deepEqual(tokenize(text, filtered), tokenize(text, plain), text);
+    assert.deepEqual(termOrigins(text, filtered), termOrigins(text, plain), text);
+    for (let k = 0; k + 1 < text.length; k++) {
+      if (!filter.mayStartWord(text.charCodeAt(k), text.charCodeAt(k + 1))) refused++;
+    }
+  }
+  assert.ok(refused > 0, "the filter refuses some starts (else it would save nothing)");
 });
