@@ -603,7 +603,7 @@ function checkHit(
   anchor: number,
   judged: Map<string, readonly string[]>,
   docCount: number,
-  recordTopics: Map<string, TopicCheck>,
+  recordTopics: Map<string | readonly string[], TopicCheck>,
   literalWeight: ReadonlyMap<string, number>,
 ): Verdict | { quote: GateQuote; detail: string } {
   // Record level: its statements hold no more than the record, so a record that fails fails all.
@@ -617,11 +617,16 @@ function checkHit(
   }
   // The record-level rules read nothing of the record but its matched terms: candidates matching
   // the same terms (most of the fifteen, often) share one answer, worked out once per prompt.
-  const matchedKey = hit.matched.join("\u0000");
-  let whole = recordTopics.get(matchedKey);
+  // By the matched array itself first (search gives hits of one mask one array), else by its terms.
+  let whole = recordTopics.get(hit.matched);
   if (whole === undefined) {
-    whole = topicRule(hit.matched, facts, topicIdf, topicMass, anchor, ctx.origins, "the record");
-    recordTopics.set(matchedKey, whole);
+    const matchedKey = hit.matched.join("\u0000");
+    whole = recordTopics.get(matchedKey);
+    if (whole === undefined) {
+      whole = topicRule(hit.matched, facts, topicIdf, topicMass, anchor, ctx.origins, "the record");
+      recordTopics.set(matchedKey, whole);
+    }
+    recordTopics.set(hit.matched, whole);
   }
 
   if (!whole.pass && literals.length === 0) return whole;
@@ -940,7 +945,7 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
   /** The scanned texts of the candidates read so far, by the hash of their sameTextKey. */
   const judged = new Map<string, readonly string[]>();
   /** The record-level topic rules' answer by the matched terms (checkHit). */
-  const recordTopics = new Map<string, TopicCheck>();
+  const recordTopics = new Map<string | readonly string[], TopicCheck>();
   let firstRefusal: Verdict | null = null;
   const checkOf = (hit: SearchHit, c: { rule: HitCheck["rule"]; detail: string }): HitCheck =>
     new CandidateCheck(hit, c.rule, c.detail);
