@@ -82,13 +82,29 @@ export function startHelper(
 ): boolean {
   const folder = warmFolderOf(stateDir);
   if (ensurePrivateFolder(folder) !== null) return false;
-  const marker = `${folder}/${WARM_STARTING}`;
+  // The marker says when a helper was last started here; hooks of several agents can find no
+  // helper at the same moment, so the look and the write happen under the marker's own lock
+  // (flock, never waited for: a hook that finds it held leaves the start to that holder).
+  let marker: Deno.FsFile;
   try {
-    const last = Deno.lstatSync(marker).mtime?.getTime() ?? 0;
-    if (Math.abs(nowMs - last) < WARM_RESPAWN_MS) return false;
-  } catch { /* never started here */ }
+    marker = Deno.openSync(`${folder}/${WARM_STARTING}`, {
+      read: true,
+      write: true,
+      create: true,
+      mode: 0o600,
+    });
+  } catch {
+    return false;
+  }
   try {
-    Deno.writeTextFileSync(marker, `${Deno.pid}\n`, { mode: 0o600 });
+    if (!marker.tryLockSync(true)) return false;
+    const seen = marker.statSync();
+    if (!seen.isFile) return false;
+    // An empty marker was made just now: no start yet.
+    const last = seen.size === 0 ? null : seen.mtime?.getTime() ?? 0;
+    if (last !== null && Math.abs(nowMs - last) < WARM_RESPAWN_MS) return false;
+    marker.truncateSync(0);
+    marker.writeSync(new TextEncoder().encode(`${Deno.pid}\n`));
     const main = decodeURIComponent(MAIN_MODULE.pathname);
     const [program, ...args] = helperCommand(Deno.execPath(), main, verdictRunFlags);
     const env2 = helperEnv(env, cwd);
@@ -107,5 +123,7 @@ export function startHelper(
     return true;
   } catch {
     return false;
+  } finally {
+    marker.close(); // releases the lock
   }
 }
