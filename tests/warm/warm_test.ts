@@ -226,11 +226,17 @@ Deno.test("a prompt the helper answers reads only main.ts and the client's modul
   const env = await warmWorld();
   const helper = await startHelper(env);
   try {
-    const r = await runCli(["hook", "user-prompt"], {
-      env: { ...env, ...ON, DENO_LOG: "debug" },
-      stdin: claudeJson(CONTRADICTION, "m"),
-    });
-    assert.equal(await answered(env), 1, "the helper answered");
+    // Debug logging slows the client itself: on a loaded machine it can miss the helper's wait
+    // and answer in-process, which reads other modules. The property is about a prompt the
+    // helper answered, so up to three prompts are sent until one is.
+    let r = { code: -1, stdout: "", stderr: "" };
+    for (let attempt = 1; attempt <= 3 && await answered(env) === 0; attempt++) {
+      r = await runCli(["hook", "user-prompt"], {
+        env: { ...env, ...ON, DENO_LOG: "debug" },
+        stdin: claudeJson(CONTRADICTION, `m${attempt}`),
+      });
+    }
+    assert.equal(await answered(env), 1, "the helper answered one of three prompts");
     assert.match(r.stdout, /\[verdict recall\]/);
     const root = new URL("../../", import.meta.url).href;
     const fetched = [...r.stderr.matchAll(/fetch_no_follow - specifier: (file:\S+)/g)]
@@ -342,14 +348,21 @@ Deno.test("an unsafe helper folder (open to others, a symlink) is refused by bot
       const serve = await runCli(["warm", "serve"], { env: { ...env, VERDICT_WARM_LOG: "1" } });
       assert.equal(serve.code, 0);
       assert.match(serve.stderr, /is not private: it(?: is a symbolic link|s mode is 755, not 700)/, kind);
-      const cold = await runCli(["hook", "user-prompt"], {
-        env: { ...env, ...OFF },
-        stdin: claudeJson(CONTRADICTION, "c"),
-      });
-      const warm = await runCli(["hook", "user-prompt"], {
-        env: { ...env, ...ON },
-        stdin: claudeJson(CONTRADICTION, "w"),
-      });
+      // A cold in-process hook on a loaded machine can pass its 400 ms deadline and print
+      // nothing; the hint is what is compared, so each side gets up to three prompts to print it.
+      const hinted = async (on: boolean, session: string) => {
+        let r = { code: -1, stdout: "", stderr: "" };
+        for (let attempt = 1; attempt <= 3 && r.stdout === ""; attempt++) {
+          r = await runCli(["hook", "user-prompt"], {
+            env: { ...env, ...(on ? ON : OFF) },
+            stdin: claudeJson(CONTRADICTION, `${session}${attempt}`),
+          });
+        }
+        return r;
+      };
+      const cold = await hinted(false, "c");
+      assert.match(cold.stdout, /\[verdict recall\]/, `${kind}: the in-process hint`);
+      const warm = await hinted(true, "w");
       assert.equal(warm.stdout, cold.stdout, kind);
       await new Promise((r) => setTimeout(r, 1000));
       assert.ok(!(await exists(`${folder}/helper.sock`)), `${kind}: no helper listens there`);
