@@ -16,7 +16,8 @@ import { explainRanking, quoteText, renderHint } from "../gate/render.ts";
 import { compileCredentialRules, holdsCredential } from "../collect/secrets.ts";
 import type { VerdictRecord } from "../collect/record.ts";
 import { chooseLedger, openLedger } from "../gate/seen.ts";
-import { loadCorpus, loadEntities } from "../rank/recall.ts";
+import { loadCorpus, type LoadedCorpus, loadEntities } from "../rank/recall.ts";
+import type { Entity } from "../rank/entities.ts";
 import type { SearchResult } from "../rank/score.ts";
 import { revokeAll } from "../sandbox/revoke.ts";
 import { HINT_MAX_STDIN } from "./hook_limits.ts";
@@ -109,7 +110,39 @@ export interface HintHost {
   readonly elapsedMs: () => number;
   /** Drops what the run no longer needs once its files are open. */
   readonly confine: () => Promise<void>;
+  /** Where the archive and the entity list come from (default: opened for this run, closed after it). */
+  readonly archive?: ArchiveSource;
 }
+
+/**
+ * Where a run gets the archive and the entity list, as they are now. The hook process opens them
+ * for its one run; the warm helper keeps them open between requests (src/warm/kept_archive.ts)
+ * and must hand out exactly what a fresh open would give.
+ */
+export interface ArchiveSource {
+  /** The corpus of the archive at `recordsPath` (null: none yet); the run releases it when done. */
+  open(recordsPath: string): Promise<HeldCorpus | null>;
+  /** The entity list at `path` (none: []); an error names the file and line. */
+  entities(path: string | null): Promise<Entity[]>;
+}
+
+export interface HeldCorpus {
+  readonly loaded: LoadedCorpus;
+  /**
+   * The run is done with it. `trusted` is false when the run failed or found a record the index
+   * names removed: a keeper then opens the archive afresh for the next run.
+   */
+  release(trusted: boolean): void;
+}
+
+/** Each run opens the archive and closes it after (the hook process, `verdict hint`). */
+export const OPEN_PER_RUN: ArchiveSource = {
+  async open(recordsPath) {
+    const loaded = await loadCorpus(recordsPath, HINT_FALLBACK_RECORDS, HINT_LEGACY_FALLBACK_BYTES);
+    return loaded === null ? null : { loaded, release: () => loaded.close() };
+  },
+  entities: loadEntities,
+};
 
 export const HOOK_PROCESS: HintHost = { elapsedMs: () => performance.now(), confine: revokeAll };
 
@@ -159,10 +192,13 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean, host: H
     session: input.session,
   });
   const ledger = await openLedger(ledgerChoice.path, input.session);
-  let corpus: Awaited<ReturnType<typeof loadCorpus>> = null;
+  const source = host.archive ?? OPEN_PER_RUN;
+  let held: HeldCorpus | null = null;
+  let trusted = true;
   try {
-    const entities = await loadEntities(plan.config.entities);
-    corpus = await loadCorpus(plan.paths.records, HINT_FALLBACK_RECORDS, HINT_LEGACY_FALLBACK_BYTES);
+    const entities = await source.entities(plan.config.entities);
+    held = await source.open(plan.paths.records);
+    const corpus = held?.loaded ?? null;
     await host.confine();
     if (corpus === null || corpus.corpus.docCount === 0) {
       return await silent(
@@ -215,10 +251,11 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean, host: H
     );
     return EXIT.ok;
   } catch (err) {
+    trusted = false;
     if (err instanceof RecordRemoved) return EXIT.ok;
     throw err;
   } finally {
-    corpus?.close();
+    held?.release(trusted);
     ledger.close();
   }
 }

@@ -85,7 +85,17 @@ export interface RecallerInput {
 export const RECALL_QUOTE_CHARS = 1200;
 
 interface Loaded {
+  /**
+   * What was opened: the database file's identity (device and inode, taken before it was opened)
+   * and the archive's generation (src/store/reader.ts). Equal to `current()` while nothing a
+   * reader depends on changed.
+   */
   readonly signature: string;
+  /**
+   * "archive": the store (its index or, when that cannot serve, its records ranked in memory);
+   * "legacy": an older verdict's records file, until a collect migrates it.
+   */
+  readonly source: "archive" | "legacy";
   readonly corpus: Corpus;
   /** The record of document `doc`, or null when a collect removed it since the load (reload). */
   readonly record: (doc: number) => VerdictRecord | null;
@@ -111,6 +121,11 @@ function statOrNull(path: string): Deno.FileInfo | null {
   }
 }
 
+/** A file's identity: device and inode ("-" when there is none). */
+function identityOf(info: Deno.FileInfo | null): string {
+  return info === null ? "-" : `${info.dev}.${info.ino ?? 0}`;
+}
+
 /**
  * Loads the corpus of the archive named by `recordsPath` (src/store/paths.ts) as it is now: its
  * index; an in-memory index when that cannot serve and the archive holds at most
@@ -123,6 +138,11 @@ export async function loadCorpus(
   maxLegacyBytes = Infinity,
 ): Promise<Loaded | null> {
   const paths = storePaths(recordsPath);
+  // Before the open: a file replaced after this stat gives a signature that never equals what
+  // `current()` sees, so a keeper reopens; a stat after the open could pair the new file's
+  // identity with the old file's generation. While the open reader holds the file, its inode
+  // cannot be reused by a new archive at the same path.
+  const opened = identityOf(statOrNull(paths.db));
   let reader: ArchiveReader | null;
   try {
     reader = await openArchiveReader(paths, maxFallbackDocs);
@@ -132,17 +152,14 @@ export async function loadCorpus(
   }
   if (reader !== null) {
     const r = reader;
-    // Computed when first asked (a Recaller asks; the hint never does, and saves the stat).
-    let signature: string | undefined;
     return {
-      get signature() {
-        return signature ??= `${statOrNull(paths.db)?.ino ?? 0}:${r.generation}`;
-      },
+      signature: `${opened}:${r.generation}`,
+      source: "archive",
       corpus: r.corpus,
       record: (doc) => r.record(doc),
       current: () => {
         const info = statOrNull(paths.db);
-        return info ? `${info.ino ?? 0}:${r.freshGeneration()}` : null;
+        return info ? `${identityOf(info)}:${r.freshGeneration()}` : null;
       },
       close: () => r.close(),
     };
@@ -183,6 +200,7 @@ async function loadLegacy(path: string, maxBytes: number): Promise<Loaded | null
   const signature = `legacy:${info.size}:${info.mtime?.getTime() ?? 0}:${info.ino ?? 0}`;
   return {
     signature,
+    source: "legacy",
     corpus: buildMemoryIndex(list),
     record: (doc) => list[doc] ?? null,
     current: () => {
@@ -196,12 +214,20 @@ async function loadLegacy(path: string, maxBytes: number): Promise<Loaded | null
 /** Reads the entity list; an error names the file and line. */
 export async function loadEntities(path: string | null): Promise<Entity[]> {
   if (!path) return [];
-  let text: string;
+  return entitiesOf(await readEntityText(path), path);
+}
+
+/** The entity list's text (an error names the file). */
+export async function readEntityText(path: string): Promise<string> {
   try {
-    text = await Deno.readTextFile(path);
+    return await Deno.readTextFile(path);
   } catch (err) {
     throw new InputError(`Cannot read entity list "${path}": ${(err as Error).message}`);
   }
+}
+
+/** The entities of an entity list's text read from `path`; an error names the file and line. */
+export function entitiesOf(text: string, path: string): Entity[] {
   try {
     return parseEntities(text, path);
   } catch (err) {

@@ -279,6 +279,11 @@ export class Archive {
     return version;
   }
 
+  /** The store format the file says it is in now (`user_version`: a newer verdict may have raised it). */
+  formatVersion(): number {
+    return Number((this.st("PRAGMA user_version").get() as { user_version: number }).user_version);
+  }
+
   close(): void {
     this.db.close();
   }

@@ -14,7 +14,10 @@ import type { StorePaths } from "./paths.ts";
 
 export interface ArchiveReader {
   readonly corpus: Corpus;
-  /** Changes with every collect that changed the archive. */
+  /**
+   * Changes with every collect that changed the archive, and with the store's format version (a
+   * newer verdict may upgrade the file in place, and this version may no longer read it).
+   */
   readonly generation: string;
   /** The record of document `doc`; null when a collect removed it since this reader opened. */
   record(doc: number): VerdictRecord | null;
@@ -60,6 +63,11 @@ function names(archive: Archive, kind: number): NameTable {
   };
 }
 
+/** The format version and the collect generation, as one string (see ArchiveReader.generation). */
+function generationOf(archive: Archive): string {
+  return `${archive.formatVersion()}.${archive.meta(META.generation) ?? "0"}`;
+}
+
 function parse(line: string | null): VerdictRecord | null {
   if (line === null) return null;
   return asRecord(JSON.parse(line));
@@ -86,7 +94,7 @@ export async function openArchiveReader(
     let liveLength = 0;
     let lexicon = "[]";
     try {
-      generation = archive.meta(META.generation) ?? "0";
+      generation = generationOf(archive);
       liveDocs = archive.metaNumber(META.liveDocs);
       liveLength = archive.metaNumber(META.liveLength);
       lexicon = archive.meta(META.lexicon) ?? "[]";
@@ -119,7 +127,7 @@ export async function openArchiveReader(
       archive.db.exec("COMMIT");
     }
     const record = (rowid: number) => parse(archive.recordLine(rowid));
-    const freshGeneration = () => archive.meta(META.generation) ?? "0";
+    const freshGeneration = () => generationOf(archive);
     if (reason === null) {
       const corpus = new SegmentedIndex({
         segments: views,

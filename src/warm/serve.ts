@@ -3,8 +3,8 @@
  * ($VERDICT_STATE/warm/helper.sock) and answers each hook request with the function the
  * in-process hook runs (runUserPromptHook: the same plan, typed-prompt check, secrets screening,
  * gate, per-session cooldown ledger and deadline), so its answer is the hook's output byte for
- * byte. It opens the archive per request, as the hook does, so a collect in between is seen by
- * the next prompt.
+ * byte. It keeps the archive open between requests and opens it afresh whenever a collect
+ * changed it (src/warm/kept_archive.ts), so a collect in between is seen by the next prompt.
  *
  * It runs in a Worker holding read on its config, archive, ledgers and folder, write on its
  * ledgers and folder, and net on its own socket only (src/cli/commands.ts "warm serve").
@@ -33,6 +33,7 @@ import {
   type WarmStatus,
 } from "./wire.ts";
 import { writeAll } from "../fsutil/bytes.ts";
+import { KeptArchive } from "./kept_archive.ts";
 
 /**
  * Idle exit: ten minutes without a prompt. Someone typing keeps it warm through pauses to read
@@ -131,12 +132,15 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
     }
   }, WARM_WATCH_MS);
 
+  const archive = new KeptArchive();
   const status = (): WarmStatus => ({
     pid: Deno.pid,
     build: settings.build,
     startedAt,
     requests,
     idleExitMs: idleMs,
+    archiveOpens: archive.stats.opens,
+    archiveReused: archive.stats.reused,
   });
 
   const answer = async (conn: Deno.Conn, header: object, body = new Uint8Array()) => {
@@ -225,7 +229,11 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
       const code = await runUserPromptHook(args, env, cwd, {
         stdin: frame.body,
         io,
-        host: { elapsedMs: () => elapsed + (performance.now() - arrival), confine: () => Promise.resolve() },
+        host: {
+          elapsedMs: () => elapsed + (performance.now() - arrival),
+          confine: () => Promise.resolve(),
+          archive,
+        },
       });
       if (!sent) await answer(conn, { code });
     } catch {
@@ -253,6 +261,7 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
   } finally {
     clearInterval(watch);
     stop("stopped");
+    archive.close();
     // Remove the socket only while it is still ours (a newer helper may have taken the name).
     try {
       if (Deno.lstatSync(socket).ino === inode) Deno.removeSync(socket);

@@ -78,6 +78,9 @@ export interface WarmStatus {
   readonly startedAt: string;
   readonly requests: number;
   readonly idleExitMs: number;
+  /** Times the helper opened the archive, and prompts answered from one it kept open (src/warm/kept_archive.ts). */
+  readonly archiveOpens?: number;
+  readonly archiveReused?: number;
 }
 
 const encoder = new TextEncoder();

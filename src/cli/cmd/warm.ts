@@ -61,6 +61,9 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
         s.build === build ? "this build" : `another build (${s.build}); it stops at this build's next prompt`
       }`,
       `  idle exit: after ${Math.round(s.idleExitMs / 60_000)} min without a prompt`,
+      ...(typeof s.archiveOpens === "number"
+        ? [`  archive: opened ${s.archiveOpens} time(s), kept open for ${s.archiveReused ?? 0} prompt(s)`]
+        : []),
     ].join("\n") + "\n",
   );
   return EXIT.ok;
