@@ -176,3 +176,64 @@ export async function answered(env: Record<string, string>): Promise<number> {
 export async function removeWorld(env: Record<string, string>): Promise<void> {
   await Deno.remove(env.HOME!, { recursive: true }).catch(() => {});
 }
+
+/** A prompt the example archive's decisions bear on (it fires). */
+export const CONTRADICTION = "let us switch the orders db to MySQL and drop the pg_dump backups";
+
+/** A Claude Code UserPromptSubmit input. */
+export const claudeJson = (prompt: string, session: string, cwd = "/home/dev/shop") =>
+  JSON.stringify({
+    session_id: session,
+    transcript_path: "/nowhere.jsonl",
+    cwd,
+    hook_event_name: "UserPromptSubmit",
+    prompt,
+  });
+
+/** Prompts that fire and prompts that stay silent, in the dialects of several agents. */
+export const CASES: { name: string; argv: string[]; stdin: (session: string) => string }[] = [
+  { name: "claude, fires", argv: [], stdin: (s) => claudeJson(CONTRADICTION, s) },
+  { name: "claude, small talk", argv: [], stdin: (s) => claudeJson("thanks, that works now!", s) },
+  {
+    name: "claude, unrelated",
+    argv: [],
+    stdin: (s) => claudeJson("rename the button label on the login page", s),
+  },
+  {
+    name: "claude, a credential in the prompt",
+    argv: [],
+    stdin: (s) => claudeJson(`${CONTRADICTION} with password=hunter2hunter2`, s),
+  },
+  { name: "claude, not JSON", argv: [], stdin: () => "not json at all" },
+  {
+    name: "gemini, fires",
+    argv: ["--agent", "gemini"],
+    stdin: (s) =>
+      JSON.stringify({
+        session_id: s,
+        transcript_path: "/nowhere.jsonl",
+        cwd: "/home/dev/shop",
+        hook_event_name: "BeforeAgent",
+        timestamp: "2026-03-05T00:00:00.000Z",
+        prompt: `<hook_context>another tool's SessionStart text</hook_context>\n\n${CONTRADICTION}`,
+      }),
+  },
+  {
+    name: "copilot, fires",
+    argv: ["--agent=copilot"],
+    stdin: (s) =>
+      JSON.stringify({
+        sessionId: s,
+        timestamp: 1796111274164,
+        cwd: "/home/dev/shop",
+        prompt: CONTRADICTION,
+      }),
+  },
+  { name: "codex, fires", argv: ["--agent", "codex"], stdin: (s) => claudeJson(CONTRADICTION, s) },
+  { name: "qwen, silent", argv: ["--agent", "qwen"], stdin: (s) => claudeJson("good morning", s) },
+  {
+    name: "an agent with no prompt hook",
+    argv: ["--agent", "nobody"],
+    stdin: (s) => claudeJson(CONTRADICTION, s),
+  },
+];

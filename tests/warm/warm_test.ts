@@ -10,6 +10,9 @@ import { WARM_CLIENT_MODULES } from "../cli/commands_test.ts";
 import {
   alive,
   answered,
+  CASES,
+  claudeJson,
+  CONTRADICTION,
   exists,
   folderOf,
   frame,
@@ -25,65 +28,6 @@ import { WARM_MAX_HEADER_BYTES } from "../../src/warm/wire.ts";
 
 const ON = { VERDICT_WARM: "on" };
 const OFF = { VERDICT_WARM: "off" };
-const CONTRADICTION = "let us switch the orders db to MySQL and drop the pg_dump backups";
-
-const claudeJson = (prompt: string, session: string, cwd = "/home/dev/shop") =>
-  JSON.stringify({
-    session_id: session,
-    transcript_path: "/nowhere.jsonl",
-    cwd,
-    hook_event_name: "UserPromptSubmit",
-    prompt,
-  });
-
-/** Prompts that fire and prompts that stay silent, in the dialects of several agents. */
-const CASES: { name: string; argv: string[]; stdin: (session: string) => string }[] = [
-  { name: "claude, fires", argv: [], stdin: (s) => claudeJson(CONTRADICTION, s) },
-  { name: "claude, small talk", argv: [], stdin: (s) => claudeJson("thanks, that works now!", s) },
-  {
-    name: "claude, unrelated",
-    argv: [],
-    stdin: (s) => claudeJson("rename the button label on the login page", s),
-  },
-  {
-    name: "claude, a credential in the prompt",
-    argv: [],
-    stdin: (s) => claudeJson(`${CONTRADICTION} with password=hunter2hunter2`, s),
-  },
-  { name: "claude, not JSON", argv: [], stdin: () => "not json at all" },
-  {
-    name: "gemini, fires",
-    argv: ["--agent", "gemini"],
-    stdin: (s) =>
-      JSON.stringify({
-        session_id: s,
-        transcript_path: "/nowhere.jsonl",
-        cwd: "/home/dev/shop",
-        hook_event_name: "BeforeAgent",
-        timestamp: "2026-03-05T00:00:00.000Z",
-        prompt: `<hook_context>another tool's SessionStart text</hook_context>\n\n${CONTRADICTION}`,
-      }),
-  },
-  {
-    name: "copilot, fires",
-    argv: ["--agent=copilot"],
-    stdin: (s) =>
-      JSON.stringify({
-        sessionId: s,
-        timestamp: 1796111274164,
-        cwd: "/home/dev/shop",
-        prompt: CONTRADICTION,
-      }),
-  },
-  { name: "codex, fires", argv: ["--agent", "codex"], stdin: (s) => claudeJson(CONTRADICTION, s) },
-  { name: "qwen, silent", argv: ["--agent", "qwen"], stdin: (s) => claudeJson("good morning", s) },
-  {
-    name: "an agent with no prompt hook",
-    argv: ["--agent", "nobody"],
-    stdin: (s) => claudeJson(CONTRADICTION, s),
-  },
-];
-
 Deno.test("the warm helper's answers are the in-process hook's, byte for byte: fired and silent prompts, several dialects, the cooldown", async () => {
   const env = await warmWorld();
   const helper = await startHelper(env);
