@@ -13,7 +13,7 @@
  */
 import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
-import { buildIdentity, encodeFrame, readFrame, WARM_PROTOCOL } from "../src/warm/wire.ts";
+import { buildIdentity, encodeFrame, readFrame, WARM_PRINTED, WARM_PROTOCOL } from "../src/warm/wire.ts";
 import { writeAll } from "../src/fsutil/bytes.ts";
 import { queries } from "./hint_bench_data.ts";
 import { ensureHistory } from "./scale_history.ts";
@@ -61,7 +61,10 @@ async function ask(socket: string, header: Record<string, unknown>, body: Uint8A
       conn,
       encodeFrame({ protocol: WARM_PROTOCOL, build: BUILD, ...header, bodyBytes: body.length }, body),
     );
-    return await readFrame(conn, 8 * 1024 * 1024);
+    const answer = await readFrame(conn, 8 * 1024 * 1024);
+    // As the hook's client: a hint it printed is acknowledged (only then is it recorded as shown).
+    if (answer.body.length > 0) await writeAll(conn, Uint8Array.of(WARM_PRINTED));
+    return answer;
   } finally {
     conn.close();
   }

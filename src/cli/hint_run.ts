@@ -195,6 +195,7 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean, host: H
   const source = host.archive ?? OPEN_PER_RUN;
   let held: HeldCorpus | null = null;
   let trusted = true;
+  let reading = true;
   try {
     const entities = await source.entities(plan.config.entities);
     held = await source.open(plan.paths.records);
@@ -243,6 +244,9 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean, host: H
     if (shaped === null) return EXIT.ok;
     const output = JSON.stringify(shaped) + "\n";
     if (hook && host.elapsedMs() > HOOK_DEADLINE_MS) return EXIT.ok;
+    // From here the archive has been read: a failure to deliver or record the answer (a warm
+    // client that gave up) says nothing about the archive, so a kept one stays kept.
+    reading = false;
     await io.stdout(output);
     // The cooldown holds the records and their quoted statements: the same words sent again elsewhere are not shown twice.
     await ledger.record(
@@ -251,7 +255,7 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean, host: H
     );
     return EXIT.ok;
   } catch (err) {
-    trusted = false;
+    if (reading) trusted = false;
     if (err instanceof RecordRemoved) return EXIT.ok;
     throw err;
   } finally {

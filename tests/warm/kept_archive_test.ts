@@ -306,3 +306,26 @@ Deno.test("KeptArchive: the entity list is parsed again when its text changes, a
   assert.deepEqual(await kept.entities(null), []);
   await removeWorld(env);
 });
+
+Deno.test("a client that does not say it printed the answer leaves the archive kept: delivery is the client's, not the archive's", async () => {
+  const env = await warmWorld();
+  await writeBilling(env, [claudePrompt(1, PARQUET, "s-billing")]);
+  await collect(env);
+  const helper = await startHelper(env);
+  try {
+    for (let i = 0; i < 3; i++) {
+      // A raw request that reads the answer and never acknowledges it.
+      const a = await frame(
+        env,
+        { cwd: "/p" },
+        new TextEncoder().encode(claudeJson(BILLING_PROMPT, `noack-${i}`, "/p")),
+      );
+      assert.match(a?.body ?? "", /writes parquet files/, `answer ${i} fired`);
+    }
+    await same(env, "after three answers nobody printed");
+    assert.equal((await status(env)).archiveOpens, 1);
+  } finally {
+    await helper.stop();
+    await removeWorld(env);
+  }
+});
