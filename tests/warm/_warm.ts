@@ -128,7 +128,16 @@ export async function frame(
   fields: Record<string, unknown> = {},
   body: Uint8Array = new Uint8Array(),
 ): Promise<{ header: Record<string, unknown>; body: string } | null> {
-  const header = {
+  return await raw(socketOf(env), hintRequest(env, fields, body));
+}
+
+/** The bytes of a hint request as the client sends them, `fields` replacing the client's. */
+export function hintRequest(
+  env: Record<string, string>,
+  fields: Record<string, unknown> = {},
+  body: Uint8Array = new Uint8Array(),
+): Uint8Array {
+  return encodeFrame({
     protocol: WARM_PROTOCOL,
     build: BUILD,
     op: "hint",
@@ -138,8 +147,7 @@ export async function frame(
     elapsedMs: 0,
     bodyBytes: body.length,
     ...fields,
-  };
-  return await raw(socketOf(env), encodeFrame(header, body));
+  }, body);
 }
 
 /** Writes `bytes` to the socket, then reads one answer frame (null when none came). */
@@ -179,6 +187,10 @@ export async function removeWorld(env: Record<string, string>): Promise<void> {
 
 /** A prompt the example archive's decisions bear on (it fires). */
 export const CONTRADICTION = "let us switch the orders db to MySQL and drop the pg_dump backups";
+
+/** The switch's two settings, as a test's env sets them. */
+export const ON = { VERDICT_WARM: "on" };
+export const OFF = { VERDICT_WARM: "off" };
 
 /** A Claude Code UserPromptSubmit input. */
 export const claudeJson = (prompt: string, session: string, cwd = "/home/dev/shop") =>

@@ -9,12 +9,10 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { runCli } from "../cli_helper.ts";
 import { claudePrompt } from "../collect/_claude_lines.ts";
-import { CASES, claudeJson, frame, removeWorld, startHelper, warmWorld } from "./_warm.ts";
+import { CASES, claudeJson, frame, OFF, ON, removeWorld, startHelper, warmWorld } from "./_warm.ts";
 import { KEPT_MAX_RUNS, KeptArchive } from "../../src/warm/kept_archive.ts";
 import type { WarmStatus } from "../../src/warm/wire.ts";
 
-const ON = { VERDICT_WARM: "on" };
-const OFF = { VERDICT_WARM: "off" };
 const BILLING_PROMPT = "should the billing export job keep writing CSV files or move to parquet?";
 const PARQUET = "We decided: the billing export job writes parquet files, never CSV.";
 

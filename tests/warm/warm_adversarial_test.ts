@@ -14,8 +14,13 @@ import {
   alive,
   answered,
   BUILD,
+  claudeJson,
+  CONTRADICTION,
   exists,
   folderOf,
+  hintRequest,
+  OFF,
+  ON,
   raw,
   removeWorld,
   socketOf,
@@ -35,19 +40,7 @@ import { WARM_MAX_CONNECTIONS } from "../../src/warm/serve.ts";
 import { HINT_MAX_STDIN } from "../../src/cli/hook_limits.ts";
 import { writeAll } from "../../src/fsutil/bytes.ts";
 
-const ON = { VERDICT_WARM: "on" };
-const OFF = { VERDICT_WARM: "off" };
-const CONTRADICTION = "let us switch the orders db to MySQL and drop the pg_dump backups";
 const enc = new TextEncoder();
-
-const claudeJson = (prompt: string, session: string) =>
-  JSON.stringify({
-    session_id: session,
-    transcript_path: "/nowhere.jsonl",
-    cwd: "/home/dev/shop",
-    hook_event_name: "UserPromptSubmit",
-    prompt,
-  });
 
 /** What an impostor does with one connection, given the request's header (its build, echoed back). */
 type Reply = (conn: Deno.UnixConn, request: Record<string, unknown>) => Promise<void>;
@@ -337,17 +330,8 @@ Deno.test("many connections each sending a full-size request cannot make the hel
   try {
     const before = rssOf(pid);
     const body = new Uint8Array(HINT_MAX_STDIN - 16).fill(0x61);
-    const frame = encodeFrame({
-      protocol: WARM_PROTOCOL,
-      build: "flood",
-      op: "hint",
-      argv: ["hook", "user-prompt"],
-      env: { HOME: env.HOME },
-      cwd: "/",
-      elapsedMs: 0,
-      // One byte more than is sent: each request stays unfinished until the helper gives up on it.
-      bodyBytes: body.length + 1,
-    }, body);
+    // One byte more than is sent: each request stays unfinished until the helper gives up on it.
+    const frame = hintRequest(env, { build: "flood", bodyBytes: body.length + 1 }, body);
     const sends: Promise<void>[] = [];
     for (let i = 0; i < floods; i++) {
       const c = await Deno.connect({ transport: "unix", path: socketOf(env) });
@@ -583,19 +567,7 @@ Deno.test("a hint no client printed is not recorded as shown: the session's next
     // waiting and ran the hook itself).
     const body = enc.encode(claudeJson(CONTRADICTION, "gone"));
     const c = await Deno.connect({ transport: "unix", path: socketOf(env) });
-    await writeAll(
-      c,
-      encodeFrame({
-        protocol: WARM_PROTOCOL,
-        build: BUILD,
-        op: "hint",
-        argv: ["hook", "user-prompt"],
-        env: { HOME: env.HOME },
-        cwd: "/",
-        elapsedMs: 0,
-        bodyBytes: body.length,
-      }, body),
-    );
+    await writeAll(c, hintRequest(env, {}, body));
     c.close();
     await until(async () => (await answered(env)) === 1, 10_000, "the helper to take the request");
     await new Promise((r) => setTimeout(r, 300));

@@ -16,6 +16,8 @@ import {
   exists,
   folderOf,
   frame,
+  OFF,
+  ON,
   raw,
   removeWorld,
   socketOf,
@@ -26,8 +28,6 @@ import {
 import { HINT_MAX_STDIN } from "../../src/cli/hook_limits.ts";
 import { WARM_MAX_HEADER_BYTES } from "../../src/warm/wire.ts";
 
-const ON = { VERDICT_WARM: "on" };
-const OFF = { VERDICT_WARM: "off" };
 Deno.test("the warm helper's answers are the in-process hook's, byte for byte: fired and silent prompts, several dialects, the cooldown", async () => {
   const env = await warmWorld();
   const helper = await startHelper(env);
