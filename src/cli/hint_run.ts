@@ -26,8 +26,6 @@ import { nowMs } from "./clock.ts";
 import { EXIT, InputError } from "../errors.ts";
 import type { CommandIO, CommandPlan } from "./plan.ts";
 
-export { HINT_MAX_STDIN };
-
 /**
  * The hook's own hard deadline, from process start: past it the hook prints nothing. Claude
  * Code waits up to 30 s for a UserPromptSubmit hook; a hint is only worth a short pause.

@@ -252,9 +252,7 @@ export class Archive {
     const app = Number(
       (this.db.prepare("PRAGMA application_id").get() as { application_id: number }).application_id,
     );
-    const version = Number(
-      (this.db.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
-    );
+    const version = this.formatVersion();
     const tables = Number(
       (this.db.prepare("SELECT count(*) AS n FROM sqlite_master").get() as { n: number }).n,
     );
