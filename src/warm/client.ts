@@ -15,6 +15,7 @@ import { privateFolderProblem } from "./folder.ts";
 import {
   buildIdentity,
   encodeFrame,
+  pickEnv,
   readFrame,
   WARM_ENV_KEYS,
   WARM_PRINTED,
@@ -178,11 +179,7 @@ function timeout(): Promise<null> {
 }
 
 function envSubset(env: Env): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of WARM_ENV_KEYS) {
-    const v = env[key];
-    if (v !== undefined) out[key] = v;
-  }
+  const out = pickEnv(env, WARM_ENV_KEYS);
   if (env.VERDICT_SEEN === "") out.VERDICT_SEEN = "";
   return out;
 }

@@ -10,7 +10,7 @@ import { defaultPaths, type Env } from "../config/paths.ts";
 import { ensurePrivateFolder } from "./folder.ts";
 import { WARM_AFTER_ENV } from "./client.ts";
 import { HOOK_DEADLINE_MS } from "../cli/hint_run.ts";
-import { MAIN_MODULE, WARM_ENV_KEYS, WARM_STARTING, warmFolderOf } from "./wire.ts";
+import { MAIN_MODULE, pickEnv, WARM_ENV_KEYS, WARM_STARTING, warmFolderOf } from "./wire.ts";
 
 /**
  * No second start within this long of the last: a helper that cannot start (a socket path over
@@ -50,11 +50,7 @@ export const HELPER_ENV_KEYS: readonly string[] = [
  * helper would listen where no hook asks.
  */
 export function helperEnv(env: Env, cwd: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const key of HELPER_ENV_KEYS) {
-    const v = env[key];
-    if (v !== undefined) out[key] = v;
-  }
+  const out = pickEnv(env, HELPER_ENV_KEYS);
   const paths = defaultPaths(env, cwd);
   const resolved = {
     VERDICT_CONFIG: paths.config,

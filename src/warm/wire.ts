@@ -45,6 +45,19 @@ export const WARM_ENV_KEYS = [
   "VERDICT_STATE",
 ] as const;
 
+/** The variables of `env` named in `keys` that are set (a request's env, a started helper's). */
+export function pickEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  keys: readonly string[],
+): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const key of keys) {
+    const v = env[key];
+    if (v !== undefined) out[key] = v;
+  }
+  return out;
+}
+
 export type WarmOp = "hint" | "status" | "stop";
 
 export interface WarmRequest {
