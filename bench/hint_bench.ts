@@ -9,7 +9,9 @@
  *     vs. a plain scan of the records as JSONL; and, beside it, each prompt's least time over five
  *     such passes on fresh readers (the cost without the run's preemptions and collector pauses);
  *   - `hint` end to end as the hook runs it (process start to exit) p50/p95 — vs. a Deno
- *     hello-world started the same way, round-robin;
+ *     hello-world started the same way, round-robin; in-process, and answered by the warm helper,
+ *     each started as an installed hook starts (no lock or deno.json read: binaryLikeRunFlags in
+ *     scripts/task_flags.ts), the helper's also as `deno task verdict` starts it (both read);
  *   - peak RSS of the hint process;
  *   - `hint` end to end on a 4 MB prompt of Chinese (over a million distinct bigrams, just under
  *     the hook's 4 MiB input cap) — vs. the same hello-world: bounded work, inside the deadline.
@@ -24,7 +26,7 @@ import { openArchiveReader } from "../src/store/reader.ts";
 import { hintFor } from "../src/gate/hint.ts";
 import { HOOK_DEADLINE_MS } from "../src/cli/hint_run.ts";
 import { tokenize } from "../src/rank/tokenize.ts";
-import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
+import { binaryLikeRunFlags, MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
 import { untilHelperAnswers } from "./warm_helper.ts";
 
@@ -204,10 +206,28 @@ try {
     VERDICT_WARM: "off",
   };
   const warmEnv = { ...env, VERDICT_WARM: "on" };
-  const hintArgs = [Deno.execPath(), "run", "--quiet", ...verdictRunFlags(), MAIN_TS, "hook", "user-prompt"];
+  const hintArgs = [
+    Deno.execPath(),
+    "run",
+    "--quiet",
+    ...binaryLikeRunFlags(),
+    MAIN_TS,
+    "hook",
+    "user-prompt",
+  ];
+  const taskHintArgs = [
+    Deno.execPath(),
+    "run",
+    "--quiet",
+    ...verdictRunFlags(),
+    MAIN_TS,
+    "hook",
+    "user-prompt",
+  ];
   const helloArgs = [Deno.execPath(), "run", "--quiet", hello];
   const e2eHint: number[] = [];
   const e2eWarm: number[] = [];
+  const e2eTaskWarm: number[] = [];
   const e2eHello: number[] = [];
   let rss = 0;
   // The first prompt with the helper on starts it (answering in-process); then it answers.
@@ -239,6 +259,12 @@ try {
       JSON.stringify({ session_id: `w${i}`, cwd: "/home/dev/p1", prompt: qs[i % qs.length] }),
     );
     e2eWarm.push(w.ms);
+    const tw = await spawnTimed(
+      taskHintArgs,
+      warmEnv,
+      JSON.stringify({ session_id: `t${i}`, cwd: "/home/dev/p1", prompt: qs[i % qs.length] }),
+    );
+    e2eTaskWarm.push(tw.ms);
     e2eHello.push((await spawnTimed(helloArgs, env, "")).ms);
   }
 
@@ -278,6 +304,7 @@ try {
   console.log(row("baseline: plain scan of the JSONL", scan));
   console.log(row("hint end to end (hook user-prompt)", e2eHint, e2eHello));
   console.log(row("hint end to end via the warm helper", e2eWarm, e2eHello));
+  console.log(row("  … started as deno task verdict (lock, config)", e2eTaskWarm, e2eHello));
   console.log(row("baseline: deno hello-world end to end", e2eHello));
   console.log(`hint peak RSS: ${(rss / 1024).toFixed(0)} MB (goal < 100 MB)`);
   console.log(row("hint end to end, 4 MB CJK prompt", e2eHuge, e2eHelloHuge));

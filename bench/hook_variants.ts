@@ -11,7 +11,7 @@
  * Nothing built here is kept: the folder is removed at the end of the run.
  */
 import { compileArgs, hostTarget } from "../scripts/compile.ts";
-import { verdictRunFlags } from "../scripts/task_flags.ts";
+import { binaryLikeRunFlags } from "../scripts/task_flags.ts";
 
 export interface Variant {
   /** The hook's argv up to `hook user-prompt`, without them. */
@@ -53,7 +53,7 @@ async function build(args: readonly string[], env: Record<string, string> = {}):
   }
 }
 
-/** The hook's entry as one bundled module in `dir`, run with verdict's flags. */
+/** The hook's entry as one bundled module in `dir`, started as the other hook rows (binaryLikeRunFlags). */
 export async function bundledHook(dir: string): Promise<Variant | string> {
   const entry = `${dir}/hook_bundle_entry.ts`;
   const src = new URL("../src/cli/", import.meta.url).href;
@@ -70,7 +70,7 @@ export async function bundledHook(dir: string): Promise<Variant | string> {
   const out = `${dir}/hook.bundle.js`;
   const built = await build(["bundle", "--quiet", "--platform", "deno", "--output", out, entry]);
   if (!built.ok) return `deno bundle failed: ${built.why}`;
-  const hook = [Deno.execPath(), "run", ...verdictRunFlags(), out];
+  const hook = [Deno.execPath(), "run", ...binaryLikeRunFlags(), out];
   // The hook is silent on every failure; an argv the hook's entry does not take exits 3 once every
   // module of the bundle has loaded (a bundle that cannot load exits 1).
   const probe = await new Deno.Command(hook[0]!, {

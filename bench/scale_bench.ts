@@ -23,7 +23,7 @@
  * Goals (issue 10): one-prompt collect at 10⁶ within 2× of 10³ and under 150 MB; full collect of
  * 10⁶ under 300 MB; hook at 10⁶ within 1.5× of 10³, and within 1.5× of hello-world.
  */
-import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
+import { binaryLikeRunFlags, MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
 import { queries } from "./hint_bench_data.ts";
 import { bundledHook, compiledHook, type Variant } from "./hook_variants.ts";
@@ -101,6 +101,8 @@ interface Row {
   readonly hookMs: number;
   /** The hook answered by the warm helper (src/warm/), and the first prompt's cost. */
   readonly warmMs: number;
+  /** The same, started with the verdict task's flags (the lock and deno.json read at start). */
+  readonly taskWarmMs: number;
   readonly firstPromptMs: number;
   /** From the first prompt's start until the helper it started answers. */
   readonly helperReadyMs: number;
@@ -200,10 +202,14 @@ async function measure(history: History, size: number, hello: string, variants: 
     }
 
     const qs = queries(HOOK_RUNS + 3);
-    const hookArgs = [...verdict, "hook", "user-prompt"];
+    // The hook as an installed one starts: no lock or config read (scripts/task_flags.ts,
+    // binaryLikeRunFlags); the task's way, which reads both, is a row of its own.
+    const hookStart = [Deno.execPath(), "run", "--quiet", ...binaryLikeRunFlags(), MAIN_TS];
+    const hookArgs = [...hookStart, "hook", "user-prompt"];
+    const taskHookArgs = [...verdict, "hook", "user-prompt"];
     const helloArgs = [Deno.execPath(), "run", "--quiet", hello];
     // The floor under the hook: the same process loading the hook's modules and running nothing.
-    const importsArgs = [Deno.execPath(), "run", "--quiet", ...verdictRunFlags(), HOOK_IMPORTS];
+    const importsArgs = [Deno.execPath(), "run", "--quiet", ...binaryLikeRunFlags(), HOOK_IMPORTS];
     const hook: number[] = [];
     const base: number[] = [];
     const imports: number[] = [];
@@ -230,6 +236,7 @@ async function measure(history: History, size: number, hello: string, variants: 
       return run.seconds * 1000;
     };
     const warm: number[] = [];
+    const taskWarm: number[] = [];
     // The first prompt with the helper on: no helper yet, so it answers in-process and starts one.
     const firstInput = JSON.stringify({ session_id: "bench-first", cwd: history.liveProject, prompt: qs[0] });
     const t0 = performance.now();
@@ -244,6 +251,7 @@ async function measure(history: History, size: number, hello: string, variants: 
         JSON.stringify({ session_id: `bench-${i}-${way}`, cwd: history.liveProject, prompt: qs[i] });
       const h = await ms(hookArgs, input("run"), "run");
       const w = await ms(hookArgs, input("warm"), "warm", warmEnv);
+      const tw = await ms(taskHookArgs, input("task-warm"), "task-warm", warmEnv);
       const b = await ms(helloArgs);
       const m = await ms(importsArgs);
       const u = await ms(
@@ -260,6 +268,7 @@ async function measure(history: History, size: number, hello: string, variants: 
       if (i < 2) continue; // warm-up
       hook.push(h);
       warm.push(w);
+      taskWarm.push(tw);
       base.push(b);
       imports.push(m);
       bundled.push(u);
@@ -278,6 +287,7 @@ async function measure(history: History, size: number, hello: string, variants: 
       oneRss: walls.length > 0 ? rss : NaN,
       hookMs: median(hook),
       warmMs: median(warm),
+      taskWarmMs: median(taskWarm),
       firstPromptMs,
       helperReadyMs,
       helloMs: median(base),
@@ -351,6 +361,13 @@ try {
     line("hook / hello-world", rows.map((r) => r.hookMs / r.helloMs), "×", 2),
     line("hook via the warm helper (median)", rows.map((r) => r.warmMs), "ms", 1),
     line("hook via the warm helper / hello-world", rows.map((r) => r.warmMs / r.helloMs), "×", 2),
+    line(
+      "… started as deno task verdict (lock + deno.json read)",
+      rows.map((r) => r.taskWarmMs),
+      "ms",
+      1,
+    ),
+    line("… / hello-world", rows.map((r) => r.taskWarmMs / r.helloMs), "×", 2),
     line("first prompt with the helper on (none yet: starts one)", rows.map((r) => r.firstPromptMs), "ms", 1),
     line("… until the helper it started answers", rows.map((r) => r.helperReadyMs), "ms", 0),
     line("hook's modules imported, nothing run (median)", rows.map((r) => r.importsMs), "ms", 1),

@@ -39,6 +39,20 @@ export function verdictRunFlags(): string[] {
 }
 
 /**
+ * Flags that start main.ts under `deno run` as near as it gets to how the compiled binary starts:
+ * the verdict task's permission, unstable and V8 flags, without the lock (a binary's npm packages
+ * are pinned when it is built: it reads no lock at run time) and with `--no-config` (it reads no
+ * deno.json either). The benches time the per-prompt hook this way against a hello-world, which
+ * reads neither: at every start the lock costs a hello-world 1.07× and the config 1.02× (paired
+ * runs, docs/hook_startup.md), and no installed hook reads the lock (docs/install.md's
+ * from-source wrapper passes none).
+ */
+export function binaryLikeRunFlags(): string[] {
+  const lock = new Set(lockFlags());
+  return ["--no-config", ...verdictRunFlags().filter((w) => !lock.has(w))];
+}
+
+/**
  * What the verdict task passes to V8 (the value of its `--v8-flags=`), and why each:
  * - `--max-semi-space-size=4` (MiB): a young generation of 8 MiB instead of Deno's 64. What
  *   survives a scavenge of a collect is mostly the rows being indexed; the space itself was

@@ -56,25 +56,63 @@ export async function readFirstJsonValue(
   reader: ByteReader,
   maxBytes = Infinity,
 ): Promise<Uint8Array | null> {
-  const chunks: Uint8Array[] = [];
-  const buf = new Uint8Array(64 * 1024);
-  const scan = new JsonValueEnd();
-  let total = 0;
+  const value = new FirstJsonValue(maxBytes);
+  const buf = new Uint8Array(READ_CHUNK_BYTES);
   while (true) {
     const n = await reader.read(buf);
-    if (n === null) break;
-    const chunk = buf.slice(0, n);
-    const end = scan.feed(chunk);
-    if (end !== -1) {
-      if (total + end > maxBytes) return null;
-      chunks.push(chunk.subarray(0, end));
-      break;
-    }
-    total += n;
-    if (total > maxBytes) return null;
-    chunks.push(chunk);
+    if (n === null) return value.bytes();
+    const state = value.take(buf.slice(0, n));
+    if (state !== "more") return state === "done" ? value.bytes() : null;
   }
-  return concatBytes(chunks);
+}
+
+/** Anything with Deno's `readSync` (a file, stdin). */
+export interface SyncByteReader {
+  readSync(buffer: Uint8Array): number | null;
+}
+
+/**
+ * readFirstJsonValue with blocking reads. The warm client reads the hook's stdin this way: an
+ * async read of stdin goes through Deno's blocking-thread pool, measured at 0.4-0.5 ms a read
+ * against 0.1 ms for `readSync`, a fifth of a warm prompt's own time. The client has nothing
+ * else to do meanwhile, and a host that keeps stdin open is answered as soon as the value ends,
+ * as before.
+ */
+export function readFirstJsonValueSync(reader: SyncByteReader, maxBytes = Infinity): Uint8Array | null {
+  const value = new FirstJsonValue(maxBytes);
+  const buf = new Uint8Array(READ_CHUNK_BYTES);
+  while (true) {
+    const n = reader.readSync(buf);
+    if (n === null) return value.bytes();
+    const state = value.take(buf.slice(0, n));
+    if (state !== "more") return state === "done" ? value.bytes() : null;
+  }
+}
+
+/** The size of one read of a stream. */
+const READ_CHUNK_BYTES = 64 * 1024;
+
+/** The chunks of a stream up to the end of its first JSON value: the two readers' one core. */
+class FirstJsonValue {
+  readonly #chunks: Uint8Array[] = [];
+  readonly #scan = new JsonValueEnd();
+  #total = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** Takes the next chunk read (kept as given): read on, the value is done, or it is over the cap. */
+  take(chunk: Uint8Array): "more" | "done" | "over" {
+    const end = this.#scan.feed(chunk);
+    const used = end === -1 ? chunk.length : end;
+    if (this.#total + used > this.maxBytes) return "over";
+    this.#total += used;
+    this.#chunks.push(end === -1 ? chunk : chunk.subarray(0, end));
+    return end === -1 ? "more" : "done";
+  }
+
+  bytes(): Uint8Array {
+    return concatBytes(this.#chunks);
+  }
 }
 
 /**

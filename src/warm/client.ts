@@ -9,7 +9,7 @@
  * the stdin read here, exactly as without a helper.
  */
 import { defaultPaths, type Env } from "../config/paths.ts";
-import { readFirstJsonValue, writeAll } from "../fsutil/bytes.ts";
+import { readFirstJsonValueSync, writeAll } from "../fsutil/bytes.ts";
 import { HINT_MAX_STDIN } from "../cli/hook_limits.ts";
 import { privateFolderProblem } from "./folder.ts";
 import {
@@ -82,7 +82,12 @@ export async function askWarmHelper(
   cwd: string,
   print: (stdout: Uint8Array) => Promise<void> = printAnswer,
 ): Promise<WarmOutcome> {
-  const stdin = await readFirstJsonValue(Deno.stdin, HINT_MAX_STDIN).catch(() => null);
+  let stdin: Uint8Array | null;
+  try {
+    stdin = readFirstJsonValueSync(Deno.stdin, HINT_MAX_STDIN);
+  } catch {
+    stdin = null;
+  }
   const fallback = (startHelper: boolean, why: string): WarmOutcome => ({
     kind: "fallback",
     stdin,

@@ -7,7 +7,7 @@ import { dialect as claude } from "../../src/agents/claude/hook_dialect.ts";
 import { dialect as codex } from "../../src/agents/codex/hook_dialect.ts";
 import { dialect as qwen, PRE_COMPACT_CONTEXT_CHARS } from "../../src/agents/qwen/hook_dialect.ts";
 import { AGENTS, hookDialectOf } from "../../src/agents/registry.ts";
-import { JsonValueEnd, readFirstJsonValue } from "../../src/fsutil/bytes.ts";
+import { JsonValueEnd, readFirstJsonValue, readFirstJsonValueSync } from "../../src/fsutil/bytes.ts";
 
 Deno.test("claude dialect: the output is byte for byte what verdict printed before dialects existed", () => {
   const j = (v: unknown) => JSON.stringify(v);
@@ -96,43 +96,60 @@ Deno.test("every agent with a hook has a dialect; --agent with no value means Cl
 function reader(chunks: string[], keepOpen: boolean) {
   const enc = new TextEncoder();
   const queue = chunks.map((c) => enc.encode(c));
-  let reads = 0;
+  const readSync = (buf: Uint8Array): number | null => {
+    const next = queue.shift();
+    if (next === undefined) {
+      // An open stdin never ends: a reader that asks again would wait forever.
+      if (keepOpen) throw new Error("read past the first JSON value of an open stdin");
+      return null;
+    }
+    buf.set(next);
+    return next.length;
+  };
   return {
-    get reads() {
-      return reads;
-    },
-    read(buf: Uint8Array): Promise<number | null> {
-      reads++;
-      const next = queue.shift();
-      if (next === undefined) {
-        // An open stdin never ends: a reader that asks again would wait forever.
-        if (keepOpen) return Promise.reject(new Error("read past the first JSON value of an open stdin"));
-        return Promise.resolve(null);
+    readSync,
+    read: (buf: Uint8Array): Promise<number | null> => {
+      try {
+        return Promise.resolve(readSync(buf));
+      } catch (err) {
+        return Promise.reject(err);
       }
-      buf.set(next);
-      return Promise.resolve(next.length);
     },
   };
 }
 
-Deno.test("readFirstJsonValue stops at the end of the first object, across chunks, strings and escapes", async () => {
-  const text = ' {"prompt": "a } ] \\" { [ b", "n": [1, {"x": "é"}]}';
-  for (let cut = 1; cut < text.length; cut++) {
-    const r = reader([text.slice(0, cut), text.slice(cut) + "\n"], true);
-    const got = new TextDecoder().decode((await readFirstJsonValue(r))!);
-    assert.equal(got, text, `split at ${cut}`);
-  }
-  // Trailing bytes after the value, in the same chunk, are not part of it.
-  const r = reader(['{"a":1}{"b":2}'], true);
-  assert.equal(new TextDecoder().decode((await readFirstJsonValue(r))!), '{"a":1}');
-});
+/** The two readers of the first JSON value (the warm client's is the blocking one), as one. */
+const READERS = {
+  async: (r: ReturnType<typeof reader>, max?: number) => readFirstJsonValue(r, max),
+  sync: (r: ReturnType<typeof reader>, max?: number) => Promise.resolve(readFirstJsonValueSync(r, max)),
+};
+const text = (bytes: Uint8Array | null) => bytes === null ? null : new TextDecoder().decode(bytes);
 
-Deno.test("readFirstJsonValue reads plain text to its end, and refuses more than the cap", async () => {
-  assert.equal(
-    new TextDecoder().decode((await readFirstJsonValue(reader(["plain ", "prompt"], false)))!),
-    "plain prompt",
-  );
-  assert.equal(await readFirstJsonValue(reader(['{"a": "', "x".repeat(100), '"}'], false), 50), null);
+for (const [kind, read] of Object.entries(READERS)) {
+  Deno.test(`readFirstJsonValue (${kind}) stops at the end of the first object, across chunks, strings and escapes`, async () => {
+    const json = ' {"prompt": "a } ] \\" { [ b", "n": [1, {"x": "é"}]}';
+    for (let cut = 1; cut < json.length; cut++) {
+      const got = text(await read(reader([json.slice(0, cut), json.slice(cut) + "\n"], true)));
+      assert.equal(got, json, `split at ${cut}`);
+    }
+    // Trailing bytes after the value, in the same chunk, are not part of it.
+    assert.equal(text(await read(reader(['{"a":1}{"b":2}'], true))), '{"a":1}');
+  });
+
+  Deno.test(`readFirstJsonValue (${kind}) reads plain text to its end, and refuses more than the cap`, async () => {
+    assert.equal(text(await read(reader(["plain ", "prompt"], false))), "plain prompt");
+    assert.equal(await read(reader(['{"a": "', "x".repeat(100), '"}'], false), 50), null);
+    // At the cap exactly, the value is read; one byte over, it is refused (in one chunk or two).
+    const value = '{"a":"' + "x".repeat(40) + '"}';
+    assert.equal(text(await read(reader([value + "tail"], true), value.length)), value);
+    assert.equal(await read(reader([value], true), value.length - 1), null);
+    assert.equal(text(await read(reader([value.slice(0, 9), value.slice(9)], true), value.length)), value);
+    assert.equal(await read(reader([value.slice(0, 9), value.slice(9)], true), value.length - 1), null);
+    assert.equal(await read(reader(["plain text", " more"], false), 12), null);
+  });
+}
+
+Deno.test("JsonValueEnd skips a byte-order mark before the value", () => {
   const end = new JsonValueEnd();
   assert.equal(end.feed(new TextEncoder().encode('\ufeff{"a":[]}')), 11);
 });
