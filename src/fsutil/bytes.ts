@@ -24,6 +24,17 @@ export async function writeAll(writer: ByteWriter, bytes: Uint8Array): Promise<v
   while (off < bytes.length) off += await writer.write(bytes.subarray(off));
 }
 
+/** Anything with Deno's `writeSync` (a file, stdout). */
+export interface SyncByteWriter {
+  writeSync(buffer: Uint8Array): number;
+}
+
+/** writeAll with blocking writes (the warm client's print: see printAnswer in src/warm/client.ts). */
+export function writeAllSync(writer: SyncByteWriter, bytes: Uint8Array): void {
+  let off = 0;
+  while (off < bytes.length) off += writer.writeSync(bytes.subarray(off));
+}
+
 /** Anything with Deno's `read` (a file, stdin). */
 export interface ByteReader {
   read(buffer: Uint8Array): Promise<number | null>;

@@ -39,6 +39,7 @@ import { WARM_MAX_ANSWER_BYTES } from "../../src/warm/client.ts";
 import { WARM_MAX_CONNECTIONS } from "../../src/warm/serve.ts";
 import { HINT_MAX_STDIN } from "../../src/cli/hook_limits.ts";
 import { writeAll } from "../../src/fsutil/bytes.ts";
+import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
 
 const enc = new TextEncoder();
 
@@ -584,6 +585,46 @@ Deno.test("a hint no client printed is not recorded as shown: the session's next
       stdin: claudeJson(CONTRADICTION, "gone"),
     });
     assert.doesNotMatch(again.stdout, /pg_dump every night/, "once printed, the cooldown holds it back");
+  } finally {
+    await helper.stop();
+    await removeWorld(env);
+  }
+});
+
+Deno.test("a real client that cannot print (its stdout closed by the host) records nothing: the session's next prompt still gets the hint", async () => {
+  const env = await warmWorld({}, true);
+  const helper = await startHelper(env);
+  const ledgers = `${env.HOME}/.local/state/verdict/seen`;
+  try {
+    const cold = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...OFF },
+      stdin: claudeJson(CONTRADICTION, "cold"),
+    });
+    assert.match(cold.stdout, /pg_dump every night/, "the decision fires in-process");
+    const child = new Deno.Command(Deno.execPath(), {
+      args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, "hook", "user-prompt"],
+      env: { PATH: Deno.env.get("PATH") ?? "", DENO_DIR: denoDir(), ...env, ...ON },
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+    // The read end is gone before the client can print (it needs ~20 ms to start).
+    await child.stdout.cancel();
+    const w = child.stdin.getWriter();
+    await w.write(enc.encode(claudeJson(CONTRADICTION, "closed")));
+    await w.close();
+    await child.status;
+    assert.equal(await answered(env), 1, "the helper answered the client");
+    await new Promise((r) => setTimeout(r, 300));
+    const recorded = await Deno.readTextFile(`${ledgers}/closed.jsonl`).catch(() => "");
+    assert.equal(recorded, "", "nothing is recorded as shown to the session");
+    const next = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...ON },
+      stdin: claudeJson(CONTRADICTION, "closed"),
+    });
+    assert.equal(next.stdout, cold.stdout, "the session's next prompt gets the decision");
+    assert.equal(await answered(env), 2, "from the helper");
   } finally {
     await helper.stop();
     await removeWorld(env);
