@@ -101,9 +101,20 @@ export const DEFAULT_HOOK_AGENT = "claude";
  * none), or null for an id no agent has, or an agent verdict wires no hook into.
  */
 export async function hookDialectOf(id: string | undefined): Promise<HookDialect | null> {
-  const load = findAgentEntry(id ?? DEFAULT_HOOK_AGENT)?.hookDialect;
-  return load ? (await load()).dialect : null;
+  const key = id ?? DEFAULT_HOOK_AGENT;
+  const known = loadedDialects.get(key);
+  if (known !== undefined) return known;
+  const load = findAgentEntry(key)?.hookDialect;
+  const dialect = load ? (await load()).dialect : null;
+  loadedDialects.set(key, dialect);
+  return dialect;
 }
+
+/**
+ * Dialects already loaded, by agent id: the warm helper asks for one at every prompt, and even a
+ * loaded module's import() costs a few event-loop turns (~15 µs a prompt there).
+ */
+const loadedDialects = new Map<string, HookDialect | null>();
 
 /** "A", "A and B", "A, B and C". */
 export function andList(items: readonly string[]): string {

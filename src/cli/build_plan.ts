@@ -24,6 +24,9 @@ const ROOTS_MODULE: string = new URL("./roots.ts", import.meta.url).href;
 /** What plan building reads of a command's spec. */
 export type PlanSpec = Pick<CommandSpec, "name" | "sandbox" | "options">;
 
+/** How a plan gets the config at a path (default: loadConfig, the file as it is now). */
+export type ConfigSource = (path: string, home: string) => Promise<Config>;
+
 /** Builds the plan: paths with overrides, config, real roots, the clock, hook paths. */
 export async function buildPlan(
   spec: PlanSpec,
@@ -31,6 +34,7 @@ export async function buildPlan(
   env: Env,
   cwd: string,
   stdin: Uint8Array | null,
+  configOf: ConfigSource = loadConfig,
 ): Promise<CommandPlan> {
   const base = defaultPaths(env, cwd);
   const abs = (p: string) => resolvePath(p, cwd, base.home);
@@ -44,7 +48,7 @@ export async function buildPlan(
   // Version and help need no config; everything else fails early on a bad one.
   const config: Config = spec.sandbox === "none"
     ? (await import("../config/config.ts")).DEFAULT_CONFIG
-    : await loadConfig(paths.config, paths.home);
+    : await configOf(paths.config, paths.home);
   const normalizedArgs = absolutizePathOptions(spec, args, abs);
   const roots = spec.sandbox === "worker"
     ? await (await import(ROOTS_MODULE)).resolveRoots(spec, normalizedArgs, config, paths, env, cwd)

@@ -12,7 +12,7 @@
 import { EXIT } from "../errors.ts";
 import type { Env } from "../config/paths.ts";
 import type { ParsedArgs } from "./args.ts";
-import { buildPlan } from "./build_plan.ts";
+import { buildPlan, type ConfigSource } from "./build_plan.ts";
 import { type HintHost, HOOK_PROCESS, runHint } from "./hint_run.ts";
 import { processIO } from "./io.ts";
 import type { CommandIO } from "./plan.ts";
@@ -33,6 +33,11 @@ export interface HookRunOptions {
   readonly io?: CommandIO;
   /** The deadline's clock and the confinement (default: this process's). */
   readonly host?: HintHost;
+  /**
+   * The config (default: read from its file). The warm helper passes the config it read for this
+   * request's checks, so one request reads its config once.
+   */
+  readonly config?: ConfigSource;
   /** No helper answered: start one (detached) before answering, unless the config says not to. */
   readonly startHelper?: boolean;
 }
@@ -44,7 +49,7 @@ export async function runUserPromptHook(
   options: HookRunOptions = {},
 ): Promise<number> {
   try {
-    const plan = await buildPlan(HOOK_PLAN_SPEC, args, env, cwd, null);
+    const plan = await buildPlan(HOOK_PLAN_SPEC, args, env, cwd, null, options.config);
     const base = options.io ?? processIO();
     const stdin = options.stdin;
     const io: CommandIO = stdin === undefined ? base : { ...base, readStdin: () => Promise.resolve(stdin) };

@@ -82,18 +82,58 @@ const TOP_KEYS = [
 const JUDGE_KEYS = Object.keys(DEFAULT_JUDGE);
 
 /** Reads and validates the config at `path`; a missing file gives the defaults. */
-export async function loadConfig(path: string, home: string): Promise<Config> {
-  let text: string;
+export function loadConfig(path: string, home: string): Promise<Config> {
   try {
-    text = await Deno.readTextFile(path);
+    const text = readConfigText(path);
+    return Promise.resolve(text === null ? DEFAULT_CONFIG : parseConfig(text, path, home));
   } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return DEFAULT_CONFIG;
+    return Promise.reject(err);
+  }
+}
+
+/**
+ * The config file's text; null when there is none. Read synchronously: the file is small, and
+ * an async read goes through Deno's blocking thread pool, which cost the warm helper ~50-100 µs
+ * a read against ~10 µs (docs/hook_startup.md, "The helper's own time").
+ */
+function readConfigText(path: string): string | null {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
     throw new ConfigError(
       `Cannot read config "${path}": ${(err as Error).message}`,
       "fix the file's permissions, or point VERDICT_CONFIG at another file",
     );
   }
-  return parseConfig(text, path, home);
+}
+
+/**
+ * The config as the warm helper reads it for each prompt: the file read again at every `load`
+ * (an edit between two prompts is honoured on the next one), parsed again only when its text
+ * differs from the last read's. The text itself is compared, so no mtime granularity is trusted;
+ * a file that does not parse is an error at every load, as loadConfig's.
+ */
+export class ConfigKeeper {
+  #last: { path: string; home: string; text: string | null; config: Config } | null = null;
+
+  load(path: string, home: string): Config {
+    const text = readConfigText(path);
+    const last = this.#last;
+    if (last !== null && last.path === path && last.home === home && last.text === text) return last.config;
+    const config = text === null ? DEFAULT_CONFIG : deepFreeze(parseConfig(text, path, home));
+    this.#last = { path, home, text, config };
+    return config;
+  }
+}
+
+/** One config object serves many prompts: none of them may change it for the next. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
 }
 
 /** Parses config text; pure apart from the error messages naming `path`. */

@@ -35,6 +35,18 @@ export function writeAllSync(writer: SyncByteWriter, bytes: Uint8Array): void {
   while (off < bytes.length) off += writer.writeSync(bytes.subarray(off));
 }
 
+/** A file read to its end with synchronous reads (a small file, read at once). */
+export function readToEndSync(file: { readSync(buffer: Uint8Array): number | null }): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  const buf = new Uint8Array(64 * 1024);
+  while (true) {
+    const n = file.readSync(buf);
+    if (n === null) break;
+    chunks.push(buf.slice(0, n));
+  }
+  return concatBytes(chunks);
+}
+
 /** Anything with Deno's `read` (a file, stdin). */
 export interface ByteReader {
   read(buffer: Uint8Array): Promise<number | null>;

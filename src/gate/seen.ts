@@ -8,7 +8,7 @@
  */
 import { joinPath } from "../config/paths.ts";
 import { fnv1a64 } from "../collect/record.ts";
-import { readToEnd } from "../fsutil/bytes.ts";
+import { readToEndSync, writeAllSync } from "../fsutil/bytes.ts";
 
 export interface LedgerChoice {
   /** The ledger file, or null when the cooldown is disabled. */
@@ -51,14 +51,29 @@ export interface Ledger {
 
 const NO_LEDGER: Ledger = { shown: new Set(), record: async () => {}, close: () => {} };
 
-/** Opens (creating) the ledger and reads the ids shown in `session`. */
-export async function openLedger(path: string | null, session: string | null): Promise<Ledger> {
-  if (path === null) return NO_LEDGER;
-  const dir = path.slice(0, path.lastIndexOf("/"));
-  if (dir) await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-  const file = await Deno.open(path, { read: true, append: true, create: true, mode: 0o600 });
+/**
+ * Opens (creating) the ledger and reads the ids shown in `session`. Synchronous file calls: a
+ * prompt opens, reads and appends to one small file, and each async call goes through Deno's
+ * blocking thread pool (~50-100 µs each in the warm helper, against ~10 µs; docs/hook_startup.md).
+ */
+export function openLedger(path: string | null, session: string | null): Promise<Ledger> {
+  try {
+    return Promise.resolve(path === null ? NO_LEDGER : openLedgerFile(path, session));
+  } catch (err) {
+    return Promise.reject(err);
+  }
+}
+
+function openLedgerFile(path: string, session: string | null): Ledger {
+  const file = openCreating(path);
   const shown = new Set<string>();
-  const text = new TextDecoder().decode((await readToEnd(file))!);
+  let text: string;
+  try {
+    text = new TextDecoder().decode(readToEndSync(file));
+  } catch (err) {
+    file.close();
+    throw err;
+  }
   for (const line of text.split("\n")) {
     if (!line) continue;
     try {
@@ -71,15 +86,32 @@ export async function openLedger(path: string | null, session: string | null): P
   const encoder = new TextEncoder();
   return {
     shown,
-    async record(ids, time) {
-      if (ids.length === 0) return;
+    record(ids, time) {
+      if (ids.length === 0) return Promise.resolve();
       const lines = ids.map((id) => JSON.stringify({ time, session, id }) + "\n").join("");
       try {
-        await file.write(encoder.encode(lines));
+        writeAllSync(file, encoder.encode(lines));
       } catch {
         // The hint was shown; only the cooldown is lost.
       }
+      return Promise.resolve();
     },
     close: () => file.close(),
   };
+}
+
+/**
+ * The ledger file, opened for read and append (created 0600). Its folder (0700) is made only when
+ * the open finds it missing: once made, every later prompt skips a call that would do nothing.
+ */
+function openCreating(path: string): Deno.FsFile {
+  const options = { read: true, append: true, create: true, mode: 0o600 } as const;
+  try {
+    return Deno.openSync(path, options);
+  } catch (err) {
+    const dir = path.slice(0, path.lastIndexOf("/"));
+    if (!(err instanceof Deno.errors.NotFound) || !dir) throw err;
+    Deno.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    return Deno.openSync(path, options);
+  }
 }

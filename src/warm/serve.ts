@@ -14,7 +14,7 @@
  * the config turns it off; on `verdict warm stop`, SIGINT or SIGTERM.
  */
 import { defaultPaths, type Env } from "../config/paths.ts";
-import { loadConfig } from "../config/config.ts";
+import { type Config, ConfigKeeper } from "../config/config.ts";
 import { hookArgs } from "../cli/hook_argv.ts";
 import { HINT_MAX_STDIN } from "../cli/hook_limits.ts";
 import { runUserPromptHook } from "../cli/hook_entry.ts";
@@ -59,6 +59,13 @@ export const WARM_REQUEST_READ_MS = 2000;
  */
 export const WARM_MAX_CONNECTIONS = 16;
 
+/**
+ * A connection is read in chunks of up to this: a client writes its whole request (length,
+ * header, body) at once, so one read takes a usual prompt's frame, not three (each read is an
+ * event-loop turn). Bounds what one connection holds beyond the frame it is reading.
+ */
+export const WARM_READ_CHUNK = 16 * 1024;
+
 /** Refusal reasons (the client falls back to the in-process hook on each). */
 export const REFUSED = {
   malformed: "malformed request",
@@ -95,7 +102,9 @@ function rootsOf(env: Env, cwd: string, entities: string | null): Roots {
 /** Runs the helper until one of its exits; resolves with the reason. */
 export async function serveWarm(settings: HelperSettings): Promise<string> {
   const home = defaultPaths(settings.env, settings.cwd);
-  const startConfig = await loadConfig(home.config, home.home);
+  // Read again at each request (an edit is honoured on the next prompt), parsed when it changed.
+  const configs = new ConfigKeeper();
+  const startConfig = configs.load(home.config, home.home);
   if (!startConfig.warm_helper) return "the config turns the helper off";
   const own = rootsOf(settings.env, settings.cwd, startConfig.entities);
   const { folder, socket } = warmSocketOf(own.stateDir, Deno.uid());
@@ -162,10 +171,11 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
       } catch { /* done */ }
     };
     giveUp.addEventListener("abort", onGiveUp);
+    const reader = new ChunkedReader(conn);
     try {
       let frame;
       try {
-        frame = await readFrame(conn, HINT_MAX_STDIN);
+        frame = await readFrame(reader, HINT_MAX_STDIN);
       } catch (err) {
         if (err instanceof FrameError) {
           await answer(conn, { refused: `${REFUSED.malformed}: ${err.message}` });
@@ -196,8 +206,10 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
         return await answer(conn, { refused: REFUSED.argv });
       }
       let theirs: Roots;
+      let config: Config;
+      const paths = defaultPaths(env, cwd);
       try {
-        const config = await loadConfig(defaultPaths(env, cwd).config, defaultPaths(env, cwd).home);
+        config = configs.load(paths.config, paths.home);
         if (!config.warm_helper) {
           await answer(conn, { refused: REFUSED.disabled });
           return stop("the config turns the helper off");
@@ -218,7 +230,7 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
           sent = true;
           await answer(conn, { code: WARM_ANSWER_CODE }, new TextEncoder().encode(text));
           const ack = new Uint8Array(1);
-          if ((await conn.read(ack)) !== 1 || ack[0] !== WARM_PRINTED) {
+          if ((await reader.read(ack)) !== 1 || ack[0] !== WARM_PRINTED) {
             throw new Error("the client did not print the answer");
           }
         },
@@ -229,6 +241,9 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
       const code = await runUserPromptHook(args, env, cwd, {
         stdin: frame.body,
         io,
+        // The config this request's checks read: one read of it per request.
+        config: (path, home) =>
+          Promise.resolve(path === paths.config && home === paths.home ? config : configs.load(path, home)),
         host: {
           elapsedMs: () => elapsed + (performance.now() - arrival),
           confine: () => Promise.resolve(),
@@ -293,6 +308,26 @@ async function listenOnce(socket: string): Promise<Deno.UnixListener | null> {
   } catch (err) {
     if (err instanceof Deno.errors.AddrInUse) return null; // another helper won the race
     throw err;
+  }
+}
+
+/** A connection read through WARM_READ_CHUNK-byte reads; what a read took beyond its ask waits for the next. */
+class ChunkedReader {
+  #pending = new Uint8Array(0);
+  constructor(readonly conn: Deno.Conn) {}
+
+  async read(into: Uint8Array): Promise<number | null> {
+    if (this.#pending.length === 0) {
+      if (into.length >= WARM_READ_CHUNK) return await this.conn.read(into);
+      const chunk = new Uint8Array(WARM_READ_CHUNK);
+      const got = await this.conn.read(chunk);
+      if (got === null) return null;
+      this.#pending = chunk.subarray(0, got);
+    }
+    const n = Math.min(into.length, this.#pending.length);
+    into.set(this.#pending.subarray(0, n));
+    this.#pending = this.#pending.subarray(n);
+    return n;
   }
 }
 

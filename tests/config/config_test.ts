@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { ConfigError } from "../../src/errors.ts";
-import { DEFAULT_CONFIG, isLoopbackUrl, loadConfig, parseConfig } from "../../src/config/config.ts";
+import {
+  ConfigKeeper,
+  DEFAULT_CONFIG,
+  isLoopbackUrl,
+  loadConfig,
+  parseConfig,
+} from "../../src/config/config.ts";
 import { thrown } from "../_helpers.ts";
 
 const HOME = "/home/u";
@@ -87,4 +93,33 @@ Deno.test("an invalid credential pattern fails config loading with the rule name
   );
   assert.throws(() => parseConfig('{"credential_patterns": ["keyword:"]}', "/c.json", HOME), /needs a word/);
   assert.throws(() => parseConfig('{"credential_patterns": ["x*"]}', "/c.json", HOME), /matches empty text/);
+});
+
+Deno.test("ConfigKeeper: parsed once while the text stays; an edit of the same size and mtime is read; removed gives the defaults; a broken file fails every load", async () => {
+  const dir = await Deno.makeTempDir();
+  const path = `${dir}/config.json`;
+  const keeper = new ConfigKeeper();
+  try {
+    assert.equal(keeper.load(path, HOME), DEFAULT_CONFIG, "no file: the defaults");
+    await Deno.writeTextFile(path, '{ "hook_personas": ["shop"] }');
+    const first = keeper.load(path, HOME);
+    assert.deepEqual(first.hook_personas, ["shop"]);
+    assert.equal(keeper.load(path, HOME), first, "the same text: the same parsed config");
+    assert.ok(Object.isFrozen(first) && Object.isFrozen(first.hook_personas), "shared, so frozen");
+    // Same size, same mtime: only the text tells.
+    const before = await Deno.stat(path);
+    await Deno.writeTextFile(path, '{ "hook_personas": ["shoq"] }');
+    await Deno.utime(path, before.atime!, before.mtime!);
+    assert.equal((await Deno.stat(path)).size, before.size);
+    assert.deepEqual(keeper.load(path, HOME).hook_personas, ["shoq"], "the edit is read");
+    assert.deepEqual(keeper.load(path, "/home/v").hook_personas, ["shoq"], "another home: parsed for it");
+    await Deno.writeTextFile(path, '{ "hook_personas": [ }');
+    for (const round of [1, 2]) {
+      assert.throws(() => keeper.load(path, HOME), ConfigError, `broken, load ${round}`);
+    }
+    await Deno.remove(path);
+    assert.equal(keeper.load(path, HOME), DEFAULT_CONFIG, "removed: the defaults again");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
