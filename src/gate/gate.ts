@@ -51,15 +51,7 @@ import { markerTerms, statementDecision } from "../rank/markers.ts";
 import { COMMON_SESSION_SHARE, type SearchHit, type SearchResult } from "../rank/score.ts";
 import { isEverydayWord, isStopword } from "../rank/stopwords.ts";
 import { isCjkTerm, type TermOrigin } from "../rank/tokenize.ts";
-import {
-  MAX_SCANNED_CHARS,
-  PASTED_SHARE,
-  sameTextHash,
-  sameTextKey,
-  type Statement,
-  statementKey,
-  statementsOf,
-} from "./statements.ts";
+import { analyseRecord, PASTED_SHARE, sameTextKey, type Statement, statementKey } from "./statements.ts";
 
 /**
  * A matched word is an anchor when its idf is at least this share of the largest idf the archive
@@ -675,8 +667,7 @@ function checkStatements(
   // The same text sent again (a resend, a template) is one thing: judged once, it cannot crowd
   // the candidates, and a decision further down the ranking still gets its turn.
   // Compared by the hash of their sameTextKey, and the keys themselves only when two hashes meet.
-  const scanned = text.length > MAX_SCANNED_CHARS ? text.slice(0, MAX_SCANNED_CHARS) : text;
-  const hash = sameTextHash(scanned);
+  const { scanned, hash, statements, pastedShare } = analyseRecord(text);
   const earlier = judged.get(hash);
   if (
     earlier !== undefined && earlier.some((t) => t === scanned || sameTextKey(t) === sameTextKey(scanned))
@@ -684,7 +675,6 @@ function checkStatements(
     return { rule: "repeat", detail: "the same text as a candidate already judged" };
   }
   judged.set(hash, [...(earlier ?? []), scanned]);
-  const { statements, pastedShare } = statementsOf(text);
   if (pastedShare > PASTED_SHARE) {
     return { rule: "paste", detail: `${(pastedShare * 100).toFixed(0)}% of it is pasted material` };
   }

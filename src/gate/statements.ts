@@ -390,3 +390,53 @@ export function sameTextHash(text: string): string {
 export function statementKey(text: string): string {
   return `s${sameTextHash(text)}`;
 }
+
+/** What the gate reads of a candidate record's text before it weighs the statements. */
+export interface RecordAnalysis extends Statements {
+  /** The text within RECORD_LIMITS (its first MAX_SCANNED_CHARS). */
+  readonly scanned: string;
+  /** sameTextHash(scanned): a resend of the same text is judged once (gate.ts "repeat"). */
+  readonly hash: string;
+}
+
+/**
+ * The scanned texts analysed most recently, up to this many characters in all (about 4 MB of
+ * text and as much again of statements). The warm helper judges the same candidates prompt after
+ * prompt (a topic's records come back while a person works on it): splitting and hashing a
+ * candidate's text was a quarter of its time per prompt (docs/hook_startup.md).
+ */
+export const ANALYSED_MAX_CHARS = 2_000_000;
+
+/** Most recently used last; every analysis is a pure function of its key. */
+const analysed = new Map<string, RecordAnalysis>();
+let analysedChars = 0;
+
+/**
+ * The statements, pasted share and same-text hash of a record's text, as statementsOf and
+ * sameTextHash give them; remembered by the scanned text (the result depends on nothing else),
+ * so a text judged again costs a look-up. Callers must not change what it returns (it is shared).
+ */
+export function analyseRecord(text: string): RecordAnalysis {
+  const scanned = text.length > MAX_SCANNED_CHARS ? text.slice(0, MAX_SCANNED_CHARS) : text;
+  const known = analysed.get(scanned);
+  if (known !== undefined) {
+    analysed.delete(scanned);
+    analysed.set(scanned, known);
+    return known;
+  }
+  const { statements, pastedShare } = statementsOf(scanned);
+  const analysis: RecordAnalysis = Object.freeze({
+    scanned,
+    hash: sameTextHash(scanned),
+    statements: Object.freeze(statements.map((s) => Object.freeze(s))),
+    pastedShare,
+  });
+  analysed.set(scanned, analysis);
+  analysedChars += scanned.length;
+  for (const [key] of analysed) {
+    if (analysedChars <= ANALYSED_MAX_CHARS) break;
+    analysed.delete(key);
+    analysedChars -= key.length;
+  }
+  return analysis;
+}

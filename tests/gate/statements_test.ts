@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import {
+  ANALYSED_MAX_CHARS,
+  analyseRecord,
   hardWrapped,
   MAX_SCANNED_CHARS,
   pastedLineReason,
@@ -197,4 +199,42 @@ Deno.test("an abbreviation's full stop ends no sentence: vs., e.g., i.e.", () =>
     "Use a queue, e.g. SQS.",
     "Or i.e. anything.",
   ]);
+});
+
+Deno.test("analyseRecord() is statementsOf and sameTextHash of the scanned text, remembered by it, shared frozen, and bounded", () => {
+  const texts = [
+    "We decided: Postgres, not MySQL. Backups run nightly.",
+    "```\nnpm ERR! code E404\n```\nignore that, use pnpm from now on",
+    "x".repeat(10) + "\n\n" + "Always run the linter before a commit. ".repeat(200), // over MAX_SCANNED_CHARS
+  ];
+  for (const text of texts) {
+    const scanned = text.slice(0, MAX_SCANNED_CHARS);
+    const a = analyseRecord(text);
+    assert.equal(a.scanned, scanned);
+    assert.equal(a.hash, sameTextHash(scanned));
+    const fresh = statementsOf(text);
+    assert.deepEqual([a.statements, a.pastedShare], [fresh.statements, fresh.pastedShare]);
+    assert.equal(analyseRecord(text), a, "the same text again: the remembered analysis");
+    assert.equal(
+      analyseRecord([...scanned].join("")),
+      a,
+      "remembered by the scanned text, not the string object",
+    );
+    assert.ok(Object.isFrozen(a) && Object.isFrozen(a.statements) && a.statements.every(Object.isFrozen));
+  }
+  // More than ANALYSED_MAX_CHARS of other texts since: the first is forgotten (analysed afresh, equal).
+  const first = analyseRecord(texts[0]!);
+  const filler = Math.ceil(ANALYSED_MAX_CHARS / MAX_SCANNED_CHARS) + 1;
+  for (let i = 0; i < filler; i++) {
+    analyseRecord(`${i} ${"a decision about the build. ".repeat(150)}`.slice(0, MAX_SCANNED_CHARS));
+  }
+  const again = analyseRecord(texts[0]!);
+  assert.notEqual(again, first, "forgotten past the bound");
+  assert.deepEqual(again, first);
+  // A text used again is kept while others are forgotten (most recently used last).
+  const kept = analyseRecord(texts[1]!);
+  for (let i = 0; i < filler; i++) {
+    analyseRecord(`${i} ${"another note on the deploy. ".repeat(150)}`.slice(0, MAX_SCANNED_CHARS));
+    if (i % 100 === 0) assert.equal(analyseRecord(texts[1]!), kept, `still kept at ${i}`);
+  }
 });
