@@ -313,6 +313,49 @@ Deno.test("a long list in a much larger segment fills only its documents' column
   }
 });
 
+Deno.test("rows a search filled are not read again: the same long list asked again reads no document row, and ranks as one index does", async () => {
+  // As the warm helper keeps one index across prompts: a list of 256–312 documents (raw, under a
+  // 64th of the segment) has its rows read the first time it is asked for, then never.
+  const records = makeRecords(20_000);
+  const words = deriveLexicon(basisRecords(records).map((r) => r.text));
+  const projects = new Names();
+  const sessions = new Names();
+  const { dir, files } = await writeSegments([records], words, projects, sessions);
+  const docRows = Segment.prototype.docRows;
+  let rowsRead = 0;
+  Segment.prototype.docRows = function (first: number, count: number) {
+    rowsRead += count;
+    return docRows.call(this, first, count);
+  };
+  try {
+    const mem = buildMemoryIndex(records, { cjkWords: words });
+    const sparse = mem.vocabulary().filter((t) => mem.docFreq(t) >= 256 && mem.docFreq(t) < 20_000 / 64)
+      .sort();
+    assert.ok(sparse.length >= 2, `terms with a list of 256–312 documents: ${sparse.length}`);
+    const seg = segmentedOver(files, [], [], records, words, projects, sessions);
+    const rowsFor = (q: string) => {
+      const before = rowsRead;
+      assertSameSearches(seg, mem, [q]);
+      return rowsRead - before;
+    };
+    const first = rowsFor(sparse[0]!);
+    assert.ok(first >= mem.docFreq(sparse[0]!), `the first search reads its list's rows (${first})`);
+    assert.ok(first < 20_000, `only its rows, not the whole table (${first})`);
+    assert.equal(rowsFor(sparse[0]!), 0, "the same prompt again reads no row");
+    // A new long list reads rows, never all of the first list's again.
+    const second = rowsFor(sparse[1]!);
+    assert.ok(
+      second > 0 && second < first + mem.docFreq(sparse[1]!),
+      `a new long list reads its rows (${second})`,
+    );
+    assert.equal(rowsFor(`${sparse[1]} ${sparse[0]}`), 0, "both lists filled: no row read");
+    seg.close();
+  } finally {
+    Segment.prototype.docRows = docRows;
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a common word's long lists read for a few look-ups rank alike the first time (not kept) and later (kept)", async () => {
   // Three segments of 2,500–4,000 documents, too large to be read whole when opened, with
   // deletions: "the" and "we" hold hundreds of documents in each (raw lists) and only add to the
