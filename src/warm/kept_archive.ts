@@ -57,6 +57,8 @@ export interface KeptArchiveStats {
 
 export class KeptArchive implements ArchiveSource {
   #kept: Kept | null = null;
+  /** The open under way, if any (settles, never rejects). */
+  #opening: Promise<unknown> | null = null;
   #entities: { path: string; text: string; list: Entity[] } | null = null;
   #opens = 0;
   #reused = 0;
@@ -66,6 +68,9 @@ export class KeptArchive implements ArchiveSource {
   }
 
   async open(recordsPath: string): Promise<HeldCorpus | null> {
+    // Runs that ask while an open is under way (the warm-up and a first prompt) wait for it and
+    // take what it kept, rather than opening the archive a second time.
+    while (this.#opening !== null) await this.#opening;
     const kept = this.#kept;
     if (kept !== null && this.#stillCurrent(kept, recordsPath)) {
       kept.runs++;
@@ -73,6 +78,17 @@ export class KeptArchive implements ArchiveSource {
       return this.#hold(kept);
     }
     if (kept !== null) this.#retire(kept);
+    const opening = this.#openFresh(recordsPath);
+    this.#opening = opening.then(() => {}, () => {});
+    try {
+      return await opening;
+    } finally {
+      this.#opening = null;
+    }
+  }
+
+  /** Opens the archive and keeps it (before it resolves: a run waiting on #opening then finds it). */
+  async #openFresh(recordsPath: string): Promise<HeldCorpus | null> {
     this.#opens++;
     const loaded = await OPEN_PER_RUN.open(recordsPath);
     if (loaded === null) return null;
@@ -87,7 +103,6 @@ export class KeptArchive implements ArchiveSource {
       superseded: false,
       closed: false,
     };
-    // Another run may have opened one meanwhile: the later open is the one kept.
     if (this.#kept !== null) this.#retire(this.#kept);
     this.#kept = next;
     return this.#hold(next);

@@ -34,6 +34,7 @@ import {
 } from "./wire.ts";
 import { writeAll } from "../fsutil/bytes.ts";
 import { KeptArchive } from "./kept_archive.ts";
+import { warmUp } from "./warm_up.ts";
 
 /**
  * Idle exit: ten minutes without a prompt. Someone typing keeps it warm through pauses to read
@@ -142,6 +143,9 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
   }, WARM_WATCH_MS);
 
   const archive = new KeptArchive();
+  // Connections being handled now (at most WARM_MAX_CONNECTIONS).
+  let handling = 0;
+  let warmUpPrompts: number | null = null;
   const status = (): WarmStatus => ({
     pid: Deno.pid,
     build: settings.build,
@@ -150,6 +154,7 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
     idleExitMs: idleMs,
     archiveOpens: archive.stats.opens,
     archiveReused: archive.stats.reused,
+    warmUpPrompts,
   });
 
   const answer = async (conn: Deno.Conn, header: object, body = new Uint8Array()) => {
@@ -261,8 +266,18 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
     }
   };
 
+  // The first prompts would compile the code and read the common words' lists: done now, in the
+  // idle time after listening, never beside a request (src/warm/warm_up.ts).
+  warmUp({
+    source: archive,
+    recordsPath: own.records,
+    entitiesPath: startConfig.entities,
+    personas: startConfig.hook_personas,
+    busy: () => handling > 0,
+    stopped: () => exitReason !== null,
+  }).then((n) => warmUpPrompts = n);
+
   try {
-    let handling = 0;
     for await (const conn of listener) {
       if (handling >= WARM_MAX_CONNECTIONS) {
         conn.close();
