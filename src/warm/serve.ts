@@ -113,8 +113,23 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
     const problem = ensurePrivateFolder(f);
     if (problem !== null) return `the folder "${f}" is not private: ${problem}`;
   }
+  // The first prompts would compile the code and read the common words' lists: done before
+  // listening, so no prompt waits behind it (src/warm/warm_up.ts).
+  const archive = new KeptArchive();
+  let aborted = false;
+  settings.signal?.addEventListener("abort", () => aborted = true);
+  const warmUpPrompts = await warmUp({
+    source: archive,
+    recordsPath: own.records,
+    entitiesPath: startConfig.entities,
+    personas: startConfig.hook_personas,
+    stopped: () => aborted,
+  });
   const listener = await listenOnce(socket);
-  if (listener === null) return "another helper is listening";
+  if (listener === null) {
+    archive.close();
+    return "another helper is listening";
+  }
   const inode = Deno.lstatSync(socket).ino;
   settings.onListening?.(socket);
 
@@ -142,10 +157,6 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
     }
   }, WARM_WATCH_MS);
 
-  const archive = new KeptArchive();
-  // Connections being handled now (at most WARM_MAX_CONNECTIONS).
-  let handling = 0;
-  let warmUpPrompts: number | null = null;
   const status = (): WarmStatus => ({
     pid: Deno.pid,
     build: settings.build,
@@ -266,18 +277,8 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
     }
   };
 
-  // The first prompts would compile the code and read the common words' lists: done now, in the
-  // idle time after listening, never beside a request (src/warm/warm_up.ts).
-  warmUp({
-    source: archive,
-    recordsPath: own.records,
-    entitiesPath: startConfig.entities,
-    personas: startConfig.hook_personas,
-    busy: () => handling > 0,
-    stopped: () => exitReason !== null,
-  }).then((n) => warmUpPrompts = n);
-
   try {
+    let handling = 0;
     for await (const conn of listener) {
       if (handling >= WARM_MAX_CONNECTIONS) {
         conn.close();

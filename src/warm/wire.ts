@@ -94,8 +94,8 @@ export interface WarmStatus {
   /** Times the helper opened the archive, and prompts answered from one it kept open (src/warm/kept_archive.ts). */
   readonly archiveOpens?: number;
   readonly archiveReused?: number;
-  /** Prompts the helper's warm-up asked itself (src/warm/warm_up.ts); null while it runs. */
-  readonly warmUpPrompts?: number | null;
+  /** Prompts the helper's warm-up asked itself before it listened (src/warm/warm_up.ts). */
+  readonly warmUpPrompts?: number;
 }
 
 const encoder = new TextEncoder();

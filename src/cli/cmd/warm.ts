@@ -64,11 +64,9 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
       ...(typeof s.archiveOpens === "number"
         ? [`  archive: opened ${s.archiveOpens} time(s), kept open for ${s.archiveReused ?? 0} prompt(s)`]
         : []),
-      ...(s.warmUpPrompts === undefined ? [] : [
-        s.warmUpPrompts === null
-          ? "  warm-up: running"
-          : `  warm-up: asked itself ${s.warmUpPrompts} of the archive's newest prompt(s), answers dropped`,
-      ]),
+      ...(typeof s.warmUpPrompts === "number"
+        ? [`  warm-up: asked itself ${s.warmUpPrompts} of the archive's newest prompt(s), answers dropped`]
+        : []),
     ].join("\n") + "\n",
   );
   return EXIT.ok;
