@@ -7,17 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { runCli } from "../cli_helper.ts";
-import {
-  claudeJson,
-  CONTRADICTION,
-  frame,
-  OFF,
-  ON,
-  removeWorld,
-  startHelper,
-  until,
-  warmWorld,
-} from "./_warm.ts";
+import { claudeJson, CONTRADICTION, frame, OFF, ON, removeWorld, startHelper, warmWorld } from "./_warm.ts";
 import { KeptArchive } from "../../src/warm/kept_archive.ts";
 import { WARM_UP_PROMPTS, warmUp } from "../../src/warm/warm_up.ts";
 import type { WarmStatus } from "../../src/warm/wire.ts";
