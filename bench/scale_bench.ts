@@ -414,9 +414,13 @@ try {
   console.log(
     `\ngoals: one-prompt collect ${ratio(last.oneWall, first.oneWall)} of ${fmtSize(first.size)} (≤ 2×), ` +
       `${cell(last.oneRss, "MB", 0)} (< 150 MB); full collect ${cell(last.fullRss, "MB", 0)} (< 300 MB); ` +
-      `hook ${ratio(last.hookMs, first.hookMs)} of ${fmtSize(first.size)} (≤ 1.5×), ` +
-      `${ratio(last.hookMs, last.helloMs)} hello-world (≤ 1.5×; compiled: ` +
-      `${variants.compiled ? ratio(last.compiledMs, last.compiledHelloMs) : "skipped"})`,
+      `hook ${ratio(last.hookMs, first.hookMs)} of ${fmtSize(first.size)} (≤ 1.5×); ` +
+      `hook / hello-world (≤ 1.5×) via the warm helper ${
+        rows.map((r) => ratio(r.warmMs, r.helloMs)).join(" / ")
+      } at ${rows.map((r) => fmtSize(r.size)).join(" / ")} (started as deno task verdict: ${
+        rows.map((r) => ratio(r.taskWarmMs, r.helloMs)).join(" / ")
+      }), in-process ${ratio(last.hookMs, last.helloMs)}, compiled ` +
+      `${variants.compiled ? ratio(last.compiledMs, last.compiledHelloMs) : "skipped"}`,
   );
 } finally {
   await Deno.remove(builds, { recursive: true });
