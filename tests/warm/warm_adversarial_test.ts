@@ -554,53 +554,69 @@ Deno.test("through the helper, a record a new credential rule covers is not quot
   }
 });
 
-Deno.test("a hint no client printed is not recorded as shown: the session's next prompt still gets it", async () => {
+/**
+ * A helper over the example archive, with the in-process hook's output for a prompt that fires
+ * (`cold`); `deliver` has the helper answer `session` without that answer being printed. Then
+ * nothing may be recorded as shown to it, and its next prompt gets the decision, from the helper.
+ */
+async function unprintedIsNotRecorded(
+  session: string,
+  deliver: (env: Record<string, string>) => Promise<void>,
+  after?: (env: Record<string, string>) => Promise<void>,
+): Promise<void> {
   const env = await warmWorld({}, true);
   const helper = await startHelper(env);
-  const ledgers = `${env.HOME}/.local/state/verdict/seen`;
   try {
     const cold = await runCli(["hook", "user-prompt"], {
       env: { ...env, ...OFF },
       stdin: claudeJson(CONTRADICTION, "cold"),
     });
     assert.match(cold.stdout, /pg_dump every night/, "the decision fires in-process");
-    // A client that sends its prompt and is gone before the answer (as one is that gave up
-    // waiting and ran the hook itself).
-    const body = enc.encode(claudeJson(CONTRADICTION, "gone"));
-    const c = await Deno.connect({ transport: "unix", path: socketOf(env) });
-    await writeAll(c, hintRequest(env, {}, body));
-    c.close();
-    await until(async () => (await answered(env)) === 1, 10_000, "the helper to take the request");
+    await deliver(env);
     await new Promise((r) => setTimeout(r, 300));
-    const recorded = await Deno.readTextFile(`${ledgers}/gone.jsonl`).catch(() => "");
-    assert.equal(recorded, "", "nothing is recorded as shown to the session");
+    const ledger = `${env.HOME}/.local/state/verdict/seen/${session}.jsonl`;
+    assert.equal(
+      await Deno.readTextFile(ledger).catch(() => ""),
+      "",
+      "nothing is recorded as shown to the session",
+    );
     const next = await runCli(["hook", "user-prompt"], {
       env: { ...env, ...ON },
-      stdin: claudeJson(CONTRADICTION, "gone"),
+      stdin: claudeJson(CONTRADICTION, session),
     });
     assert.equal(next.stdout, cold.stdout, "the session's next prompt gets the decision");
     assert.equal(await answered(env), 2, "from the helper");
-    const again = await runCli(["hook", "user-prompt"], {
-      env: { ...env, ...ON },
-      stdin: claudeJson(CONTRADICTION, "gone"),
-    });
-    assert.doesNotMatch(again.stdout, /pg_dump every night/, "once printed, the cooldown holds it back");
+    await after?.(env);
   } finally {
     await helper.stop();
     await removeWorld(env);
   }
+}
+
+Deno.test("a hint no client printed is not recorded as shown: the session's next prompt still gets it", async () => {
+  await unprintedIsNotRecorded(
+    "gone",
+    async (env) => {
+      // A client that sends its prompt and is gone before the answer (as one is that gave up
+      // waiting and ran the hook itself).
+      const body = enc.encode(claudeJson(CONTRADICTION, "gone"));
+      const c = await Deno.connect({ transport: "unix", path: socketOf(env) });
+      await writeAll(c, hintRequest(env, {}, body));
+      c.close();
+      await until(async () => (await answered(env)) === 1, 10_000, "the helper to take the request");
+    },
+    async (env) => {
+      const again = await runCli(["hook", "user-prompt"], {
+        env: { ...env, ...ON },
+        stdin: claudeJson(CONTRADICTION, "gone"),
+      });
+      assert.doesNotMatch(again.stdout, /pg_dump every night/, "once printed, the cooldown holds it back");
+    },
+  );
 });
 
 Deno.test("a real client that cannot print (its stdout closed by the host) records nothing: the session's next prompt still gets the hint", async () => {
-  const env = await warmWorld({}, true);
-  const helper = await startHelper(env);
-  const ledgers = `${env.HOME}/.local/state/verdict/seen`;
-  try {
-    const cold = await runCli(["hook", "user-prompt"], {
-      env: { ...env, ...OFF },
-      stdin: claudeJson(CONTRADICTION, "cold"),
-    });
-    assert.match(cold.stdout, /pg_dump every night/, "the decision fires in-process");
+  await unprintedIsNotRecorded("closed", async (env) => {
     const child = new Deno.Command(Deno.execPath(), {
       args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, "hook", "user-prompt"],
       env: { PATH: Deno.env.get("PATH") ?? "", DENO_DIR: denoDir(), ...env, ...ON },
@@ -616,19 +632,7 @@ Deno.test("a real client that cannot print (its stdout closed by the host) recor
     await w.close();
     await child.status;
     assert.equal(await answered(env), 1, "the helper answered the client");
-    await new Promise((r) => setTimeout(r, 300));
-    const recorded = await Deno.readTextFile(`${ledgers}/closed.jsonl`).catch(() => "");
-    assert.equal(recorded, "", "nothing is recorded as shown to the session");
-    const next = await runCli(["hook", "user-prompt"], {
-      env: { ...env, ...ON },
-      stdin: claudeJson(CONTRADICTION, "closed"),
-    });
-    assert.equal(next.stdout, cold.stdout, "the session's next prompt gets the decision");
-    assert.equal(await answered(env), 2, "from the helper");
-  } finally {
-    await helper.stop();
-    await removeWorld(env);
-  }
+  });
 });
 
 /** Calls startHelper at a given moment (argv: the moment, the state folder), prints whether it started one. */
