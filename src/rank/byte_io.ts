@@ -129,12 +129,6 @@ export function readAt(file: Deno.FsFile, offset: number, length: number, what: 
   return buf;
 }
 
-/** Writes every byte of `bytes`. */
-export function writeAllSync(file: Deno.FsFile, bytes: Uint8Array): void {
-  let off = 0;
-  while (off < bytes.length) off += file.writeSync(bytes.subarray(off));
-}
-
 /** FNV-1a over UTF-8 bytes, 32 bits: the term hash of the bucket directory and of the term order. */
 export function fnv1a32(bytes: Uint8Array, start = 0, end = bytes.length): number {
   let h = 0x811c9dc5;

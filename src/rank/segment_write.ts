@@ -6,7 +6,8 @@
  * into place: a segment file that exists is complete.
  */
 import { NO_SESSION } from "./bm25.ts";
-import { ByteWriter, compareBytes, fnv1a32, writeAllSync } from "./byte_io.ts";
+import { ByteWriter, compareBytes, fnv1a32 } from "./byte_io.ts";
+import { writeAllSync } from "../fsutil/bytes.ts";
 import { PostingsBuilder, PostingsScratch } from "./memory_index.ts";
 import {
   compareTerms,
