@@ -5,7 +5,7 @@
  * a few small modules), and runs the hook in-process only when no helper answers. Every other
  * command goes through the launcher.
  */
-import { hookArgs } from "./src/cli/hook_argv.ts";
+import { hookArgs } from "./src/hint/hook_argv.ts";
 import { askWarmHelper, WARM_AFTER_ENV, WARM_AFTER_MAX_MS } from "./src/warm/client.ts";
 
 /**
@@ -23,7 +23,13 @@ const LAUNCHER = new URL("./src/cli/main.ts", import.meta.url).href;
  * answers reads none of it (tests/warm/client_modules_test.ts). The compile names it with
  * --include.
  */
-const HOOK_ENTRY = new URL("./src/cli/hook_entry.ts", import.meta.url).href;
+const HOOK_ENTRY = new URL("./src/hint/hook_entry.ts", import.meta.url).href;
+
+/**
+ * Starting the helper: named through a variable, so a hook that does not start one (nearly
+ * every hook) never reads it. The compile names it with --include.
+ */
+const WARM_START = new URL("./src/warm/start.ts", import.meta.url).href;
 
 /**
  * A helper a hook has just started (src/warm/start.ts) waits out that hook's deadline before it
@@ -49,7 +55,9 @@ if (import.meta.main) {
     } else {
       code = await (await import(HOOK_ENTRY)).runUserPromptHook(hook, env, cwd, {
         stdin: warm.stdin,
-        startHelper: warm.startHelper,
+        startHelper: warm.startHelper
+          ? (stateDir: string) => import(WARM_START).then((m) => m.startHelper(stateDir, env))
+          : undefined,
       });
     }
   } else {

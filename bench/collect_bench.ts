@@ -10,7 +10,7 @@
  * Goals: collect within 3× the baseline, peak RSS under 300 MB, no-op re-collect under 0.5 s.
  */
 import { readLines } from "../src/collect/lines.ts";
-import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
 
 const GIB = Number(Deno.args[Deno.args.indexOf("--gib") + 1] ?? "1") || 1;

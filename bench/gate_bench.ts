@@ -15,7 +15,7 @@
  * own index): a before/after in one run. Goal (issue 10): search + gate p50 ≤ 0.2 ms, p95 ≤ 1 ms
  * at 2·10⁵ records.
  */
-import type { VerdictRecord } from "../src/collect/record.ts";
+import type { VerdictRecord } from "../src/record/record.ts";
 import { GATE_CANDIDATES, hintFor, type HintRequest, searchOptions, typedPrompt } from "../src/gate/hint.ts";
 import { buildMemoryIndex } from "../src/rank/memory_index.ts";
 import { corpusLexicon, search } from "../src/rank/score.ts";

@@ -11,7 +11,7 @@
  *   - `hint` end to end as the hook runs it (process start to exit) p50/p95 — vs. a Deno
  *     hello-world started the same way, round-robin; in-process, and answered by the warm helper,
  *     each started as an installed hook starts (no lock or deno.json read: binaryLikeRunFlags in
- *     scripts/task_flags.ts), the helper's also as `deno task verdict` starts it (both read);
+ *     src/task_flags.ts), the helper's also as `deno task verdict` starts it (both read);
  *   - peak RSS of the hint process;
  *   - `hint` end to end on a 4 MB prompt of Chinese (over a million distinct bigrams, just under
  *     the hook's 4 MiB input cap) — vs. the same hello-world: bounded work, inside the deadline.
@@ -19,14 +19,14 @@
  * peak RSS < 100 MB.
  */
 import { DatabaseSync } from "node:sqlite";
-import { recordLine, type VerdictRecord } from "../src/collect/record.ts";
+import { recordLine, type VerdictRecord } from "../src/record/record.ts";
 import { makeRecords, queries } from "./hint_bench_data.ts";
 import { buildArchive } from "../src/store/build.ts";
 import { openArchiveReader } from "../src/store/reader.ts";
 import { hintFor } from "../src/gate/hint.ts";
-import { HOOK_DEADLINE_MS } from "../src/cli/hint_run.ts";
+import { HOOK_DEADLINE_MS } from "../src/hint/run.ts";
 import { tokenize } from "../src/rank/tokenize.ts";
-import { binaryLikeRunFlags, MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
+import { binaryLikeRunFlags, MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
 import { untilHelperAnswers } from "./warm_helper.ts";
 

@@ -1,5 +1,5 @@
 /** Synthetic records and queries for the hint benchmark (deterministic). */
-import { recordId, type RecordKind, type VerdictRecord } from "../src/collect/record.ts";
+import { recordId, type RecordKind, type VerdictRecord } from "../src/record/record.ts";
 
 export function rng(seed: number): () => number {
   let a = seed;

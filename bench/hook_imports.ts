@@ -3,5 +3,5 @@
  * and the hook's own entry, with everything they import) and runs nothing. Its time against a
  * hello-world is the floor Deno's start-up and module loading put under the hook.
  */
-import "../src/cli/hook_argv.ts";
-import "../src/cli/hook_entry.ts";
+import "../src/hint/hook_argv.ts";
+import "../src/hint/hook_entry.ts";

@@ -11,7 +11,7 @@
  * Nothing built here is kept: the folder is removed at the end of the run.
  */
 import { compileArgs, hostTarget } from "../scripts/compile.ts";
-import { binaryLikeRunFlags } from "../scripts/task_flags.ts";
+import { binaryLikeRunFlags } from "../src/task_flags.ts";
 
 export interface Variant {
   /** The hook's argv up to `hook user-prompt`, without them. */

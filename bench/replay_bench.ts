@@ -10,11 +10,11 @@
  *   - `verdict replay --json` end to end as a process (wall time and peak RSS by /usr/bin/time).
  * Goal (issue 12): 10⁴ prompts in well under a minute.
  */
-import { recordLine } from "../src/collect/record.ts";
+import { recordLine } from "../src/record/record.ts";
 import { hintFor } from "../src/gate/hint.ts";
 import { buildMemoryIndex } from "../src/rank/memory_index.ts";
 import { replayArchive, replayerFor, sortedRecords } from "../src/replay/replay.ts";
-import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
 import { makeRecords } from "./hint_bench_data.ts";
 

@@ -18,12 +18,12 @@
  *     answered by the warm helper (src/warm/), which the first prompt with the helper on starts
  *     (that prompt's cost, and how long until the helper answers, are rows of their own).
  *   - the same first full collect under Deno's default heap sizes (the verdict task's flags less
- *     its --v8-flags, scripts/task_flags.ts): the baseline the task's heap flags are measured
+ *     its --v8-flags, src/task_flags.ts): the baseline the task's heap flags are measured
  *     against, in the same run;
  * Goals (issue 10): one-prompt collect at 10⁶ within 2× of 10³ and under 150 MB; full collect of
  * 10⁶ under 300 MB; hook at 10⁶ within 1.5× of 10³, and within 1.5× of hello-world.
  */
-import { binaryLikeRunFlags, MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
+import { binaryLikeRunFlags, MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
 import { queries } from "./hint_bench_data.ts";
 import { bundledHook, compiledHook, type Variant } from "./hook_variants.ts";
@@ -202,7 +202,7 @@ async function measure(history: History, size: number, hello: string, variants: 
     }
 
     const qs = queries(HOOK_RUNS + 3);
-    // The hook as an installed one starts: no lock or config read (scripts/task_flags.ts,
+    // The hook as an installed one starts: no lock or config read (src/task_flags.ts,
     // binaryLikeRunFlags); the task's way, which reads both, is a row of its own.
     const hookStart = [Deno.execPath(), "run", "--quiet", ...binaryLikeRunFlags(), MAIN_TS];
     const hookArgs = [...hookStart, "hook", "user-prompt"];

@@ -13,15 +13,15 @@
  * the in-process answer written by the contract's formatter, and the server's peak RSS
  * (/proc/<pid>/status VmHWM). A benchmark, not a test: it asserts nothing about time.
  */
-import { compareRecords, type VerdictRecord } from "../src/collect/record.ts";
+import { compareRecords, type VerdictRecord } from "../src/record/record.ts";
 import { makeRecords, queries as benchQueries } from "./hint_bench_data.ts";
 import { buildArchive } from "../src/store/build.ts";
-import { compileCredentialRules } from "../src/collect/secrets.ts";
-import { openRecaller } from "../src/rank/recall.ts";
+import { compileCredentialRules } from "../src/record/secrets.ts";
+import { openRecaller } from "../src/lookup/recall.ts";
 import { CONTRACT } from "../src/serve/contract.ts";
 import { formatRecall } from "../src/serve/format.ts";
 import { Client, StreamableHTTPClientTransport } from "../src/serve/mcp_client_deps.ts";
-import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
 
 function arg(name: string, fallback: number): number {

@@ -11,7 +11,7 @@
  * run (the baseline), its open files, the answer's round trip p50 / p95 seen from this client, and
  * how often the helper opened the archive. Bounded memory shows as a ratio that levels off.
  */
-import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
 import { buildIdentity, encodeFrame, readFrame, WARM_PRINTED, WARM_PROTOCOL } from "../src/warm/wire.ts";
 import { writeAll } from "../src/fsutil/bytes.ts";

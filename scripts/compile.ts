@@ -4,7 +4,7 @@
  *
  * Baked into every binary:
  * - the permission and unstable flags of the `verdict` task in deno.json (the single source,
- *   read through scripts/task_flags.ts): the broad base each command narrows itself from;
+ *   read through src/task_flags.ts): the broad base each command narrows itself from;
  * - src/cli/worker.ts (the Worker entry), named with --include because `new Worker(new URL(...))`
  *   is not a static import, and src/cli/main.ts (the launcher), which main.ts imports through a
  *   variable (the command table's loaders are literal dynamic imports, so every command comes
@@ -17,7 +17,7 @@
  * DENORT_BIN names a local one, which can only serve the host's own target: with DENORT_BIN set
  * and no --target, only the host target is built.
  */
-import { MAIN_TS, verdictRunFlags } from "./task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 
 export interface Target {
   /** Short name used with --target and in the output file name. */
@@ -44,8 +44,8 @@ export const TARGETS: readonly Target[] = [
 export const INCLUDES: readonly string[] = [
   "src/cli/worker.ts",
   "src/cli/main.ts",
-  "src/cli/roots.ts",
-  "src/cli/hook_entry.ts",
+  "src/plan/roots.ts",
+  "src/hint/hook_entry.ts",
   "src/warm/start.ts",
 ];
 

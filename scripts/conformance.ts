@@ -6,8 +6,8 @@
  * to the suite (e.g. `deno task conformance --scenario tools-list`). Exit status: the suite's,
  * or 1 when serve did not stop cleanly.
  */
-import { MAIN_TS, verdictRunFlags } from "./task_flags.ts";
-import { recordLine, type VerdictRecord } from "../src/collect/record.ts";
+import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
+import { recordLine, type VerdictRecord } from "../src/record/record.ts";
 
 const SUITE = "npm:@modelcontextprotocol/conformance@0.1.16";
 /** The suite's own lock file: its dependency tree is fetched by this task only, never by verdict's. */

@@ -7,7 +7,7 @@
 import { sessionRoots } from "../src/agents/locate.ts";
 import { AGENTS, andList, orList } from "../src/agents/registry.ts";
 import { loadAgents } from "../src/agents/loaded.ts";
-import { MAIN_TS, verdictRunFlags } from "./task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 
 const EXAMPLES = new URL("../examples/", import.meta.url).pathname;
 const DEFAULT_QUERY = "which database and backups did we decide on";

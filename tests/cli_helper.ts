@@ -1,7 +1,7 @@
 /**
  * Spawns the real CLI exactly as `deno task verdict` does (same flags), in a given environment.
  */
-import { MAIN_TS, verdictRunFlags } from "../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 
 export interface CliResult {
   readonly code: number;

@@ -19,11 +19,12 @@
  * (records in the store, records and a carry out), edits are text in, text out.
  */
 import type { Env } from "../config/paths.ts";
-import type { LineParser, ParserOptions } from "../collect/line_parser.ts";
-import type { VerdictRecord } from "../collect/record.ts";
-import type { ProblemReporter } from "../collect/source.ts";
-import type { EditResult } from "../install/errors.ts";
-import type { Check } from "../install/checks.ts";
+import type { LineParser, ParserOptions } from "../record/line_parser.ts";
+import type { VerdictRecord } from "../record/record.ts";
+import type { ProblemReporter } from "../record/source.ts";
+import type { EditResult } from "../hostfile/errors.ts";
+import type { Check } from "../hostfile/checks.ts";
+import type { McpState } from "../hostfile/mcp_servers.ts";
 
 /** The registry row: what the command line says about an agent without loading its code. */
 export interface AgentEntry {
@@ -134,14 +135,14 @@ export interface AgentKit {
    * check's id names only what it checks ("hooks", "plugin"): doctor reports it under the
    * agent's id ("codex hooks", src/install/doctor.ts agentCheckId). Where the agent is not
    * present, each check is one "skip" line saying so. The steps every hook check shares are
-   * src/install/checks.ts's (missingHooks, hooksRunElsewhere, hookList).
+   * src/hostfile/checks.ts's (missingHooks, hooksRunElsewhere, hookList).
    */
   doctor(ctx: DoctorContext): Promise<Check[]>;
 }
 
 /**
  * One session format of an agent: where its files are, which of them to read, and a resumable
- * line-fed parser (src/collect/line_parser.ts). The collector does the rest (containment, per-file
+ * line-fed parser (src/record/line_parser.ts). The collector does the rest (containment, per-file
  * incremental state, credential filter). A format that is not lines of text (a database) is the
  * other variant, StoreReader.
  */
@@ -310,9 +311,6 @@ export interface PlannedFile {
 
 /** Planned files by role. */
 export type PlannedFiles = ReadonlyMap<string, PlannedFile>;
-
-/** "ours": written by install (or the agent's own `mcp add`); "other": someone else's; null: none. */
-export type McpState = "ours" | "other" | null;
 
 /** What an agent's doctor checks get: its files as the launcher resolved them, and a reader. */
 export interface DoctorContext {

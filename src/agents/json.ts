@@ -1,7 +1,7 @@
 /**
  * What every agent's readers ask of the JSON their agent writes (session lines, settings, hook
  * files): is this value an object, does this line hold one. One home, so the session parsers
- * count a damaged line the same way (a LineParser's `malformed`, src/collect/line_parser.ts).
+ * count a damaged line the same way (a LineParser's `malformed`, src/record/line_parser.ts).
  */
 
 /** A JSON object (not null, not an array). */

@@ -9,6 +9,7 @@
  * here would have `deno run` read that folder's whole module graph before every hook starts.
  */
 import type { AgentEntry, HookDialect } from "./agent.ts";
+import { type RecordOrigin, SOURCE_ORIGINS } from "../record/record.ts";
 
 export const AGENTS: readonly AgentEntry[] = [
   {
@@ -88,6 +89,9 @@ export const AGENTS: readonly AgentEntry[] = [
 
 /** Every agent id: the `origin` values of agent records. */
 export const AGENT_IDS: readonly string[] = AGENTS.map((a) => a.id);
+
+/** Every origin a record may have: an agent's id, or a source of its own (docs, git). */
+export const RECORD_ORIGINS: readonly RecordOrigin[] = [...AGENT_IDS, ...SOURCE_ORIGINS];
 
 export function findAgentEntry(id: string): AgentEntry | undefined {
   return AGENTS.find((a) => a.id === id);

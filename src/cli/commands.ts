@@ -8,32 +8,26 @@
  * or the collectors.
  */
 import { AGENTS, andList, orList } from "../agents/registry.ts";
+import { judgeServiceNet } from "../config/config.ts";
 import { dirname } from "../config/paths.ts";
 import { sqliteFiles, storePaths } from "../store/paths.ts";
 import { doctorGrants, installGrants, scheduleGrants } from "../install/jobs.ts";
 import { NO_PERMISSIONS, type PermissionSet } from "../sandbox/permissions.ts";
 import { callLogPath, listenAddress, tokenFilePath } from "../serve/listen.ts";
-import { type OptionSpecs, stringOption } from "./args.ts";
+import { type OptionSpecs, stringOption } from "../plan/args.ts";
 import { MAIN_MODULE, warmFolderOf, warmSocketOf } from "../warm/wire.ts";
-import { type CommandModule, type CommandPlan, sessionPaths, transcriptRoots } from "./plan.ts";
+import {
+  type CommandModule,
+  type CommandPlan,
+  type PlanSpec,
+  sessionPaths,
+  transcriptRoots,
+} from "../plan/plan.ts";
 
-/**
- * How a command is confined:
- * - "worker": runs in a Worker whose Deno permissions are its rule's set for the plan;
- * - "revoke": runs in-process, opens its few files, then revokes every permission class
- *   (cheaper than a Worker on the per-prompt hook path);
- * - "none": the launcher runs it as is: it needs no access (help, version), or it pins its plan
- *   first (`launch`) and then starts its own Worker under its rule (install, doctor…).
- */
-export type SandboxMode = "worker" | "revoke" | "none";
-
-export interface CommandSpec {
-  readonly name: string;
+export interface CommandSpec extends PlanSpec {
   readonly summary: string;
   readonly usage: string;
   readonly help: string;
-  readonly options: OptionSpecs;
-  readonly sandbox: SandboxMode;
   /** Shown in `verdict --help`; internal commands are hidden. */
   readonly listed: boolean;
   /** The command's code. A literal `import()`: deno compile bundles what it can see. */
@@ -85,15 +79,6 @@ function collectWrites(records: string): string[] {
   ];
 }
 
-/** host:port of the judge service, when one is configured. */
-export function judgeServiceNet(plan: CommandPlan): string[] {
-  const url = plan.config.judge.service_url;
-  if (!url) return [];
-  const u = new URL(url);
-  const port = u.port || (u.protocol === "https:" ? "443" : "80");
-  return [`${u.hostname}:${port}`];
-}
-
 function formatHostPort(host: string, port: number): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]:${port}` : `${host}:${port}`;
 }
@@ -135,7 +120,7 @@ function serverGrants(plan: CommandPlan, serving: boolean): PermissionSet {
     write: callLog ? [callLog] : [],
     net: [
       ...(listen ? [formatHostPort(listen.host, listen.port)] : []),
-      ...judgeServiceNet(plan),
+      ...judgeServiceNet(plan.config),
     ],
     // Compaction tools build snapshots from transcripts under the roots (git status).
     run: ["git"],
@@ -205,7 +190,7 @@ function compactionHookGrants(plan: CommandPlan): PermissionSet {
       plan.paths.stateDir,
     ],
     write: [plan.paths.stateDir],
-    net: judgeServiceNet(plan),
+    net: judgeServiceNet(plan.config),
     run: ["git"],
   };
 }
@@ -627,7 +612,7 @@ loopback service (judge.service_url) is asked, else wait. wait is never permissi
     permissions: (plan) => ({
       read: optionalFile(plan, "snapshot"),
       write: [],
-      net: judgeServiceNet(plan),
+      net: judgeServiceNet(plan.config),
       run: [],
     }),
     listed: true,
@@ -658,7 +643,7 @@ safe_to_compact; 2 when a case's state is over budget; 3 for a bad or one-label 
       return {
         read: corpus ? [corpus, dirname(corpus)] : [],
         write: [],
-        net: judgeServiceNet(plan),
+        net: judgeServiceNet(plan.config),
         run: ["git"],
       };
     },

@@ -2,16 +2,16 @@
  * The shared part of `verdict recall` and `verdict query`: run the Recaller and print the ranked
  * quotes as text or JSON, with `--explain` showing the search terms and every weight applied.
  */
-import { nowMs } from "./clock.ts";
-import { booleanOption, intOption } from "./args.ts";
+import { nowMs } from "../plan/clock.ts";
+import { booleanOption, intOption } from "../plan/args.ts";
 import { EXIT, UsageError } from "../errors.ts";
-import { type CommandIO, type CommandPlan, transcriptRoots } from "./plan.ts";
-import { compileCredentialRules } from "../collect/secrets.ts";
+import { type CommandIO, type CommandPlan, transcriptRoots } from "../plan/plan.ts";
+import { compileCredentialRules } from "../record/secrets.ts";
 import { inline, jsonWithoutRawBreaks, neutralise, truncate } from "../rank/quote.ts";
-import { openRecaller, RECALL_QUOTE_CHARS, type RecallAnswer, type RecallOptions } from "../rank/recall.ts";
+import { openRecaller, RECALL_QUOTE_CHARS, type RecallAnswer, type RecallOptions } from "../lookup/recall.ts";
 import type { SearchHit } from "../rank/score.ts";
-import type { Copies } from "../rank/recall.ts";
-import { sourcePosition } from "../collect/record.ts";
+import type { Copies } from "../lookup/recall.ts";
+import { sourcePosition } from "../record/record.ts";
 
 /** Most quotes a look-up may ask for. */
 export const MAX_TOP = 50;

@@ -5,17 +5,16 @@
  * row's permission rule (./run_confined.ts). Nothing here prints except help and error reports.
  */
 import denoJson from "../../deno.json" with { type: "json" };
-import { parseArgs, stringOption } from "./args.ts";
-import { buildPlan } from "./build_plan.ts";
+import { parseArgs, stringOption } from "../plan/args.ts";
+import { buildPlan } from "../plan/build_plan.ts";
 import { commandHelp, COMMANDS, type CommandSpec, findCommand, GROUPS, mainHelp } from "./commands.ts";
 import { describeError, EXIT, UsageError } from "../errors.ts";
-import { processIO, readStdinCapped } from "./io.ts";
+import { processIO, readStdinCapped } from "../plan/io.ts";
 import type { Env } from "../config/paths.ts";
+import { HINT_MAX_STDIN } from "../hint/hook_limits.ts";
+import type { CommandPlan } from "../plan/plan.ts";
 
 export const VERSION: string = denoJson.version;
-
-/** Largest hook input accepted on stdin (Claude Code sends far less). */
-export const MAX_HOOK_STDIN = 4 * 1024 * 1024;
 
 export async function main(argv: readonly string[], env: Env, cwd: string): Promise<number> {
   const io = processIO();
@@ -74,11 +73,12 @@ async function dispatch(argv: readonly string[], env: Env, cwd: string): Promise
     // A revoke-mode command opens its files from the plan, then revokes every permission itself;
     // one with `launch` pins its plan and starts its own Worker.
     const mod = await spec.load();
-    return await (mod.launch ?? mod.run)(await buildPlan(spec, args, env, cwd, null), io);
+    const plan = await buildPlan(spec, args, env, cwd, null);
+    return mod.launch ? await mod.launch(plan, io, confinedRun) : await mod.run(plan, io);
   }
   let stdin: Uint8Array | null = null;
   if (spec.stdinInPlan) {
-    stdin = await readStdinCapped(MAX_HOOK_STDIN, true);
+    stdin = await readStdinCapped(HINT_MAX_STDIN, true);
     if (stdin === null) stdin = new Uint8Array();
   }
   const plan = await buildPlan(spec, args, env, cwd, stdin);
@@ -98,4 +98,10 @@ async function dispatch(argv: readonly string[], env: Env, cwd: string): Promise
   return spec.exitsZero ? EXIT.ok : code;
 }
 
-export { buildPlan } from "./build_plan.ts";
+/** The confined run a self-narrowing command gets, loaded when it asks for it. */
+async function confinedRun(plan: CommandPlan): Promise<number> {
+  const { runConfined } = await import("./run_confined.ts");
+  return await runConfined(plan);
+}
+
+export { buildPlan } from "../plan/build_plan.ts";

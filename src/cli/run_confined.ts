@@ -5,7 +5,7 @@
  */
 import { runInWorker } from "../sandbox/launch.ts";
 import { findCommand, permissionsFor } from "./commands.ts";
-import type { CommandPlan } from "./plan.ts";
+import type { CommandPlan } from "../plan/plan.ts";
 import type { CommandRequest } from "./worker.ts";
 
 const WORKER_ENTRY = new URL("./worker.ts", import.meta.url);

@@ -12,8 +12,8 @@
 import { describeError } from "../errors.ts";
 import { serveWorker } from "../sandbox/in_worker.ts";
 import { findCommand } from "./commands.ts";
-import { processIO } from "./io.ts";
-import type { CommandPlan } from "./plan.ts";
+import { processIO } from "../plan/io.ts";
+import type { CommandPlan } from "../plan/plan.ts";
 
 /** What src/cli/run_confined.ts sends this entry. */
 export interface CommandRequest {

@@ -5,22 +5,22 @@
  *
  * Incremental: a source file read before is read from where the last run stopped; a run that
  * finds nothing new writes only the collector's state (and nothing when that did not change).
- * An archive an older verdict wrote (records.jsonl) is migrated first (src/store/migrate.ts).
+ * An archive an older verdict wrote (records.jsonl) is migrated first (src/collect/migrate.ts).
  */
 import type { Agent } from "../agents/agent.ts";
 import { LOADED_AGENTS } from "../agents/loaded.ts";
 import type { Roots } from "../config/roots.ts";
 import type { Config } from "../config/config.ts";
 import { Archive, META } from "../store/archive.ts";
-import { migrateLegacy, type MigrationResult } from "../store/migrate.ts";
+import { migrateLegacy, type MigrationResult } from "./migrate.ts";
 import { storePaths } from "../store/paths.ts";
-import { loadSources, saveSources } from "../store/sources.ts";
+import { loadSources, saveSources } from "./saved_state.ts";
 import { sweepSegments } from "../store/sweep.ts";
 import { ArchiveUpdate, type StageTrace } from "../store/update.ts";
 import { collectDocs, type MemoryRoot } from "./docs.ts";
 import { collectGit } from "./git.ts";
 import { takeCollectLock } from "./lock.ts";
-import type { RecordKind, VerdictRecord } from "./record.ts";
+import type { RecordKind, VerdictRecord } from "../record/record.ts";
 import {
   compileCredentialRules,
   CREDENTIAL_PLACEHOLDER,
@@ -28,8 +28,8 @@ import {
   credentialRulesDigest,
   findCredential,
   holdsCredential,
-} from "./secrets.ts";
-import type { ProblemReporter } from "./source.ts";
+} from "../record/secrets.ts";
+import type { ProblemReporter } from "../record/source.ts";
 import {
   collectTranscripts,
   type SavedTranscripts,

@@ -25,15 +25,15 @@ import { walkFiles } from "../fsutil/walk.ts";
 import { containedRealPath } from "../sandbox/contain.ts";
 import { execGit, GitError, gitRepoInfo, runGit } from "./git_run.ts";
 import { MAX_DOC_BYTES, screenedChunks } from "./markdown.ts";
-import { recordId, toRfc3339, type VerdictRecord } from "./record.ts";
-import type { CredentialRule } from "./secrets.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "../record/record.ts";
+import type { CredentialRule } from "../record/secrets.ts";
 import {
   emptyStats,
   type ProblemReporter,
   sinceCovers,
   type SourceResult,
   type SourceStats,
-} from "./source.ts";
+} from "../record/source.ts";
 import { type FileIdentity, identityOf, sameIdentity } from "../fsutil/identity.ts";
 
 export { MAX_DOC_BYTES } from "./markdown.ts";

@@ -9,14 +9,21 @@
  * read and the repository is left out of `replaced`.
  */
 import { execGit, GitError, gitRepoInfo, runGit, runGitText } from "./git_run.ts";
-import { compareRecords, fnv1a64, overCap, recordId, toRfc3339, type VerdictRecord } from "./record.ts";
+import {
+  compareRecords,
+  fnv1a64,
+  overCap,
+  recordId,
+  toRfc3339,
+  type VerdictRecord,
+} from "../record/record.ts";
 import {
   emptyStats,
   type ProblemReporter,
   sinceCovers,
   type SourceResult,
   type SourceStats,
-} from "./source.ts";
+} from "../record/source.ts";
 
 export const GIT_STATE_VERSION = 1;
 

@@ -6,7 +6,7 @@
  * rare in notes and easily confused with a horizontal rule after a paragraph.
  */
 
-import { type CredentialRule, credentialSpans } from "./secrets.ts";
+import { type CredentialRule, credentialSpans } from "../record/secrets.ts";
 
 /** Larger Markdown files are skipped: they are generated dumps, not notes someone wrote. */
 export const MAX_DOC_BYTES = 4 * 1024 * 1024;

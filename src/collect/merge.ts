@@ -7,8 +7,8 @@
  * of its readers finds again after another.
  */
 import type { RepeatRule } from "../agents/agent.ts";
-import { compareRecords, type VerdictRecord } from "./record.ts";
-import type { SourceResult } from "./source.ts";
+import { compareRecords, type VerdictRecord } from "../record/record.ts";
+import type { SourceResult } from "../record/source.ts";
 
 /** Prefer the record found first in file order: (source_file, source_line) smallest. */
 function preferred(a: VerdictRecord, b: VerdictRecord): VerdictRecord {

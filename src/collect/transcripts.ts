@@ -29,7 +29,7 @@ import { type FileIdentity, identityOf, sameIdentity } from "../fsutil/identity.
 import { walkFilesSync } from "../fsutil/walk.ts";
 import { containedRealPath, containedRealPathSync } from "../sandbox/contain.ts";
 import { readLines } from "./lines.ts";
-import { overCap, type VerdictRecord } from "./record.ts";
+import { overCap, type VerdictRecord } from "../record/record.ts";
 import {
   emptyStats,
   type ProblemReporter,
@@ -37,7 +37,7 @@ import {
   sinceCovers,
   type SourceResult,
   type YieldOptions,
-} from "./source.ts";
+} from "../record/source.ts";
 
 export interface TranscriptFileState extends FileIdentity {
   /** The reader's kind: a carry is resumed only by the reader that wrote it. */

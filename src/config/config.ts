@@ -5,7 +5,7 @@
  * against the file's own folder.
  */
 import { ConfigError } from "../errors.ts";
-import { compileCredentialRules } from "../collect/secrets.ts";
+import { compileCredentialRules } from "../record/secrets.ts";
 import { JsoncSyntaxError, parseJsonc } from "./jsonc.ts";
 import { dirname, resolvePath } from "./paths.ts";
 
@@ -281,4 +281,13 @@ function intIn(v: unknown, where: string, key: string, min: number, max: number)
     throw new ConfigError(`Invalid ${where}: ${key} must be a whole number from ${min} to ${max}`);
   }
   return v;
+}
+
+/** host:port of the judge service, when one is configured (what a command's net permission names). */
+export function judgeServiceNet(config: Config): string[] {
+  const url = config.judge.service_url;
+  if (!url) return [];
+  const u = new URL(url);
+  const port = u.port || (u.protocol === "https:" ? "443" : "80");
+  return [`${u.hostname}:${port}`];
 }

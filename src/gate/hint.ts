@@ -1,7 +1,7 @@
 /**
  * One prompt's hint, decided: the pre-ranking rules, the search exactly as the hook runs it, and
  * the gate. Pure (the corpus, the candidates' texts, the clock, the cooldown set and the entity
- * list come in), so the hook (src/cli/hint_run.ts), `verdict replay`, the gate probes and the
+ * list come in), so the hook (src/hint/run.ts), `verdict replay`, the gate probes and the
  * benchmark all run this one function and cannot drift apart.
  */
 import type { Corpus } from "../rank/bm25.ts";
@@ -27,7 +27,7 @@ import {
   promptFiles,
 } from "./gate.ts";
 import { sameTextKey, statementKey, statementsOf } from "./statements.ts";
-import { VERDICT_HINT_MARKER } from "../collect/line_parser.ts";
+import { VERDICT_HINT_MARKER } from "../record/line_parser.ts";
 import { hasNotTypedPrefix } from "../agents/claude/prompt.ts";
 
 /**

@@ -5,8 +5,8 @@
  * data rather than an instruction; the quote itself is fenced and neutralised.
  */
 import type { HookReply } from "../agents/agent.ts";
-import { sourcePosition, type VerdictRecord } from "../collect/record.ts";
-import { VERDICT_HINT_MARKER } from "../collect/line_parser.ts";
+import { sourcePosition, type VerdictRecord } from "../record/record.ts";
+import { VERDICT_HINT_MARKER } from "../record/line_parser.ts";
 import { basename } from "../config/paths.ts";
 import { fencedQuote, oneLine } from "../rank/quote.ts";
 import type { SearchResult } from "../rank/score.ts";

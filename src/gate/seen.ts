@@ -7,7 +7,7 @@
  * append later goes through the open handle.
  */
 import { joinPath } from "../config/paths.ts";
-import { fnv1a64 } from "../collect/record.ts";
+import { fnv1a64 } from "../record/record.ts";
 import { readToEndSync, writeAllSync } from "../fsutil/bytes.ts";
 
 export interface LedgerChoice {

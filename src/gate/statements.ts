@@ -21,7 +21,7 @@
  * prompt, each read up to MAX_SCANNED_CHARS).
  */
 
-import { fnv1a64 } from "../collect/record.ts";
+import { fnv1a64 } from "../record/record.ts";
 
 /** One sentence of typed text, with its place in the text it came from. */
 export interface Statement {

@@ -8,7 +8,7 @@ import type { Agent, DoctorAgent } from "../agents/agent.ts";
 import { LOADED_AGENTS } from "../agents/loaded.ts";
 import { andList, noneOfList, orList } from "../agents/registry.ts";
 import type { Env } from "../config/paths.ts";
-import { type Check, check, parseFailure, readOrNull, reason } from "./checks.ts";
+import { type Check, check, parseFailure, readOrNull, reason } from "../hostfile/checks.ts";
 import { installedInterval } from "./schedule.ts";
 import type { DoctorJob } from "./jobs.ts";
 import { runProgram } from "./schedule_apply.ts";
@@ -16,7 +16,7 @@ import { type ArchiveStatus, archiveStatus } from "../store/status.ts";
 import { storePaths } from "../store/paths.ts";
 import { VerdictError } from "../errors.ts";
 
-export type { Check, CheckStatus } from "./checks.ts";
+export type { Check, CheckStatus } from "../hostfile/checks.ts";
 
 /** Records older than this are reported (a scheduled collect runs at least daily). */
 export const RECORDS_STALE_MS = 2 * 24 * 60 * 60 * 1000;

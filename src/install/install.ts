@@ -9,7 +9,7 @@ import { LOADED_AGENTS } from "../agents/loaded.ts";
 import { JsoncSyntaxError } from "../config/jsonc.ts";
 import { writeTextFileAtomic } from "../fsutil/atomic.ts";
 import { andList } from "../agents/registry.ts";
-import { type EditResult, HostFileError, refusalsOf } from "./errors.ts";
+import { type EditResult, HostFileError, refusalsOf } from "../hostfile/errors.ts";
 import type { InstallFile, InstallJob } from "./jobs.ts";
 
 export type FileStatus = "created" | "updated" | "removed" | "unchanged" | "absent";

@@ -11,7 +11,7 @@
  *   hand is printed.
  */
 import { joinPath } from "../config/paths.ts";
-import { shellQuote, systemdQuote, windowsQuote, xmlEscape } from "./shell.ts";
+import { shellQuote, systemdQuote, windowsQuote, xmlEscape } from "../hostfile/shell.ts";
 
 export type Scheduler = "systemd" | "launchd" | "cron" | "schtasks";
 

@@ -4,7 +4,7 @@
  * reports changed or untracked in the session's cwd, and the files the session wrote outside any
  * repository. Risk hints are derived from those facts and the counts; they are never counted.
  */
-import { type CredentialRule, withoutCredential } from "../collect/secrets.ts";
+import { type CredentialRule, withoutCredential } from "../record/secrets.ts";
 import { InputError } from "../errors.ts";
 import { readToEnd } from "../fsutil/bytes.ts";
 import type { JudgeConfig } from "../config/config.ts";

@@ -13,7 +13,7 @@ import {
   type CredentialRule,
   findCredential,
   withoutCredential,
-} from "../collect/secrets.ts";
+} from "../record/secrets.ts";
 import { joinPath } from "../config/paths.ts";
 import { writeTextFileAtomic } from "../fsutil/atomic.ts";
 import type { Sources } from "./build.ts";

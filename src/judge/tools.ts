@@ -4,7 +4,7 @@
  * There is no screen, filter or pick tool, and no input that could name a block: every tool
  * input is checked for forbidden keys first, and refused (never stripped) when it holds one.
  */
-import type { CredentialRule } from "../collect/secrets.ts";
+import type { CredentialRule } from "../record/secrets.ts";
 import { InputError } from "../errors.ts";
 import type { JudgeConfig } from "../config/config.ts";
 import { buildSnapshot } from "./build.ts";

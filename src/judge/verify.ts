@@ -9,7 +9,7 @@
  * A corpus with one label only is refused: "no lost case let through" over a corpus without lost
  * cases is true and meaningless.
  */
-import { compileCredentialRules, type CredentialRule } from "../collect/secrets.ts";
+import { compileCredentialRules, type CredentialRule } from "../record/secrets.ts";
 import { InputError } from "../errors.ts";
 import { dirname, joinPath } from "../config/paths.ts";
 import { realRoots } from "../sandbox/contain.ts";

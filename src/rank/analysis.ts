@@ -18,7 +18,7 @@
  * deleted); and deriving from it takes bounded time and memory at any archive size, while the
  * words follow the vocabulary of recent work.
  */
-import { compareRecords, type VerdictRecord } from "../collect/record.ts";
+import { compareRecords, type VerdictRecord } from "../record/record.ts";
 import { packFlags } from "./bm25.ts";
 import { deriveCjkWords, type TextPasses } from "./cjk_words.ts";
 import { markerStrength } from "./markers.ts";

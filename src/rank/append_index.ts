@@ -8,7 +8,7 @@
  * Posting lists are per-term typed arrays that double when full; the columns likewise. Views
  * handed out (postingList, columns) are valid until the next `add`.
  */
-import type { VerdictRecord } from "../collect/record.ts";
+import type { VerdictRecord } from "../record/record.ts";
 import {
   checkDoc,
   type Corpus,

@@ -9,7 +9,7 @@
  * |d| is the exact document length in terms (no lossy length norms), qtf is counted linearly.
  */
 
-import { RECORD_KINDS, type RecordKind } from "../collect/record.ts";
+import { RECORD_KINDS, type RecordKind } from "../record/record.ts";
 import type { MarkerStrength } from "./markers.ts";
 import type { CjkLexicon } from "./tokenize.ts";
 

@@ -4,7 +4,7 @@
  * and read back to give the same scores.
  */
 
-import type { VerdictRecord } from "../collect/record.ts";
+import type { VerdictRecord } from "../record/record.ts";
 import {
   checkDoc,
   columnsOf,

@@ -18,7 +18,7 @@
  * mass it covers (`coverage`).
  */
 
-import { RECORD_KINDS, type RecordKind } from "../collect/record.ts";
+import { RECORD_KINDS, type RecordKind } from "../record/record.ts";
 import {
   bm25Accumulate,
   bm25Idf,

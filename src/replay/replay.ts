@@ -11,7 +11,7 @@
  * - the archive is taken as fresh at every prompt (the live index is as old as the last collect);
  * - a record's time is when it was written: a doc edited later is unseen before its new time.
  */
-import { compareRecords, type VerdictRecord } from "../collect/record.ts";
+import { compareRecords, type VerdictRecord } from "../record/record.ts";
 import { AppendIndex } from "../rank/append_index.ts";
 import { deriveCjkWords } from "../rank/cjk_words.ts";
 import type { Entity } from "../rank/entities.ts";

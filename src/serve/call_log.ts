@@ -5,7 +5,7 @@
  * ($VERDICT_CALL_LOG_QUERIES=1), and even then not a query holding a credential (it is logged
  * as the placeholder). Lines are written whole, one write each, in call order.
  */
-import { type CredentialRule, withoutCredential } from "../collect/secrets.ts";
+import { type CredentialRule, withoutCredential } from "../record/secrets.ts";
 
 export type CallOutcome = "ok" | "no_match" | "invalid" | "error";
 

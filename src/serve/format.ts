@@ -5,8 +5,8 @@
  * overrides are replaced, so it cannot hide text or move the cursor.
  */
 import { normalizeLineBreaks } from "../rank/quote.ts";
-import type { RecallAnswer, RecallHit } from "../rank/recall.ts";
-import { sourcePosition } from "../collect/record.ts";
+import type { RecallAnswer, RecallHit } from "../lookup/recall.ts";
+import { sourcePosition } from "../record/record.ts";
 import { fill, type JsonFormat, type RecallFormat, type ResultFormats } from "./contract.ts";
 
 /** C0/C1 controls except tab and newline, DEL, and the bidirectional embedding/override/isolate marks. */

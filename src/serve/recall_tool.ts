@@ -1,9 +1,9 @@
 /**
- * The verdict_recall tool: a ranked look-up through the Recaller (src/rank/recall.ts), written
+ * The verdict_recall tool: a ranked look-up through the Recaller (src/lookup/recall.ts), written
  * in the contract's result format. The Recaller owns the corpus: it reloads when `collect`
  * replaces the records file, so a running server answers from the new data on the next call.
  */
-import type { Recaller } from "../rank/recall.ts";
+import type { Recaller } from "../lookup/recall.ts";
 import type { RecallFormat } from "./contract.ts";
 import { formatRecall } from "./format.ts";
 import type { ToolHandler } from "./tools.ts";

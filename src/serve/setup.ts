@@ -3,9 +3,9 @@
  * compaction tools over src/judge. Inputs are plain values (the CLI layer derives them from its
  * plan), so tests can build the same set around a fake Recaller.
  */
-import type { CredentialRule } from "../collect/secrets.ts";
+import type { CredentialRule } from "../record/secrets.ts";
 import type { JudgeConfig } from "../config/config.ts";
-import { openRecaller, type Recaller, type RecallerInput } from "../rank/recall.ts";
+import { openRecaller, type Recaller, type RecallerInput } from "../lookup/recall.ts";
 import type { CallLog } from "./call_log.ts";
 import { compactionTools } from "./compaction_tools.ts";
 import { CONTRACT, type Contract, contractTool } from "./contract.ts";
@@ -30,7 +30,7 @@ export interface ToolSetup {
   readonly callLog: CallLog;
   /** Diagnostics (stderr). */
   readonly log: (line: string) => void;
-  /** Defaults to src/rank/recall.ts openRecaller; tests pass a fake. */
+  /** Defaults to src/lookup/recall.ts openRecaller; tests pass a fake. */
   readonly openRecaller?: (input: RecallerInput) => Recaller;
   readonly contract?: Contract;
 }

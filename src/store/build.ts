@@ -3,7 +3,7 @@
  * but no sources): the same store a collect would leave holding them.
  */
 import type { RepeatRule } from "../agents/agent.ts";
-import type { VerdictRecord } from "../collect/record.ts";
+import type { VerdictRecord } from "../record/record.ts";
 import { Archive } from "./archive.ts";
 import { type StorePaths, storePaths } from "./paths.ts";
 import { sweepSegments } from "./sweep.ts";

@@ -4,7 +4,8 @@
  * other; segment files are immutable and stay readable through their open handles (also after
  * the process revokes its permissions, and after a later collect replaced them).
  */
-import { asRecord, type VerdictRecord } from "../collect/record.ts";
+import { asRecord, type VerdictRecord } from "../record/record.ts";
+import { RECORD_ORIGINS } from "../agents/registry.ts";
 import { ANALYSIS_VERSION } from "../rank/analysis_version.ts";
 import type { Corpus, NameTable } from "../rank/bm25.ts";
 import { Segment } from "../rank/segment.ts";
@@ -70,7 +71,7 @@ function generationOf(archive: Archive): string {
 
 function parse(line: string | null): VerdictRecord | null {
   if (line === null) return null;
-  return asRecord(JSON.parse(line));
+  return asRecord(JSON.parse(line), RECORD_ORIGINS);
 }
 
 /**

@@ -23,7 +23,8 @@ import {
   type RecordKind,
   recordLine as recordLineOf,
   type VerdictRecord,
-} from "../collect/record.ts";
+} from "../record/record.ts";
+import { RECORD_ORIGINS } from "../agents/registry.ts";
 import {
   ANALYSIS_VERSION,
   analyze,
@@ -73,7 +74,7 @@ function preferred<T extends { sourceFile: string; sourceLine: number }>(a: T, b
 }
 
 function parseRecord(line: string): VerdictRecord {
-  const r = asRecord(JSON.parse(line));
+  const r = asRecord(JSON.parse(line), RECORD_ORIGINS);
   if (!r) throw new Error(`The archive holds a row that is not a record: ${line.slice(0, 80)}`);
   return r;
 }

@@ -10,7 +10,7 @@
  */
 import { defaultPaths, type Env } from "../config/paths.ts";
 import { readFirstJsonValueSync, writeAll, writeAllSync } from "../fsutil/bytes.ts";
-import { HINT_MAX_STDIN } from "../cli/hook_limits.ts";
+import { HINT_MAX_STDIN } from "../hint/hook_limits.ts";
 import { privateFolderProblem } from "./folder.ts";
 import {
   buildIdentity,
@@ -40,7 +40,7 @@ export const WARM_AFTER_MAX_MS = 2000;
 
 /**
  * The only exit code an answer may carry: the in-process hook in hook mode always exits 0
- * (hint_run.ts: a hook never fails loudly). Another code is no hook's answer (exit 2 would make
+ * (src/hint/run.ts: a hook never fails loudly). Another code is no hook's answer (exit 2 would make
  * Claude Code block the prompt), so the hook runs in-process instead.
  */
 export const WARM_ANSWER_CODE = 0;
@@ -162,7 +162,7 @@ async function exchange(conn: Deno.UnixConn, request: WarmRequest, stdin: Uint8A
 
 /**
  * Is `body` what the in-process hook could print: nothing, or one JSON value exactly as
- * JSON.stringify writes it, then a newline (hint_run.ts)? Anything else (text, two lines, other
+ * JSON.stringify writes it, then a newline (src/hint/run.ts)? Anything else (text, two lines, other
  * spacing, bytes that are not UTF-8) would reach the agent's context as if the hook said it.
  */
 export function isHookOutput(body: Uint8Array): boolean {

@@ -3,15 +3,15 @@
  * lists and document columns it has read), the records store's connection and the parsed entity
  * list. Each request first asks whether what was opened is still what is there, and opens the
  * archive afresh when not, so every answer is the one a hook process opening the archive at
- * that moment would give (src/cli/hint_run.ts `OPEN_PER_RUN`).
+ * that moment would give (src/hint/run.ts `OPEN_PER_RUN`).
  *
- * "Still what is there" (src/rank/recall.ts `Loaded.signature`): the database file's device and
+ * "Still what is there" (src/lookup/recall.ts `Loaded.signature`): the database file's device and
  * inode, taken before it was opened, and the archive's generation with its store format, read on
  * the open connection (the latest commit). Every collect that changes records, names, manifest or
  * meta raises the generation in the same transaction as the change (src/store/update.ts), and
  * document numbers are never reused within an archive, so an index whose generation is current
  * names only records that are there, or that a collect committing after the check removed: the
- * run then finds the record gone and says nothing (hint_run.ts RecordRemoved), as the hook
+ * run then finds the record gone and says nothing (src/hint/run.ts RecordRemoved), as the hook
  * process does in the same race. A new archive from scratch at the same path is another inode
  * (the old one stays allocated while this keeper holds it open); a deleted archive fails the stat.
  *
@@ -27,9 +27,9 @@
  * MAX_REMEMBERED_LISTS and MAX_PROBED_TERMS) plus its document columns (about 25 bytes a
  * document). KEPT_MAX_RUNS bounds the rest (name look-ups cached by the reader).
  */
-import { entitiesOf, type LoadedCorpus, loadEntities, readEntityText } from "../rank/recall.ts";
+import { entitiesOf, type LoadedCorpus, loadEntities, readEntityText } from "../lookup/recall.ts";
 import type { Entity } from "../rank/entities.ts";
-import { type ArchiveSource, type HeldCorpus, OPEN_PER_RUN } from "../cli/hint_run.ts";
+import { type ArchiveSource, type HeldCorpus, OPEN_PER_RUN } from "../hint/run.ts";
 
 /**
  * A kept corpus is opened afresh after this many runs even if nothing changed: a bound on the

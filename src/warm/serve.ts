@@ -15,10 +15,10 @@
  */
 import { defaultPaths, type Env } from "../config/paths.ts";
 import { type Config, ConfigKeeper } from "../config/config.ts";
-import { hookArgs } from "../cli/hook_argv.ts";
-import { HINT_MAX_STDIN } from "../cli/hook_limits.ts";
-import { runUserPromptHook } from "../cli/hook_entry.ts";
-import type { CommandIO } from "../cli/plan.ts";
+import { hookArgs } from "../hint/hook_argv.ts";
+import { HINT_MAX_STDIN } from "../hint/hook_limits.ts";
+import { runUserPromptHook } from "../hint/hook_entry.ts";
+import type { CommandIO } from "../plan/plan.ts";
 import { REFUSED_BUILD, WARM_ANSWER_CODE } from "./client.ts";
 import { ensurePrivateFolder } from "./folder.ts";
 import {

@@ -4,12 +4,12 @@
  * hold the prompt), as this very program: the compiled binary, or deno with the verdict task's
  * flags and main.ts. Loaded only when a hook starts a helper.
  */
-import { isCompiledBinary } from "../install/binary.ts";
-import { verdictRunFlags } from "../../scripts/task_flags.ts";
+import { isCompiledBinary } from "../hostfile/binary.ts";
+import { verdictRunFlags } from "../task_flags.ts";
 import { defaultPaths, type Env } from "../config/paths.ts";
 import { ensurePrivateFolder } from "./folder.ts";
 import { WARM_AFTER_ENV } from "./client.ts";
-import { HOOK_DEADLINE_MS } from "../cli/hint_run.ts";
+import { HOOK_DEADLINE_MS } from "../hint/run.ts";
 import { MAIN_MODULE, pickEnv, WARM_ENV_KEYS, WARM_STARTING, warmFolderOf } from "./wire.ts";
 
 /**

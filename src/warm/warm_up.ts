@@ -16,7 +16,7 @@
  * the answers are dropped; what stays is what any request leaves (the kept archive's lists and
  * rows, the gate's bounded memo), which the kept-archive tests hold to give the in-process bytes.
  */
-import type { ArchiveSource } from "../cli/hint_run.ts";
+import type { ArchiveSource } from "../hint/run.ts";
 import { hintFor, HOOK_TOP } from "../gate/hint.ts";
 
 /** Prompts asked at most: the measured first-prompt cost was gone after about ten. */

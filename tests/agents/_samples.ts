@@ -8,7 +8,8 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
+import { asRecord, type VerdictRecord } from "../../src/record/record.ts";
+import { RECORD_ORIGINS } from "../../src/agents/registry.ts";
 import { exportedRecords, runCli, tempHome } from "../cli_helper.ts";
 
 /** One record collect must yield, with where it comes from in the laid-out HOME. */
@@ -77,7 +78,7 @@ export async function place(from: string, to: string): Promise<string> {
 /** The archive collect wrote (a records path), one record a line as export prints it. */
 export async function readRecords(file: string): Promise<VerdictRecord[]> {
   return (await exportedRecords(file)).split("\n").filter((l) => l !== "").map((l) =>
-    asRecord(JSON.parse(l))!
+    asRecord(JSON.parse(l), RECORD_ORIGINS)!
   );
 }
 

@@ -8,12 +8,12 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import type { Agent, AgentEnv } from "../../src/agents/agent.ts";
 import { isPresent, mainSessionRoot, sessionRoots } from "../../src/agents/locate.ts";
-import { AGENT_IDS, AGENTS, andList, noneOfList, orList } from "../../src/agents/registry.ts";
+import { AGENT_IDS, AGENTS, andList, noneOfList, orList, RECORD_ORIGINS } from "../../src/agents/registry.ts";
 import { AGENT_FOLDERS, loadAgents } from "../../src/agents/loaded.ts";
 import { findCommand } from "../../src/cli/commands.ts";
-import { parseArgs } from "../../src/cli/args.ts";
+import { parseArgs } from "../../src/plan/args.ts";
 import { buildPlan } from "../../src/cli/main.ts";
-import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
+import { asRecord, type VerdictRecord } from "../../src/record/record.ts";
 import { isWithin } from "../../src/config/paths.ts";
 import { permissionsFor } from "../../src/cli/commands.ts";
 import { copyTree, exportedRecords, runCli, tempHome } from "../cli_helper.ts";
@@ -38,7 +38,7 @@ function at(home: string): AgentEnv {
 
 async function records(path: string): Promise<VerdictRecord[]> {
   return (await exportedRecords(path)).split("\n").filter((l) => l !== "").map((l) =>
-    asRecord(JSON.parse(l))!
+    asRecord(JSON.parse(l), RECORD_ORIGINS)!
   );
 }
 

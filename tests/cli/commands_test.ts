@@ -14,13 +14,13 @@ import { runCli, tempHome } from "../cli_helper.ts";
  * Largest static module graph of `verdict hint` (main.ts, the launcher and the hint command), as
  * measured; 40 since the hook's decision moved to src/gate/hint.ts so that `verdict replay` runs
  * it too; 41 since a recalled document quote is re-read through collect's own Markdown splitter
- * and credential screen (src/collect/markdown.ts, pulled in by src/rank/recall.ts), so the two can
+ * and credential screen (src/collect/markdown.ts, pulled in by src/lookup/recall.ts), so the two can
  * never disagree about where a section ends; 43 since the gate judges a candidate's statements
  * (src/gate/statements.ts) and reads their decision language at gate time (src/rank/markers.ts);
  * 50 since the archive is a store (node:sqlite, the store's archive, paths and reader, the index
  * segments and their byte reader, the analysis version) in place of one index file; 52 since
  * the plan builder is a module of its own, shared with the hook's own entry, and main.ts decides
- * which entry to load (src/cli/hook_argv.ts): a module costs about 20 µs to load here; 53 since
+ * which entry to load (src/hint/hook_argv.ts): a module costs about 20 µs to load here; 53 since
  * the marker phrases' index terms are stored (src/rank/marker_terms.ts), not derived in each
  * process (about 2 ms).
  */
@@ -31,10 +31,10 @@ const HINT_PATH_MAX_MODULES = 59;
  * warm helper's client (all a prompt the helper answers reads; tests/warm/warm_test.ts).
  */
 export const WARM_CLIENT_MODULES = [
-  "src/cli/hook_argv.ts",
-  "src/cli/hook_limits.ts",
   "src/config/paths.ts",
   "src/fsutil/bytes.ts",
+  "src/hint/hook_argv.ts",
+  "src/hint/hook_limits.ts",
   "src/warm/client.ts",
   "src/warm/folder.ts",
   "src/warm/wire.ts",
@@ -141,14 +141,14 @@ Deno.test("the hint path loads no collector, no agent folder, no install code an
 
 Deno.test("the per-prompt hook's own entry loads neither the command table nor the launcher, and is smaller than the hint path", async () => {
   const main = new URL("../../main.ts", import.meta.url);
-  const entry = src("cli/hook_entry.ts");
+  const entry = src("hint/hook_entry.ts");
   const mods = await moduleInfo(main);
   const mainStatic = [...staticClosure(mods, [main.href], false)].map(local);
   // main.ts itself loads the argv check and the warm helper's client, nothing else.
   assert.deepEqual(mainStatic.filter((s) => s.startsWith("src/")).sort(), WARM_CLIENT_MODULES);
   const hook = [...staticClosure(await moduleInfo(entry), [entry.href], false)].map(local);
   const launcher = hook.filter((s) =>
-    /^src\/(cli\/(main|commands|run_confined|roots)|sandbox\/permissions)\.ts$/.test(s)
+    /^src\/(cli\/(main|commands|run_confined)|plan\/roots|sandbox\/permissions)\.ts$/.test(s)
   );
   assert.deepEqual(launcher, []);
   const launcherMods = await moduleInfo(src("cli/main.ts"));
@@ -180,7 +180,7 @@ Deno.test("deno run reads only the modules the per-prompt hook runs, not the res
     // agent's hook dialect, which imports only dialects; the in-memory index of the fallback).
     const roots = [
       new URL("../../main.ts", import.meta.url),
-      src("cli/hook_entry.ts"),
+      src("hint/hook_entry.ts"),
       src("rank/memory_index.ts"),
       ...AGENTS.filter((a) => a.hookDialect !== null).map((a) => src(`agents/${a.id}/hook_dialect.ts`)),
     ];
@@ -204,7 +204,7 @@ Deno.test("an agent's hook dialect (the one part of an agent the per-prompt hook
     const code = [...staticClosure(mods, [entry], false)].map(local);
     // Other dialects, and the line-parser contract (already on the hint path), and nothing else.
     const other = code.filter((m) =>
-      !/^src\/agents\/[^/]+\/hook_dialect\.ts$/.test(m) && m !== "src/collect/line_parser.ts"
+      !/^src\/agents\/[^/]+\/hook_dialect\.ts$/.test(m) && m !== "src/record/line_parser.ts"
     );
     assert.deepEqual(other, [], `${a.id}: the dialect module loads ${code.join(", ")}`);
   }

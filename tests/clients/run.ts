@@ -9,7 +9,7 @@
  *   deno task test:clients --keep          # keep each temp HOME and project (paths printed)
  *   deno task test:clients -- --filter Codex
  */
-import { lockFlags } from "../../scripts/task_flags.ts";
+import { lockFlags } from "../../src/task_flags.ts";
 import { latestVersion } from "./harness/install_cli.ts";
 import { type ClientId, CLIENTS, VERSIONS_ENV } from "./harness/versions.ts";
 

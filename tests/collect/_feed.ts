@@ -1,7 +1,7 @@
 /** Helpers shared by the transcript parser tests: feed a whole text to a LineParser. */
 import { fileURLToPath } from "node:url";
-import type { LineParser } from "../../src/collect/line_parser.ts";
-import type { VerdictRecord } from "../../src/collect/record.ts";
+import type { LineParser } from "../../src/record/line_parser.ts";
+import type { VerdictRecord } from "../../src/record/record.ts";
 
 /** Splits like the collector's line reader: "\n" ends a line, a trailing "\r" is dropped. */
 export function splitLines(text: string): string[] {

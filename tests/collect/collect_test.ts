@@ -5,8 +5,9 @@
  */
 import assert from "node:assert/strict";
 import { MAX_LINE_BYTES } from "../../src/collect/lines.ts";
-import { asRecord, fnv1a64, MAX_RECORD_BYTES, type VerdictRecord } from "../../src/collect/record.ts";
-import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { asRecord, fnv1a64, MAX_RECORD_BYTES, type VerdictRecord } from "../../src/record/record.ts";
+import { RECORD_ORIGINS } from "../../src/agents/registry.ts";
+import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 import { copyTree, denoDir, exportedRecords, runCli, tempHome } from "../cli_helper.ts";
 import { storePaths } from "../../src/store/paths.ts";
 import { git } from "./git_fixture.ts";
@@ -72,7 +73,7 @@ async function world(): Promise<World> {
 
 async function readRecords(path: string): Promise<VerdictRecord[]> {
   return (await exportedRecords(path)).split("\n").filter((l) => l).map((l) => {
-    const r = asRecord(JSON.parse(l));
+    const r = asRecord(JSON.parse(l), RECORD_ORIGINS);
     assert.ok(r, `not a record: ${l}`);
     return r;
   });

@@ -4,12 +4,12 @@
  * Worker, and replies with the result in structured-clone form. It also tries a direct read of
  * `probe` and an env lookup, so the test can show the sandbox is really narrowed.
  */
-import { compileCredentialRules } from "../../src/collect/secrets.ts";
+import { compileCredentialRules } from "../../src/record/secrets.ts";
 import { collectDocs, type DocsState } from "../../src/collect/docs.ts";
 import { claudeMemory } from "./_memory.ts";
 import { collectGit, type GitState } from "../../src/collect/git.ts";
-import type { VerdictRecord } from "../../src/collect/record.ts";
-import type { SourceStats } from "../../src/collect/source.ts";
+import type { VerdictRecord } from "../../src/record/record.ts";
+import type { SourceStats } from "../../src/record/source.ts";
 
 export type WorkerJob =
   | {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { compileCredentialRules } from "../../src/collect/secrets.ts";
+import { compileCredentialRules } from "../../src/record/secrets.ts";
 
 const RULES = compileCredentialRules([]);
 import {
@@ -12,7 +12,7 @@ import {
   parseNameLog,
 } from "../../src/collect/docs.ts";
 import { collectGit } from "../../src/collect/git.ts";
-import { recordId, type VerdictRecord } from "../../src/collect/record.ts";
+import { recordId, type VerdictRecord } from "../../src/record/record.ts";
 import type { WorkerAnswer, WorkerJob } from "./collect_worker.ts";
 import { commit, git, initRepo, setMtime, tempDir, writeFiles } from "./git_fixture.ts";
 import { claudeMemory } from "./_memory.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { collectGit, dateInTagName, type GitState, parseCommitLog } from "../../src/collect/git.ts";
 import { classifyStderr, GitError, gitRepoInfo, runGitText } from "../../src/collect/git_run.ts";
-import { recordId, type VerdictRecord } from "../../src/collect/record.ts";
+import { recordId, type VerdictRecord } from "../../src/record/record.ts";
 import { commit, git, initRepo, tempDir } from "./git_fixture.ts";
 
 interface Problem {

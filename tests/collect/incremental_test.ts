@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { collect } from "../../src/collect/collect.ts";
-import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
+import { asRecord, type VerdictRecord } from "../../src/record/record.ts";
+import { RECORD_ORIGINS } from "../../src/agents/registry.ts";
 import { DEFAULT_CONFIG } from "../../src/config/config.ts";
 import type { Roots } from "../../src/config/roots.ts";
 import { git } from "./git_fixture.ts";
@@ -67,7 +68,7 @@ async function run(w: World, records: string, options: { since?: string; full?: 
 
 async function archive(path: string): Promise<VerdictRecord[]> {
   const text = await exportedRecords(path);
-  return text.split("\n").filter((l) => l !== "").map((l) => asRecord(JSON.parse(l))!)
+  return text.split("\n").filter((l) => l !== "").map((l) => asRecord(JSON.parse(l), RECORD_ORIGINS)!)
     .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { storePaths } from "../../src/store/paths.ts";
-import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 import { denoDir, runCli, tempHome } from "../cli_helper.ts";
 
 const SESSION = "1ock0000-0000-4000-8000-000000000001";

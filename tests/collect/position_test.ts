@@ -12,12 +12,13 @@ import {
   recordLine,
   sourcePosition,
   type VerdictRecord,
-} from "../../src/collect/record.ts";
+} from "../../src/record/record.ts";
+import { RECORD_ORIGINS } from "../../src/agents/registry.ts";
 import { renderHint } from "../../src/gate/render.ts";
 import { formatRecall } from "../../src/serve/format.ts";
 import { CONTRACT } from "../../src/serve/contract.ts";
 import { runCli, tempHome } from "../cli_helper.ts";
-import type { RecallHit } from "../../src/rank/recall.ts";
+import type { RecallHit } from "../../src/lookup/recall.ts";
 
 const DB = "/home/dev/.local/share/opencode/opencode.db";
 
@@ -103,11 +104,11 @@ Deno.test("the MCP answer shows the row id too", () => {
 Deno.test("the archive line keeps source_ref, and writes none for records without one", () => {
   const line = recordLine(OPENCODE);
   assert.equal(JSON.parse(line).source_ref, OPENCODE.source_ref);
-  assert.deepEqual(asRecord(JSON.parse(line)), OPENCODE);
+  assert.deepEqual(asRecord(JSON.parse(line), RECORD_ORIGINS), OPENCODE);
   const plain = recordLine(record({}));
   assert.ok(!plain.includes("source_ref"), plain);
   // A source_ref that is not a string is not one of our records.
-  assert.equal(asRecord({ ...JSON.parse(line), source_ref: 7 }), null);
+  assert.equal(asRecord({ ...JSON.parse(line), source_ref: 7 }, RECORD_ORIGINS), null);
 });
 
 Deno.test("verdict recall shows it in its text and its JSON", async () => {

@@ -6,7 +6,7 @@
  * query, the hint hook, verdict_recall over MCP and its call log.
  */
 import assert from "node:assert/strict";
-import { recordId, recordLine, type VerdictRecord } from "../../src/collect/record.ts";
+import { recordId, recordLine, type VerdictRecord } from "../../src/record/record.ts";
 import { exportedRecords, runCli, tempHome } from "../cli_helper.ts";
 import { stdioClient, textOf } from "../serve/serve_helper.ts";
 import { CREDENTIAL_EXAMPLES } from "./_credentials.ts";

@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { LOADED_AGENTS } from "../../src/agents/loaded.ts";
 import { collect } from "../../src/collect/collect.ts";
-import { CREDENTIAL_PLACEHOLDER } from "../../src/collect/secrets.ts";
-import { sameYieldOptions, sinceCovers } from "../../src/collect/source.ts";
+import { CREDENTIAL_PLACEHOLDER } from "../../src/record/secrets.ts";
+import { sameYieldOptions, sinceCovers } from "../../src/record/source.ts";
 import {
   collectTranscripts,
   lookFingerprint,

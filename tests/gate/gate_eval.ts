@@ -2,7 +2,8 @@
  * Runs the labelled gate fixtures (tests/fixtures/gate/) through the real ranking and gate and
  * scores them. Shared by the quality test and `deno task eval:gate`.
  */
-import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
+import { asRecord, type VerdictRecord } from "../../src/record/record.ts";
+import { RECORD_ORIGINS } from "../../src/agents/registry.ts";
 import { hintFor } from "../../src/gate/hint.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 
@@ -46,7 +47,7 @@ function jsonl<T>(name: string): T[] {
 
 export function loadFixtures(): { records: VerdictRecord[]; probes: Probe[] } {
   return {
-    records: jsonl<unknown>("corpus.jsonl").map((r) => asRecord(r)!),
+    records: jsonl<unknown>("corpus.jsonl").map((r) => asRecord(r, RECORD_ORIGINS)!),
     probes: jsonl<Probe>("probes.jsonl"),
   };
 }

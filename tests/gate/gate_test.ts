@@ -5,7 +5,7 @@
  * questions, resends, the cooldown by statement.
  */
 import assert from "node:assert/strict";
-import type { VerdictRecord } from "../../src/collect/record.ts";
+import type { VerdictRecord } from "../../src/record/record.ts";
 import {
   canAnchor,
   distinctThings,

@@ -4,7 +4,7 @@
  * it saves is measured by `deno task bench:hint` ("hint end to end, 4 MB CJK prompt").
  */
 import assert from "node:assert/strict";
-import { recordId, type VerdictRecord } from "../../src/collect/record.ts";
+import { recordId, type VerdictRecord } from "../../src/record/record.ts";
 import { HINT_PROMPT_MAX_CHARS, hintFor, promptForSearch } from "../../src/gate/hint.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 

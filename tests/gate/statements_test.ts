@@ -12,7 +12,7 @@ import {
   statementsOf,
   typedText,
 } from "../../src/gate/statements.ts";
-import { fnv1a64 } from "../../src/collect/record.ts";
+import { fnv1a64 } from "../../src/record/record.ts";
 import { historiesMissing, historyNames, loadHistory } from "../replay/histories.ts";
 
 const texts = (t: string) => statementsOf(t).statements.map((s) => s.text);

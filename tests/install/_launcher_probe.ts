@@ -5,7 +5,7 @@
  */
 import { buildPlan } from "../../src/cli/main.ts";
 import { findCommand } from "../../src/cli/commands.ts";
-import { parseArgs } from "../../src/cli/args.ts";
+import { parseArgs } from "../../src/plan/args.ts";
 import { runConfined } from "../../src/cli/run_confined.ts";
 
 const spec = findCommand("sandbox-probe")!;

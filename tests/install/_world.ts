@@ -1,6 +1,6 @@
 /** Temp HOMEs for the install, schedule and doctor CLI tests. */
 import { denoDir, tempHome } from "../cli_helper.ts";
-import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 import { fixture } from "./_golden.ts";
 
 /** A HOME whose Claude Code and Codex files already hold other tools' settings. */

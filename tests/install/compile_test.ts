@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { compileArgs, hostTarget, INCLUDES, selectTargets, TARGETS } from "../../scripts/compile.ts";
-import { LOCK_FILE } from "../../scripts/task_flags.ts";
-import { verdictRunFlags } from "../../scripts/task_flags.ts";
+import { LOCK_FILE } from "../../src/task_flags.ts";
+import { verdictRunFlags } from "../../src/task_flags.ts";
 import denoJson from "../../deno.json" with { type: "json" };
 
 Deno.test("compile: the five release targets, each with its own output under dist/", () => {
@@ -56,7 +56,7 @@ Deno.test("compile: every target bakes exactly the verdict task's permission, un
 Deno.test("compile: the worker is included, the target and output are set, main.ts is the entry", () => {
   assert.ok(INCLUDES.includes("src/cli/worker.ts"));
   // main.ts imports the launcher through a variable (so the hook does not read its graph).
-  assert.ok(INCLUDES.includes("src/cli/main.ts") && INCLUDES.includes("src/cli/roots.ts"));
+  assert.ok(INCLUDES.includes("src/cli/main.ts") && INCLUDES.includes("src/plan/roots.ts"));
   for (const target of TARGETS) {
     const args = compileArgs(target);
     const at = (flag: string) => args[args.indexOf(flag) + 1];

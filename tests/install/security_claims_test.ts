@@ -5,14 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { copyTree, denoDir, runCli, tempHome } from "../cli_helper.ts";
-import { verdictRunFlags } from "../../scripts/task_flags.ts";
+import { verdictRunFlags } from "../../src/task_flags.ts";
 import { buildPlan } from "../../src/cli/main.ts";
 import { findCommand } from "../../src/cli/commands.ts";
-import { parseArgs } from "../../src/cli/args.ts";
+import { parseArgs } from "../../src/plan/args.ts";
 import { permissionsFor } from "../../src/cli/commands.ts";
 import { encodeJob, JOB_OPTION } from "../../src/install/jobs.ts";
 import { schedulePlan } from "../../src/install/schedule.ts";
-import type { CommandPlan } from "../../src/cli/plan.ts";
+import type { CommandPlan } from "../../src/plan/plan.ts";
 import { homeWithHostFiles } from "./_world.ts";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;

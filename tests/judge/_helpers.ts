@@ -3,7 +3,7 @@
  * chained by uuid, shapes from FORMATS.md §1–2), real git repositories, and a real HTTP service
  * on 127.0.0.1.
  */
-import { compileCredentialRules } from "../../src/collect/secrets.ts";
+import { compileCredentialRules } from "../../src/record/secrets.ts";
 import { DEFAULT_JUDGE, type JudgeConfig } from "../../src/config/config.ts";
 
 export const CONFIG: JudgeConfig = { ...DEFAULT_JUDGE };

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { MAX_TRANSCRIPT_BYTES } from "../../src/judge/build.ts";
-import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 import { denoDir, runCli, tempHome } from "../cli_helper.ts";
 import { git, makeRepo, TranscriptBuilder } from "./_helpers.ts";
 

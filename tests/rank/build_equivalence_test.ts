@@ -11,7 +11,7 @@
  */
 import assert from "node:assert/strict";
 import { makeRecords, rng } from "../../bench/hint_bench_data.ts";
-import type { VerdictRecord } from "../../src/collect/record.ts";
+import type { VerdictRecord } from "../../src/record/record.ts";
 import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
 import { findMarkers, markerStrength } from "../../src/rank/markers.ts";
 import {

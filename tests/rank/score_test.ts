@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { RecordKind, VerdictRecord } from "../../src/collect/record.ts";
+import type { RecordKind, VerdictRecord } from "../../src/record/record.ts";
 import { parseEntities } from "../../src/rank/entities.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 import {

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { makeRecords, queries } from "../../bench/hint_bench_data.ts";
-import type { VerdictRecord } from "../../src/collect/record.ts";
+import type { VerdictRecord } from "../../src/record/record.ts";
 import { analyze, basisRecords, deriveLexicon, lexiconOf } from "../../src/rank/analysis.ts";
 import { NO_SESSION } from "../../src/rank/bm25.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
+import { asRecord, type VerdictRecord } from "../../src/record/record.ts";
+import { RECORD_ORIGINS } from "../../src/agents/registry.ts";
 import { exportedRecords, runCli, tempHome } from "../cli_helper.ts";
 import { REAL_EXPECTATIONS, REAL_TRANSCRIPTS_DIR, textMatches } from "./expectations.ts";
 
@@ -33,7 +34,9 @@ async function layOut(home: string): Promise<Map<string, string>> {
 }
 
 async function readRecords(path: string): Promise<VerdictRecord[]> {
-  return (await exportedRecords(path)).split("\n").filter((l) => l).map((l) => asRecord(JSON.parse(l))!);
+  return (await exportedRecords(path)).split("\n").filter((l) => l).map((l) =>
+    asRecord(JSON.parse(l), RECORD_ORIGINS)!
+  );
 }
 
 Deno.test({

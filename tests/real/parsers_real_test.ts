@@ -7,8 +7,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { createClaudeParser } from "../../src/agents/claude/transcript.ts";
 import { createCodexParser } from "../../src/agents/codex/rollout.ts";
-import type { LineParser } from "../../src/collect/line_parser.ts";
-import type { VerdictRecord } from "../../src/collect/record.ts";
+import type { LineParser } from "../../src/record/line_parser.ts";
+import type { VerdictRecord } from "../../src/record/record.ts";
 import { feed, splitLines } from "../collect/_feed.ts";
 import {
   type ExpectedText,

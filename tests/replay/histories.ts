@@ -4,7 +4,7 @@
  * Code `history.jsonl`: every line goes through the collector's own history parser.
  */
 import { createHistoryParser } from "../../src/agents/claude/history.ts";
-import type { VerdictRecord } from "../../src/collect/record.ts";
+import type { VerdictRecord } from "../../src/record/record.ts";
 
 export const HISTORIES_DIR = new URL("../../../shared/data/histories/", import.meta.url);
 

@@ -3,7 +3,7 @@
  * text, shown now or earlier in the session or not, on records of our own (no history needed).
  */
 import assert from "node:assert/strict";
-import type { VerdictRecord } from "../../src/collect/record.ts";
+import type { VerdictRecord } from "../../src/record/record.ts";
 import { statementKey } from "../../src/gate/statements.ts";
 import { pairKey, poolCandidates } from "./replay_eval.ts";
 

@@ -21,8 +21,8 @@
  * and transcripts, with the texts and the rule's detail), --digest (a hash of every replayed decision per history
  * and per cross pair: tests/fixtures/replay/decisions.json), --only NAME (one history, own replay and pooled recall only).
  */
-import { fnv1a64, type VerdictRecord } from "../../src/collect/record.ts";
-import { searchDistinct } from "../../src/rank/recall.ts";
+import { fnv1a64, type VerdictRecord } from "../../src/record/record.ts";
+import { searchDistinct } from "../../src/lookup/recall.ts";
 import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
 import {
   decisionKey,

@@ -4,7 +4,7 @@
  * and ledger prints the same notice).
  */
 import assert from "node:assert/strict";
-import { recordLine, type VerdictRecord } from "../../src/collect/record.ts";
+import { recordLine, type VerdictRecord } from "../../src/record/record.ts";
 import { renderHint } from "../../src/gate/render.ts";
 import {
   decisionKey,

@@ -9,7 +9,7 @@
  */
 import { createClaudeParser } from "../../src/agents/claude/transcript.ts";
 import { createCodexParser } from "../../src/agents/codex/rollout.ts";
-import type { VerdictRecord } from "../../src/collect/record.ts";
+import type { VerdictRecord } from "../../src/record/record.ts";
 import { sortedRecords } from "../../src/replay/replay.ts";
 import type { History } from "./histories.ts";
 

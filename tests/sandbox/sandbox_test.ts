@@ -4,7 +4,7 @@ import { workerPermissions } from "../../src/sandbox/permissions.ts";
 import { permissionsFor } from "../../src/cli/commands.ts";
 import { buildPlan } from "../../src/cli/main.ts";
 import { findCommand } from "../../src/cli/commands.ts";
-import { parseArgs } from "../../src/cli/args.ts";
+import { parseArgs } from "../../src/plan/args.ts";
 
 async function homeWithTranscript(): Promise<{ home: string; transcript: string; outside: string }> {
   const home = await tempHome();

@@ -3,11 +3,12 @@
  * STOP_GRACE_MS, then ends it wherever it waits. The real CLI, real files, a real HTTP service.
  */
 import assert from "node:assert/strict";
-import { asRecord } from "../../src/collect/record.ts";
+import { asRecord } from "../../src/record/record.ts";
+import { RECORD_ORIGINS } from "../../src/agents/registry.ts";
 import { STOP_GRACE_MS } from "../../src/sandbox/launch.ts";
 import { denoDir, exportedRecords, tempHome } from "../cli_helper.ts";
 import { storePaths } from "../../src/store/paths.ts";
-import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 import { fakeService, makeRepo, TranscriptBuilder } from "../judge/_helpers.ts";
 
 function spawn(args: string[], env: Record<string, string>, stdin?: string) {
@@ -74,7 +75,7 @@ Deno.test("SIGTERM stops a long collect at once: exit 143, a clear line, nothing
   // Stopped while reading, it wrote nothing; stopped later, it left the whole archive: never half.
   const kept = (await exportedRecords(records)).split("\n").filter((l) => l !== "");
   assert.ok(kept.length === 0 || kept.length === 200_000, `${kept.length} records: half an archive`);
-  assert.ok(kept.every((l) => asRecord(JSON.parse(l)) !== null));
+  assert.ok(kept.every((l) => asRecord(JSON.parse(l), RECORD_ORIGINS) !== null));
 });
 
 Deno.test("a command that cannot stop is ended after the grace period: a hook waiting on a silent service exits 0", async () => {

@@ -1,12 +1,12 @@
 /**
- * The benches time the per-prompt hook started with binaryLikeRunFlags (scripts/task_flags.ts):
+ * The benches time the per-prompt hook started with binaryLikeRunFlags (src/task_flags.ts):
  * no lock and no deno.json read, as the compiled binary starts. That stands in for the installed
  * hook only if the hook started that way is the same program: the same flags otherwise, and the
  * same bytes printed, in-process and through the warm helper, as the hook started with the
  * verdict task's flags.
  */
 import assert from "node:assert/strict";
-import { binaryLikeRunFlags, lockFlags, MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { binaryLikeRunFlags, lockFlags, MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 import { denoDir } from "../cli_helper.ts";
 import { answered, CASES, OFF, ON, removeWorld, startHelper, warmWorld } from "../warm/_warm.ts";
 

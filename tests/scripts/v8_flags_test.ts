@@ -1,13 +1,13 @@
 /**
- * The verdict task's V8 flags (scripts/task_flags.ts, v8HeapFlags) reach V8 as spelled and bound
+ * The verdict task's V8 flags (src/task_flags.ts, v8HeapFlags) reach V8 as spelled and bound
  * the young generation, in every way verdict is started: the task's flags, the compiled binary's
  * baked-in flags and the commands install writes for a `deno run` user. A flag V8 does not know
  * makes Deno refuse to start, so a typo fails here and not in a user's collect.
  */
 import assert from "node:assert/strict";
 import { compileArgs, TARGETS } from "../../scripts/compile.ts";
-import { v8HeapFlags, verdictRunFlags } from "../../scripts/task_flags.ts";
-import { selfCommand } from "../../src/install/binary.ts";
+import { v8HeapFlags, verdictRunFlags } from "../../src/task_flags.ts";
+import { selfCommand } from "../../src/hostfile/binary.ts";
 
 const PROBE = new URL("./_heap_probe.ts", import.meta.url).pathname;
 /**

@@ -2,7 +2,7 @@
  * The contract (contract/verdict-mcp.v1.json) is the truth: the served tool list must be its
  * `tools` array, and every served result must be written as its `results` and `examples` say.
  */
-import { compileCredentialRules } from "../../src/collect/secrets.ts";
+import { compileCredentialRules } from "../../src/record/secrets.ts";
 import assert from "node:assert/strict";
 import contractFile from "../../contract/verdict-mcp.v1.json" with { type: "json" };
 import { tempHome } from "../cli_helper.ts";
@@ -15,7 +15,7 @@ import { createToolSet } from "../../src/serve/tools.ts";
 import { NO_CALL_LOG } from "../../src/serve/call_log.ts";
 import { COMPACTION_TOOLS } from "../../src/judge/tools.ts";
 import { DEFAULT_CONFIG } from "../../src/config/config.ts";
-import type { RecallAnswer, Recaller, RecallOptions } from "../../src/rank/recall.ts";
+import type { RecallAnswer, Recaller, RecallOptions } from "../../src/lookup/recall.ts";
 
 const MCP_HEADERS = { "content-type": "application/json", accept: "application/json, text/event-stream" };
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { CONTRACT } from "../../src/serve/contract.ts";
 import { cut, formatError, formatRecall, oneLine, quoteText } from "../../src/serve/format.ts";
-import type { RecallHit } from "../../src/rank/recall.ts";
+import type { RecallHit } from "../../src/lookup/recall.ts";
 
 const F = CONTRACT.results.verdict_recall;
 

@@ -3,13 +3,13 @@
  * processes (spawned exactly as `deno task verdict` runs them), and the SDK's own clients.
  */
 import { denoDir } from "../cli_helper.ts";
-import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 import {
   Client,
   StdioClientTransport,
   StreamableHTTPClientTransport,
 } from "../../src/serve/mcp_client_deps.ts";
-import { recordLine, type VerdictRecord } from "../../src/collect/record.ts";
+import { recordLine, type VerdictRecord } from "../../src/record/record.ts";
 
 /** A port on 127.0.0.1 that was free a moment ago (the OS picks it; we close it again). */
 export function freePort(): number {

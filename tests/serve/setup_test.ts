@@ -1,9 +1,9 @@
-import { compileCredentialRules } from "../../src/collect/secrets.ts";
+import { compileCredentialRules } from "../../src/record/secrets.ts";
 import assert from "node:assert/strict";
 import { buildToolSet } from "../../src/serve/setup.ts";
 import { NO_CALL_LOG } from "../../src/serve/call_log.ts";
 import { DEFAULT_CONFIG } from "../../src/config/config.ts";
-import type { Recaller } from "../../src/rank/recall.ts";
+import type { Recaller } from "../../src/lookup/recall.ts";
 
 function setup(openRecaller: () => Recaller) {
   return buildToolSet({

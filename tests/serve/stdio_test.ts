@@ -2,7 +2,7 @@
  * `verdict mcp`: MCP over stdio. stdout carries nothing but the protocol; the process stops
  * cleanly when stdin closes and on SIGTERM.
  */
-import { lockFlags } from "../../scripts/task_flags.ts";
+import { lockFlags } from "../../src/task_flags.ts";
 import assert from "node:assert/strict";
 import { tempHome } from "../cli_helper.ts";
 import { childEnv, cliArgs, stdioClient, textOf } from "./serve_helper.ts";

@@ -8,7 +8,7 @@
  * parsed in JavaScript instead.)
  */
 import assert from "node:assert/strict";
-import { recordId, type VerdictRecord } from "../../src/collect/record.ts";
+import { recordId, type VerdictRecord } from "../../src/record/record.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 import { buildArchive } from "../../src/store/build.ts";
 import { openArchiveReader } from "../../src/store/reader.ts";

@@ -13,13 +13,14 @@
 import assert from "node:assert/strict";
 import { rng, syntheticText } from "../../bench/hint_bench_data.ts";
 import { promptLine } from "../../bench/scale_history.ts";
-import { asRecord, type VerdictRecord } from "../../src/collect/record.ts";
+import { asRecord, type VerdictRecord } from "../../src/record/record.ts";
+import { RECORD_ORIGINS } from "../../src/agents/registry.ts";
 import type { Corpus } from "../../src/rank/bm25.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 import { search, type SearchOptions } from "../../src/rank/score.ts";
 import { sqliteFiles, storePaths } from "../../src/store/paths.ts";
 import { openArchiveReader } from "../../src/store/reader.ts";
-import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 import { denoDir, exportedRecords, runCli, tempHome } from "../cli_helper.ts";
 import { DatabaseSync } from "node:sqlite";
 
@@ -86,7 +87,7 @@ function spawnCollect(world: World): Deno.ChildProcess {
 
 /** The records of `exported` (export's JSONL). */
 function parse(exported: string): VerdictRecord[] {
-  return exported.split("\n").filter((l) => l !== "").map((l) => asRecord(JSON.parse(l))!);
+  return exported.split("\n").filter((l) => l !== "").map((l) => asRecord(JSON.parse(l), RECORD_ORIGINS)!);
 }
 
 /** A search's result with document numbers left out (they differ between indexes). */

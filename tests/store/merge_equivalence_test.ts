@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { HISTORY_REPEATS } from "../../src/agents/claude/history.ts";
 import { mergeRecords } from "../../src/collect/merge.ts";
-import { compareRecords, recordId, recordLine, type VerdictRecord } from "../../src/collect/record.ts";
-import type { SourceResult } from "../../src/collect/source.ts";
+import { compareRecords, recordId, recordLine, type VerdictRecord } from "../../src/record/record.ts";
+import type { SourceResult } from "../../src/record/source.ts";
 import { rng } from "../../bench/hint_bench_data.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 import { search } from "../../src/rank/score.ts";

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { copyTree, denoDir, runCli, tempHome } from "../cli_helper.ts";
-import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 import { buildIdentity, encodeFrame, readFrame, WARM_PROTOCOL, warmSocketOf } from "../../src/warm/wire.ts";
 import { writeAll } from "../../src/fsutil/bytes.ts";
 

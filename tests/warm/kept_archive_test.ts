@@ -311,7 +311,7 @@ Deno.test("KeptArchive: the entity list is parsed again when its text changes, a
   assert.notEqual(two, one);
   assert.deepEqual(
     JSON.stringify(two),
-    JSON.stringify(await (await import("../../src/rank/recall.ts")).loadEntities(path)),
+    JSON.stringify(await (await import("../../src/lookup/recall.ts")).loadEntities(path)),
   );
   await Deno.remove(path);
   await assert.rejects(() => kept.entities(path), /Cannot read entity list/);

@@ -37,9 +37,9 @@ import {
 } from "../../src/warm/wire.ts";
 import { WARM_MAX_ANSWER_BYTES } from "../../src/warm/client.ts";
 import { WARM_MAX_CONNECTIONS } from "../../src/warm/serve.ts";
-import { HINT_MAX_STDIN } from "../../src/cli/hook_limits.ts";
+import { HINT_MAX_STDIN } from "../../src/hint/hook_limits.ts";
 import { writeAll } from "../../src/fsutil/bytes.ts";
-import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 
 const enc = new TextEncoder();
 

@@ -3,8 +3,8 @@
  * that Deno holds it to that set and that it listens on no TCP port.
  */
 import assert from "node:assert/strict";
-import { buildPlan } from "../../src/cli/build_plan.ts";
-import { parseArgs } from "../../src/cli/args.ts";
+import { buildPlan } from "../../src/plan/build_plan.ts";
+import { parseArgs } from "../../src/plan/args.ts";
 import { COMMANDS, findCommand, permissionsFor } from "../../src/cli/commands.ts";
 import { workerPermissions } from "../../src/sandbox/permissions.ts";
 import { warmSocketOf } from "../../src/warm/wire.ts";

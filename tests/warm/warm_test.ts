@@ -25,7 +25,7 @@ import {
   until,
   warmWorld,
 } from "./_warm.ts";
-import { HINT_MAX_STDIN } from "../../src/cli/hook_limits.ts";
+import { HINT_MAX_STDIN } from "../../src/hint/hook_limits.ts";
 import { WARM_MAX_HEADER_BYTES } from "../../src/warm/wire.ts";
 
 Deno.test("the warm helper's answers are the in-process hook's, byte for byte: fired and silent prompts, several dialects, the cooldown", async () => {

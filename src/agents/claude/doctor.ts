@@ -9,7 +9,7 @@ import {
   hooksRunElsewhere,
   missingHooks,
   parseFailure,
-} from "../../install/checks.ts";
+} from "../../hostfile/checks.ts";
 import type { DoctorContext } from "../agent.ts";
 import { hookStatus } from "./hooks.ts";
 

@@ -19,8 +19,8 @@
  * - Malformed or non-object lines are counted in `malformed`; nothing throws.
  */
 import { basename } from "../../config/paths.ts";
-import type { LineParser, ParserOptions } from "../../collect/line_parser.ts";
-import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
+import type { LineParser, ParserOptions } from "../../record/line_parser.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
 import type { RepeatRule } from "../agent.ts";
 import { parseObjectLine } from "../json.ts";
 import { typedText } from "./prompt.ts";

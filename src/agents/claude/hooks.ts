@@ -1,16 +1,16 @@
 /**
  * The three Claude Code hooks verdict wires into settings.json. The edits themselves are the
- * shared settings-file hook edits (src/install/hook_json.ts, where the installed command
+ * shared settings-file hook edits (src/hostfile/hook_json.ts, where the installed command
  * and its marker are described); this is Claude Code's table and its names for them.
  */
-import type { EditResult } from "../../install/errors.ts";
+import type { EditResult } from "../../hostfile/errors.ts";
 import {
   type HookSpec,
   type HookStatus,
   installJsonHooks,
   jsonHookStatus,
   uninstallJsonHooks,
-} from "../../install/hook_json.ts";
+} from "../../hostfile/hook_json.ts";
 
 export {
   hookCommand,
@@ -22,7 +22,7 @@ export {
   installedHookProgram,
   isHandWiredHandler,
   isOurHandler,
-} from "../../install/hook_json.ts";
+} from "../../hostfile/hook_json.ts";
 
 /** Seconds Claude Code waits. The hint gives up on its own after 400 ms; 5 s is the backstop. */
 const HINT_TIMEOUT_S = 5;

@@ -1,19 +1,19 @@
 /**
  * verdict's user-scope MCP server in Claude Code's own config file (~/.claude.json, which also
  * holds much other state): `mcpServers.verdict`, a stdio server running `<bin> mcp`. The edits
- * are the shared ones (src/install/mcp_servers.ts, which says what counts as verdict's entry).
+ * are the shared ones (src/hostfile/mcp_servers.ts, which says what counts as verdict's entry).
  */
-import type { McpState } from "../agent.ts";
-import type { EditResult } from "../../install/errors.ts";
+import type { McpState } from "../../hostfile/mcp_servers.ts";
+import type { EditResult } from "../../hostfile/errors.ts";
 import {
   installMcpServer,
   isVerdictMcpEntry,
   type McpServersSpec,
   mcpServerState,
   uninstallMcpServer,
-} from "../../install/mcp_servers.ts";
+} from "../../hostfile/mcp_servers.ts";
 
-export { MCP_NAME } from "../../install/mcp_servers.ts";
+export { MCP_NAME } from "../../hostfile/mcp_servers.ts";
 
 export function mcpEntry(bin: string, env: Readonly<Record<string, string>>) {
   return { type: "stdio", command: bin, args: ["mcp"], env: { ...env } };

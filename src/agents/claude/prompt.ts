@@ -27,7 +27,7 @@
  *    two/four/five) or are plain strings (jnarowski-full-session, 2.0.14, typed through a remote
  *    client, has neither), while the summarizer call in obra-short (2.0.9) is an array without it.
  */
-import { VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
+import { VERDICT_HINT_MARKER } from "../../record/line_parser.ts";
 
 /**
  * Text starts (after leading whitespace) that mark a user-role entry as machine-made.

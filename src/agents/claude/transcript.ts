@@ -12,7 +12,7 @@
  * - Queued prompts count once, from their `type:"user"` entry; `queue-operation` and
  *   `attachment`/`queued_command` copies are not `type:"user"` and are ignored.
  * - Notes: a main-chain (not sidechain) Write / Edit / MultiEdit / NotebookEdit whose target's
- *   base name is in MEMORY_FILE_NAMES (src/collect/memory_files.ts) or whose path has a
+ *   base name is in MEMORY_FILE_NAMES (src/agents/memory_files.ts) or whose path has a
  *   `memory` directory segment. The note is emitted only when its tool_result arrives and is not
  *   an error (`is_error: true`, or a string `toolUseResult` starting "Error"). Until then it
  *   waits in the carry, so a later collect that resumes the grown file still emits it; if the
@@ -25,9 +25,9 @@
  * Speed: most bytes of a transcript are tool results, so `line()` decides from cheap substring
  * checks whether a line can matter before parsing it (see `mayMatter`).
  */
-import type { LineParser, ParserOptions } from "../../collect/line_parser.ts";
-import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
-import { awaitResult, isMemoryPath, takeAwaited } from "../../collect/memory_files.ts";
+import type { LineParser, ParserOptions } from "../../record/line_parser.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
+import { awaitResult, isMemoryPath, takeAwaited } from "../memory_files.ts";
 import { isObject, looksLikeObjectLine, parseObjectLine } from "../json.ts";
 import { typedPromptText } from "./prompt.ts";
 

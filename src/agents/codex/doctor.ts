@@ -10,7 +10,7 @@ import {
   hooksRunElsewhere,
   missingHooks,
   parseFailure,
-} from "../../install/checks.ts";
+} from "../../hostfile/checks.ts";
 import type { DoctorContext } from "../agent.ts";
 import { codexHookStatus, runsVerdict, wantedTrust } from "./hooks.ts";
 import { HOOKS_ROLE } from "./mcp.ts";

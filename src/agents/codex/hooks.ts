@@ -1,6 +1,6 @@
 /**
  * The Codex hooks verdict wires into `<codex home>/hooks.json` (the same JSON shape as Claude
- * Code's settings, src/install/hook_json.ts), and where Codex's trust gate looks for them.
+ * Code's settings, src/hostfile/hook_json.ts), and where Codex's trust gate looks for them.
  *
  * Claude Code's three: UserPromptSubmit (the hint), PreCompact (the compaction verdict, judged
  * from the rollout re-framed by judge_lines.ts) and SessionStart with matcher "compact" (the
@@ -9,7 +9,7 @@
  * next model request after either (seen with the real binary). Each command passes
  * `--agent codex`; timeouts are in seconds.
  */
-import type { EditResult } from "../../install/errors.ts";
+import type { EditResult } from "../../hostfile/errors.ts";
 import {
   commandOf,
   handlersIn,
@@ -22,9 +22,9 @@ import {
   isOurHandler,
   jsonHookStatus,
   uninstallJsonHooks,
-} from "../../install/hook_json.ts";
-import { nodeValue } from "../../install/json_edit.ts";
-import { removedWhenEmpty, rootObject } from "../../install/host_json.ts";
+} from "../../hostfile/hook_json.ts";
+import { nodeValue } from "../../hostfile/json_edit.ts";
+import { removedWhenEmpty, rootObject } from "../../hostfile/host_json.ts";
 import { hookStateKey, hookTrustHash } from "./trust.ts";
 import { isDeepStrictEqual } from "node:util";
 

@@ -23,10 +23,10 @@
  * is left to Codex (a second table for the key would break the file); install says so when it
  * does not trust our hook as written.
  */
-import type { McpState } from "../agent.ts";
+import type { McpState } from "../../hostfile/mcp_servers.ts";
 import type { PlannedFiles } from "../agent.ts";
-import { type EditResult, HostFileError } from "../../install/errors.ts";
-import { tomlString } from "../../install/shell.ts";
+import { type EditResult, HostFileError } from "../../hostfile/errors.ts";
+import { tomlString } from "../../hostfile/shell.ts";
 import { isExactlyOurs, type TrustWanted, wantedTrust } from "./hooks.ts";
 import { hooksStateIsInline, readHookStates } from "./trust.ts";
 

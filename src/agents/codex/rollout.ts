@@ -13,7 +13,7 @@
  *   write both forms of one prompt, the second with the same text in the same turn (between two
  *   `task_started` events) is not counted again.
  * - Notes: an `item_completed` `FileChange` item with `status: "completed"` (the patch landed),
- *   for each changed path that is a memory file (src/collect/memory_files.ts): an added file's
+ *   for each changed path that is a memory file (src/agents/memory_files.ts): an added file's
  *   content, or an update's added lines. Deletions yield nothing.
  * - The file's session is its first `session_meta`; later ones (copied histories, catalogs) are
  *   ignored. It counts only when it is a terminal (TUI) session: `source === "cli"`, or
@@ -38,9 +38,9 @@
  * meta, turn contexts while the cwd is unknown, turn starts while a prompt of the turn is
  * remembered, and lines naming "user_message", "UserMessage" or "FileChange").
  */
-import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
-import { isMemoryPath } from "../../collect/memory_files.ts";
-import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
+import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../record/line_parser.ts";
+import { isMemoryPath } from "../memory_files.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
 import { isObject, looksLikeObjectLine, parseObjectLine } from "../json.ts";
 
 /** Originators of the terminal UI, used only when `source` is absent (older files). */

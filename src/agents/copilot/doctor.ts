@@ -15,7 +15,7 @@ import {
   hooksRunElsewhere,
   missingHooks,
   parseFailure,
-} from "../../install/checks.ts";
+} from "../../hostfile/checks.ts";
 import type { DoctorContext } from "../agent.ts";
 import { isObject } from "../json.ts";
 import { copilotHookStatus } from "./hooks.ts";

@@ -27,9 +27,9 @@
  *   skipped and counted in `malformed`, as every reader does.
  * - Malformed lines are counted; unknown events are ignored; nothing throws.
  */
-import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
-import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
-import { awaitResult, isMemoryPath, takeAwaited } from "../../collect/memory_files.ts";
+import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../record/line_parser.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
+import { awaitResult, isMemoryPath, takeAwaited } from "../memory_files.ts";
 import { isObject, looksLikeObjectLine, parseObjectLine } from "../json.ts";
 
 /** Words of the system prompt of `copilot -p` (1.0.102) that the interactive one lacks. */

@@ -3,7 +3,7 @@
  * that add and remove it. Copilot's shape differs from Claude Code's: camelCase events, and each
  * event holds its handlers directly, `{"hooks": {"userPromptSubmitted": [{"type": "command",
  * "bash": "…", "timeoutSec": 5}]}}` (no matcher groups); the command is the one every agent's
- * hook runs (src/install/hook_json.ts `hookCommand`, with `--agent copilot`), so install and
+ * hook runs (src/hostfile/hook_json.ts `hookCommand`, with `--agent copilot`), so install and
  * uninstall know it by the same marker.
  *
  * Only userPromptSubmitted. Copilot's preCompact is advisory (seen with 1.0.102: neither its
@@ -21,17 +21,17 @@ import {
   removeItem,
   removeMember,
   replaceNode,
-} from "../../install/json_edit.ts";
-import { type EditResult, HostFileError } from "../../install/errors.ts";
+} from "../../hostfile/json_edit.ts";
+import { type EditResult, HostFileError } from "../../hostfile/errors.ts";
 import {
   hookCommand,
   type HookSub,
   installedHookProgram,
   isHandWiredHandler,
   isOurHandler,
-} from "../../install/hook_json.ts";
-import type { HookFinding } from "../../install/checks.ts";
-import { objectMember, rootObject } from "../../install/host_json.ts";
+} from "../../hostfile/hook_json.ts";
+import type { HookFinding } from "../../hostfile/checks.ts";
+import { objectMember, rootObject } from "../../hostfile/host_json.ts";
 import { isDeepStrictEqual } from "node:util";
 
 export interface CopilotHookSpec {

@@ -2,10 +2,10 @@
  * Copilot CLI's two files install edits: the hook in `<folder>/settings.json` (hooks.ts) and
  * the MCP server in `<folder>/mcp-config.json` (mcp.ts, the shared JSON edits).
  */
-import type { McpState } from "../agent.ts";
-import type { EditResult } from "../../install/errors.ts";
-import { removedWhenEmpty } from "../../install/host_json.ts";
-import { installMcpServer, mcpServerState, uninstallMcpServer } from "../../install/mcp_servers.ts";
+import type { McpState } from "../../hostfile/mcp_servers.ts";
+import type { EditResult } from "../../hostfile/errors.ts";
+import { removedWhenEmpty } from "../../hostfile/host_json.ts";
+import { installMcpServer, mcpServerState, uninstallMcpServer } from "../../hostfile/mcp_servers.ts";
 import { COPILOT_MCP } from "./mcp.ts";
 
 export function installCopilotMcp(

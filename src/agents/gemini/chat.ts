@@ -43,15 +43,15 @@ import {
   type ParserOptions,
   stripLeadingBlocks,
   VERDICT_HINT_MARKER,
-} from "../../collect/line_parser.ts";
-import { hasFileName } from "../../collect/memory_files.ts";
-import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
+} from "../../record/line_parser.ts";
+import { hasFileName } from "../memory_files.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
 import { isObject, parseObjectLine } from "../json.ts";
 import { LEADING_BLOCKS } from "./hook_dialect.ts";
 
 /**
  * Base names of memory and instruction files whose writes become notes. Gemini CLI's own list,
- * narrower than the shared one (src/collect/memory_files.ts: CLAUDE.local.md, AGENTS.override.md
+ * narrower than the shared one (src/agents/memory_files.ts: CLAUDE.local.md, AGENTS.override.md
  * and any file under a `memory/` directory too). Making it the shared list plus GEMINI.md, as
  * Qwen Code's is, would add notes: a change of policy, to be decided on its own.
  */

@@ -15,8 +15,8 @@ import {
   hooksRunElsewhere,
   missingHooks,
   parseFailure,
-} from "../../install/checks.ts";
-import { MCP_NAME } from "../../install/mcp_servers.ts";
+} from "../../hostfile/checks.ts";
+import { MCP_NAME } from "../../hostfile/mcp_servers.ts";
 import type { DoctorContext } from "../agent.ts";
 import { isObject } from "../json.ts";
 import { geminiHookStatus, HINT_HOOK_NAME } from "./hooks.ts";

@@ -9,7 +9,7 @@
  */
 import type { HookDialect } from "../agent.ts";
 import { readClaudeStyle } from "../claude/hook_dialect.ts";
-import { stripLeadingBlocks } from "../../collect/line_parser.ts";
+import { stripLeadingBlocks } from "../../record/line_parser.ts";
 
 /** The blocks Gemini CLI puts before typed text (chat.ts strips the same from its sessions). */
 export const LEADING_BLOCKS: readonly string[] = ["hook_context"];

@@ -2,20 +2,20 @@
  * The Gemini CLI hook verdict wires into settings.json: BeforeAgent (fired after a prompt is
  * submitted, before the model is asked; its `hookSpecificOutput.additionalContext` is appended
  * to the prompt as a `<hook_context>` part, seen with 0.61.0). The edits are the shared
- * settings-file hook edits (src/install/hook_json.ts); the command passes `--agent gemini`
+ * settings-file hook edits (src/hostfile/hook_json.ts); the command passes `--agent gemini`
  * so `verdict hook user-prompt` names BeforeAgent in its output.
  *
  * Each handler has a `name`: Gemini CLI lists hooks by it, and `hooksConfig.disabled` turns one
  * off by it (doctor reports that). Timeouts are in milliseconds.
  */
-import type { EditResult } from "../../install/errors.ts";
+import type { EditResult } from "../../hostfile/errors.ts";
 import {
   type HookSpec,
   type HookStatus,
   installJsonHooks,
   jsonHookStatus,
   uninstallJsonHooks,
-} from "../../install/hook_json.ts";
+} from "../../hostfile/hook_json.ts";
 
 /** The hint gives up on its own after 400 ms; Gemini CLI waits at most this long (ms). */
 const HINT_TIMEOUT_MS = 5000;

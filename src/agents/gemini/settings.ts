@@ -3,9 +3,9 @@
  * the hooks (hooks.ts) and the MCP server (mcp.ts). One host file, two edits applied in turn,
  * so a dry run shows one diff and one backup is taken.
  */
-import type { McpState } from "../agent.ts";
-import { chainEdits, type EditResult } from "../../install/errors.ts";
-import { installMcpServer, mcpServerState, uninstallMcpServer } from "../../install/mcp_servers.ts";
+import type { McpState } from "../../hostfile/mcp_servers.ts";
+import { chainEdits, type EditResult } from "../../hostfile/errors.ts";
+import { installMcpServer, mcpServerState, uninstallMcpServer } from "../../hostfile/mcp_servers.ts";
 import { installGeminiHooks, uninstallGeminiHooks } from "./hooks.ts";
 import { GEMINI_MCP } from "./mcp.ts";
 

@@ -4,7 +4,7 @@
  * has no trust prompt for plugins: it loads every file in that folder when it starts, so a
  * plugin written while OpenCode runs takes effect at its next start.
  */
-import { type Check, check, reason } from "../../install/checks.ts";
+import { type Check, check, reason } from "../../hostfile/checks.ts";
 import type { DoctorContext } from "../agent.ts";
 import { isOurPlugin, pluginProgram } from "./plugin.ts";
 

@@ -1,7 +1,7 @@
 /**
  * verdict's MCP server in OpenCode's global config (`~/.config/opencode/opencode.json`, JSON with
  * comments allowed): `mcp.verdict`, a local server running `<bin> mcp`. The edits are the shared
- * ones (src/install/mcp_servers.ts); what differs is OpenCode's: the map is `mcp`, an entry's
+ * ones (src/hostfile/mcp_servers.ts); what differs is OpenCode's: the map is `mcp`, an entry's
  * command is one list (program and arguments) with `environment` beside it, and a new file
  * names OpenCode's schema. OpenCode lists its tool as `verdict_recall` (`<server>_<tool>`).
  *
@@ -10,14 +10,14 @@
  * `opencode mcp add` writes for `verdict mcp`); anything else under that name is refused.
  */
 import { basename } from "../../config/paths.ts";
-import type { EditResult } from "../../install/errors.ts";
+import type { EditResult } from "../../hostfile/errors.ts";
 import {
   installMcpServer,
   type McpServersSpec,
   mcpServerState,
   uninstallMcpServer,
-} from "../../install/mcp_servers.ts";
-import type { McpState } from "../agent.ts";
+} from "../../hostfile/mcp_servers.ts";
+import type { McpState } from "../../hostfile/mcp_servers.ts";
 import { isObject } from "../json.ts";
 
 function mcpEntry(bin: string, env: Readonly<Record<string, string>>) {

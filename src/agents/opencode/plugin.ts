@@ -15,7 +15,7 @@
  * the summary prompt (it cannot hold a compaction back), and verdict's judge reads session
  * transcripts, which OpenCode does not write (its sessions are rows in SQLite).
  */
-import { type EditResult, HostFileError } from "../../install/errors.ts";
+import { type EditResult, HostFileError } from "../../hostfile/errors.ts";
 
 /** First line of every plugin install writes: how install and uninstall know the file is ours. */
 export const PLUGIN_MARKER =

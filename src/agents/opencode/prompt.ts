@@ -20,13 +20,13 @@
  *    CLAUDE.md (OpenCode reads both as instructions); a tool that failed or never finished
  *    yields nothing.
  */
-import { VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
-import { hasFileName } from "../../collect/memory_files.ts";
+import { VERDICT_HINT_MARKER } from "../../record/line_parser.ts";
+import { hasFileName } from "../memory_files.ts";
 import { isObject } from "../json.ts";
 
 /**
  * Instruction files OpenCode loads, whose landed writes become notes: OpenCode's own list, the
- * two files it reads as instructions, narrower than the shared one (src/collect/memory_files.ts).
+ * two files it reads as instructions, narrower than the shared one (src/agents/memory_files.ts).
  */
 export const OPENCODE_MEMORY_FILE_NAMES: readonly string[] = ["AGENTS.md", "CLAUDE.md"];
 

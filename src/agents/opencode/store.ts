@@ -17,7 +17,7 @@
  */
 import type { StoreInput, StoreRead } from "../agent.ts";
 import { isObject } from "../json.ts";
-import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
 import {
   SqliteFormatError,
   SqliteSnapshot,

@@ -31,9 +31,9 @@
  *   `sessionId`; id = "qwen:" + uuid (file + line without one).
  * - Malformed lines are counted; unknown shapes are ignored; nothing throws.
  */
-import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
-import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
-import { awaitResult, hasFileName, isMemoryPath, takeAwaited } from "../../collect/memory_files.ts";
+import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../record/line_parser.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
+import { awaitResult, hasFileName, isMemoryPath, takeAwaited } from "../memory_files.ts";
 import { isObject, looksLikeObjectLine, parseObjectLine } from "../json.ts";
 
 /** Starts of text parts Qwen adds to a user message beside what was typed. */

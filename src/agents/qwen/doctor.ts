@@ -16,7 +16,7 @@ import {
   hooksRunElsewhere,
   missingHooks,
   parseFailure,
-} from "../../install/checks.ts";
+} from "../../hostfile/checks.ts";
 import type { DoctorContext } from "../agent.ts";
 import { isObject } from "../json.ts";
 import { mcpBlocked } from "../gemini/doctor.ts";

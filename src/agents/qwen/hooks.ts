@@ -1,18 +1,18 @@
 /**
  * The Qwen Code hooks verdict wires into settings.json. Qwen takes Claude Code's event names and
- * JSON shape (the shared edits, src/install/hook_json.ts), with timeouts in milliseconds; each
+ * JSON shape (the shared edits, src/hostfile/hook_json.ts), with timeouts in milliseconds; each
  * command passes `--agent qwen`, so the hook entries read and answer in Qwen's dialect
  * (hook_dialect.ts). All three of Claude Code's: Qwen 0.24 fires PreCompact before a
  * compaction (its context goes to the summarizer) and SessionStart with source "compact" after.
  */
-import type { EditResult } from "../../install/errors.ts";
+import type { EditResult } from "../../hostfile/errors.ts";
 import {
   type HookSpec,
   type HookStatus,
   installJsonHooks,
   jsonHookStatus,
   uninstallJsonHooks,
-} from "../../install/hook_json.ts";
+} from "../../hostfile/hook_json.ts";
 
 /** Qwen waits at most this long for the prompt hook (ms); the hint gives up on its own after 400 ms. */
 const HINT_TIMEOUT_MS = 5000;

@@ -3,9 +3,9 @@
  * running `<bin> mcp`, in the shape `qwen mcp add verdict <bin> mcp` writes (no `type`). The
  * tool reaches the model as `mcp__verdict__<tool>`. Install does not set `trust` (which skips
  * Qwen's confirmation before each call): that is the person's choice, and a `trust` they add is
- * kept on update. The edits are the shared ones (src/install/mcp_servers.ts).
+ * kept on update. The edits are the shared ones (src/hostfile/mcp_servers.ts).
  */
-import type { McpServersSpec } from "../../install/mcp_servers.ts";
+import type { McpServersSpec } from "../../hostfile/mcp_servers.ts";
 
 export const QWEN_MCP: McpServersSpec = {
   entry: (bin, env) => ({

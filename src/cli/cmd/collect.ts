@@ -1,9 +1,9 @@
 /** `verdict collect`: runs the collector and reports one summary line on stderr. */
 import { collect, type CollectSummary } from "../../collect/collect.ts";
-import { booleanOption, stringOption } from "../args.ts";
-import { parseTime } from "../clock.ts";
+import { booleanOption, stringOption } from "../../plan/args.ts";
+import { parseTime } from "../../plan/clock.ts";
 import { EXIT, UsageError } from "../../errors.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
+import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
 import { stopSignal } from "../../sandbox/stop.ts";
 import { storePaths } from "../../store/paths.ts";
 import { LOADED_AGENTS } from "../../agents/loaded.ts";

@@ -3,10 +3,10 @@
  * snapshot (JSON with --json, else the state and its digest). Exit 2 when the state is over
  * judge.state_char_budget, 3 for bad input.
  */
-import { compileCredentialRules } from "../../collect/secrets.ts";
-import { booleanOption, stringOption } from "../args.ts";
+import { compileCredentialRules } from "../../record/secrets.ts";
+import { booleanOption, stringOption } from "../../plan/args.ts";
 import { InputError, UsageError } from "../../errors.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
+import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
 import { buildSnapshot } from "../../judge/build.ts";
 
 /** Largest summary read from a file or stdin. */

@@ -2,9 +2,9 @@
  * `verdict compact judge [--snapshot FILE|-] [--local] [--json]`: one verdict for a snapshot.
  * Exit 0 with any verdict; 2 when the state is over budget; 3 when the snapshot is refused.
  */
-import { booleanOption, stringOption } from "../args.ts";
+import { booleanOption, stringOption } from "../../plan/args.ts";
 import { UsageError } from "../../errors.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
+import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
 import { type JudgeAnswer, judgeSnapshot } from "../../judge/judge.ts";
 import { describeCounts } from "../../judge/rules.ts";
 import { readJsonInput } from "./compact_build.ts";

@@ -2,9 +2,9 @@
  * `verdict compact verify --corpus FILE [--local] [--json]`: runs a labelled corpus and reports
  * both rates. Exit 1 when a lost case was judged safe_to_compact; 3 for a bad or one-label corpus.
  */
-import { booleanOption, stringOption } from "../args.ts";
+import { booleanOption, stringOption } from "../../plan/args.ts";
 import { EXIT, UsageError } from "../../errors.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
+import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
 import { verifyCorpusFile, type VerifyReport } from "../../judge/verify.ts";
 
 function pct(rate: number | null): string {

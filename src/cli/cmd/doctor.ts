@@ -6,21 +6,21 @@
  * a finding rather than an exit 3. It works out every path, then hands the checks to a Worker
  * that may read exactly those paths and run only this program (for the sandbox probe).
  */
-import { booleanOption } from "../args.ts";
-import { nowMs } from "../clock.ts";
+import { booleanOption } from "../../plan/args.ts";
+import { nowMs } from "../../plan/clock.ts";
 import { EXIT, UsageError, VerdictError } from "../../errors.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
+import type { CommandIO, CommandPlan, RunConfined } from "../../plan/plan.ts";
 import { type Config, loadConfig } from "../../config/config.ts";
 import { dirname, isWithin, joinPath } from "../../config/paths.ts";
 import { storePaths } from "../../store/paths.ts";
-import { selfCommand, verdictBinary } from "../../install/binary.ts";
+import { selfCommand, verdictBinary } from "../../hostfile/binary.ts";
 import type { AgentEnv, DoctorAgent } from "../../agents/agent.ts";
 import { LOADED_AGENTS } from "../../agents/loaded.ts";
 import { hostFileAgentPath, isPresent, mainSessionRoot } from "../../agents/locate.ts";
 import { type Check, runDoctor } from "../../install/doctor.ts";
 import { decodeJob, type DoctorJob, encodeJob, JOB_OPTION } from "../../install/jobs.ts";
 import { defaultScheduler, schedulePaths } from "../../install/schedule.ts";
-import { verdictRunFlags } from "../../../scripts/task_flags.ts";
+import { verdictRunFlags } from "../../task_flags.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -40,7 +40,7 @@ async function probeTarget(candidates: readonly string[], roots: readonly string
   return candidates[candidates.length - 1]!;
 }
 
-export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number> {
+export async function launch(plan: CommandPlan, _io: CommandIO, runConfined: RunConfined): Promise<number> {
   if (plan.args.positionals.length > 0) {
     throw new UsageError(`"verdict doctor" takes no arguments, got "${plan.args.positionals[0]}"`);
   }
@@ -112,7 +112,6 @@ export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number>
     env: { ...plan.env, VERDICT_RECORDS: paths.records },
     args: { ...plan.args, options: { ...plan.args.options, [JOB_OPTION]: encodeJob(job) } },
   };
-  const { runConfined } = await import("../run_confined.ts");
   return await runConfined(narrowed);
 }
 

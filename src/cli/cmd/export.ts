@@ -6,7 +6,7 @@ import { readLines } from "../../collect/lines.ts";
 import { archiveRecordLines } from "../../store/reader.ts";
 import { storePaths } from "../../store/paths.ts";
 import { EXIT } from "../../errors.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
+import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
 
 /** Lines are written out in batches of about this many characters. */
 const BATCH_CHARS = 1 << 20;

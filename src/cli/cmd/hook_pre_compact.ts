@@ -17,10 +17,10 @@ import type { HookReply } from "../../agents/agent.ts";
 import { loadedHookDialect } from "../../agents/hook_dialects.ts";
 import { LOADED_AGENTS } from "../../agents/loaded.ts";
 import { DEFAULT_HOOK_AGENT } from "../../agents/registry.ts";
-import { compileCredentialRules } from "../../collect/secrets.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
-import { stringOption } from "../args.ts";
-import { nowMs } from "../clock.ts";
+import { compileCredentialRules } from "../../record/secrets.ts";
+import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
+import { stringOption } from "../../plan/args.ts";
+import { nowMs } from "../../plan/clock.ts";
 import { buildSnapshot } from "../../judge/build.ts";
 import { judgeChecked } from "../../judge/judge.ts";
 import {

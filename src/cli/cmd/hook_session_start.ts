@@ -5,11 +5,11 @@
  * wrote to the handoff file, so nothing recorded is lost across the compaction. Any other source,
  * no handoff, or any error: exit 0 and no output.
  */
-import { compileCredentialRules } from "../../collect/secrets.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
+import { compileCredentialRules } from "../../record/secrets.ts";
+import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
 import { handoffPath, readHandoff } from "../../judge/handoff.ts";
 import { loadedHookDialect } from "../../agents/hook_dialects.ts";
-import { stringOption } from "../args.ts";
+import { stringOption } from "../../plan/args.ts";
 
 /** additionalContext longer than 10,000 characters is spilled to a file by Claude Code; stay under. */
 export const MAX_CONTEXT_CHARS = 9000;

@@ -7,16 +7,16 @@
  *   write exactly those files (its rule in src/cli/commands.ts) and nothing else;
  * - `run` runs in that Worker: plan every edit, print the diff (dry run) or back up and write.
  */
-import { booleanOption } from "../args.ts";
-import { nowMs } from "../clock.ts";
+import { booleanOption } from "../../plan/args.ts";
+import { nowMs } from "../../plan/clock.ts";
 import { EXIT, UsageError } from "../../errors.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
+import type { CommandIO, CommandPlan, RunConfined } from "../../plan/plan.ts";
 import { dirname } from "../../config/paths.ts";
 import type { Agent, AgentEnv } from "../../agents/agent.ts";
 import { LOADED_AGENTS } from "../../agents/loaded.ts";
 import { hostFileAgentPath, isPresent, realPathOf } from "../../agents/locate.ts";
 import { andList, noneOfList, orList } from "../../agents/registry.ts";
-import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../install/binary.ts";
+import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../hostfile/binary.ts";
 import { unifiedDiff } from "../../install/diff.ts";
 import { backupPath, backupStamp } from "../../install/host_files.ts";
 import { applyJob, type FileReport, hostFileByRole, planJob } from "../../install/install.ts";
@@ -69,7 +69,11 @@ async function chooseHosts(
 }
 
 /** Launcher half, shared by install and uninstall. */
-export async function launchInstall(plan: CommandPlan, action: InstallJob["action"]): Promise<number> {
+export async function launchInstall(
+  plan: CommandPlan,
+  action: InstallJob["action"],
+  runConfined: RunConfined,
+): Promise<number> {
   if (plan.args.positionals.length > 0) {
     throw new UsageError(
       `"verdict ${action}" takes no arguments, got "${plan.args.positionals[0]}"`,
@@ -105,12 +109,11 @@ export async function launchInstall(plan: CommandPlan, action: InstallJob["actio
     ...plan,
     args: { ...plan.args, options: { ...plan.args.options, [JOB_OPTION]: encodeJob(job) } },
   };
-  const { runConfined } = await import("../run_confined.ts");
   return await runConfined(narrowed);
 }
 
-export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number> {
-  return await launchInstall(plan, "install");
+export async function launch(plan: CommandPlan, _io: CommandIO, runConfined: RunConfined): Promise<number> {
+  return await launchInstall(plan, "install", runConfined);
 }
 
 const STATUS_WORD: Readonly<Record<FileReport["status"], string>> = {

@@ -5,11 +5,11 @@
  * the Worker loads this module before the launcher drops its permissions, and a later dynamic
  * import could be refused.
  */
-import { compileCredentialRules } from "../../collect/secrets.ts";
-import { parseTime } from "../clock.ts";
+import { compileCredentialRules } from "../../record/secrets.ts";
+import { parseTime } from "../../plan/clock.ts";
 import { EXIT, UsageError, VerdictError } from "../../errors.ts";
-import { type CommandIO, type CommandPlan, transcriptRoots } from "../plan.ts";
-import { judgeServiceNet } from "../commands.ts";
+import { type CommandIO, type CommandPlan, transcriptRoots } from "../../plan/plan.ts";
+import { judgeServiceNet } from "../../config/config.ts";
 import { stopSignal } from "../../sandbox/stop.ts";
 import { type CallLog, NO_CALL_LOG, openCallLog } from "../../serve/call_log.ts";
 import { assertNetConfined } from "../../serve/confine.ts";
@@ -22,7 +22,7 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   noArguments(plan, "mcp");
   routeConsoleToStderr();
   const log = diagnostics(io, "verdict mcp");
-  await assertNetConfined(judgeServiceNet(plan));
+  await assertNetConfined(judgeServiceNet(plan.config));
   const callLog = await openPlanCallLog(plan, log);
   const served = buildToolSet(toolSetup(plan, "stdio", callLog, log));
   try {

@@ -3,10 +3,10 @@
  * project weighted, entities boosted, the live session's own records left out.
  */
 import { LOADED_AGENTS } from "../../agents/loaded.ts";
-import { stringOption } from "../args.ts";
+import { stringOption } from "../../plan/args.ts";
 import { InputError } from "../../errors.ts";
 import { runLookup } from "../lookup.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
+import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
 
 /** Lines of a live transcript read to find its session id and working directory. */
 const LIVE_TRANSCRIPT_SCAN_LINES = 200;

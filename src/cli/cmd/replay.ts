@@ -4,17 +4,18 @@
  * decision (src/replay/replay.ts), and prints each prompt that fired, with what it quoted and the
  * rule that spoke, then a summary.
  */
-import { asRecord, type VerdictRecord } from "../../collect/record.ts";
-import { compileCredentialRules, holdsCredential } from "../../collect/secrets.ts";
+import { asRecord, type VerdictRecord } from "../../record/record.ts";
+import { RECORD_ORIGINS } from "../../agents/registry.ts";
+import { compileCredentialRules, holdsCredential } from "../../record/secrets.ts";
 import { InputError, UsageError } from "../../errors.ts";
 import { readToEnd } from "../../fsutil/bytes.ts";
 import { explainRanking, renderHint } from "../../gate/render.ts";
-import { loadEntities } from "../../rank/recall.ts";
+import { loadEntities } from "../../lookup/recall.ts";
 import { oneLine } from "../../rank/quote.ts";
 import { replayArchive, replayerFor, type ReplayEvent } from "../../replay/replay.ts";
-import { booleanOption, intOption, stringOption } from "../args.ts";
-import { parseTime } from "../clock.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
+import { booleanOption, intOption, stringOption } from "../../plan/args.ts";
+import { parseTime } from "../../plan/clock.ts";
+import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
 import { resolvePath } from "../../config/paths.ts";
 import { storePaths } from "../../store/paths.ts";
 import { archiveRecordLines } from "../../store/reader.ts";
@@ -76,7 +77,7 @@ async function readRecords(recordsPath: string): Promise<VerdictRecord[]> {
   const records: VerdictRecord[] = [];
   const take = (line: string) => {
     try {
-      const r = asRecord(JSON.parse(line));
+      const r = asRecord(JSON.parse(line), RECORD_ORIGINS);
       if (r) records.push(r);
     } catch {
       // Damaged line: left out.

@@ -3,9 +3,9 @@
  * answer comes from Deno itself: exit 0 when the runtime refused the read, 1 when it went
  * through (the sandbox would be broken). Used by tests and by `verdict doctor`.
  */
-import { stringOption } from "../args.ts";
+import { stringOption } from "../../plan/args.ts";
 import { EXIT, UsageError } from "../../errors.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
+import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
 
 export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   const path = stringOption(plan.args, "read");

@@ -7,13 +7,13 @@
  * pure) and hands the job to a Worker that may write only those files and run only systemctl
  * (or launchctl). `run` runs in that Worker.
  */
-import { booleanOption, intOption, stringOption } from "../args.ts";
-import { nowMs } from "../clock.ts";
+import { booleanOption, intOption, stringOption } from "../../plan/args.ts";
+import { nowMs } from "../../plan/clock.ts";
 import { EXIT, UsageError } from "../../errors.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
+import type { CommandIO, CommandPlan, RunConfined } from "../../plan/plan.ts";
 import { dirname, joinPath } from "../../config/paths.ts";
 import { storePaths } from "../../store/paths.ts";
-import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../install/binary.ts";
+import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../hostfile/binary.ts";
 import { formatAge } from "../../install/doctor.ts";
 import { decodeJob, encodeJob, JOB_OPTION, type ScheduleJob } from "../../install/jobs.ts";
 import { defaultScheduler, schedulePlan, type Scheduler, SCHEDULERS } from "../../install/schedule.ts";
@@ -24,7 +24,7 @@ import {
   scheduleStatus,
   writeScheduleFiles,
 } from "../../install/schedule_apply.ts";
-import { shellQuote } from "../../install/shell.ts";
+import { shellQuote } from "../../hostfile/shell.ts";
 
 /** Bounds of --interval, the same as the config key's. */
 const MIN_INTERVAL = 5;
@@ -39,7 +39,7 @@ function chooseScheduler(plan: CommandPlan): Scheduler {
   return named as Scheduler;
 }
 
-export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number> {
+export async function launch(plan: CommandPlan, _io: CommandIO, runConfined: RunConfined): Promise<number> {
   const action = plan.command.split(" ")[1] as ScheduleJob["action"];
   if (plan.args.positionals.length > 0) {
     throw new UsageError(`"verdict ${plan.command}" takes no arguments, got "${plan.args.positionals[0]}"`);
@@ -86,7 +86,6 @@ export async function launch(plan: CommandPlan, _io: CommandIO): Promise<number>
     ...plan,
     args: { ...plan.args, options: { ...plan.args.options, [JOB_OPTION]: encodeJob(job) } },
   };
-  const { runConfined } = await import("../run_confined.ts");
   return await runConfined(narrowed);
 }
 

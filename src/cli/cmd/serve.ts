@@ -5,10 +5,10 @@
  * grant wider than the listen address) exit 3 before anything listens. SIGINT/SIGTERM stop it
  * cleanly, exit 0.
  */
-import { booleanOption, stringOption } from "../args.ts";
+import { booleanOption, stringOption } from "../../plan/args.ts";
 import { EXIT, UsageError, VerdictError } from "../../errors.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
-import { judgeServiceNet } from "../commands.ts";
+import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
+import { judgeServiceNet } from "../../config/config.ts";
 import { stopSignal } from "../../sandbox/stop.ts";
 import { assertNetConfined, probeConnect } from "../../serve/confine.ts";
 import { hostPort, type ListenSettings, mcpUrl, resolveListen, ServeRefusal } from "../../serve/listen.ts";
@@ -53,7 +53,7 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   }
   routeConsoleToStderr();
   const log = diagnostics(io, "verdict serve");
-  await assertNetConfined([hostPort(settings.host, settings.port), ...judgeServiceNet(plan)]);
+  await assertNetConfined([hostPort(settings.host, settings.port), ...judgeServiceNet(plan.config)]);
   const probe = plan.env[PROBE_ENV];
   if (probe) await netProbe(probe, log);
   const callLog = await openPlanCallLog(plan, log);

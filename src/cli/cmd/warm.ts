@@ -4,7 +4,7 @@
  * whether one runs, for which build, since when, how many prompts it answered; `stop` ends it.
  */
 import { EXIT } from "../../errors.ts";
-import type { CommandIO, CommandPlan } from "../plan.ts";
+import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
 import { stopSignal } from "../../sandbox/stop.ts";
 import { serveWarm } from "../../warm/serve.ts";
 import { privateFolderProblem } from "../../warm/folder.ts";

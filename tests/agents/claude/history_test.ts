@@ -4,7 +4,7 @@ import {
   historyDedupKey,
   historyPromptText,
 } from "../../../src/agents/claude/history.ts";
-import { recordId, type VerdictRecord } from "../../../src/collect/record.ts";
+import { recordId, type VerdictRecord } from "../../../src/record/record.ts";
 import { feed, fixtureLines, fixturePath } from "../../collect/_feed.ts";
 
 const HISTORY = "history/history.jsonl";

@@ -6,7 +6,7 @@ import {
   slashCommandText,
   typedPromptText,
 } from "../../../src/agents/claude/prompt.ts";
-import { VERDICT_HINT_MARKER } from "../../../src/collect/line_parser.ts";
+import { VERDICT_HINT_MARKER } from "../../../src/record/line_parser.ts";
 
 const interactive = { includeHeadless: false };
 const all = { includeHeadless: true };

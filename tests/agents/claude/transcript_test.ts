@@ -6,8 +6,8 @@ import {
   mayMatter,
   memoryWriteText,
 } from "../../../src/agents/claude/transcript.ts";
-import { isMemoryPath } from "../../../src/collect/memory_files.ts";
-import { recordId, type VerdictRecord } from "../../../src/collect/record.ts";
+import { isMemoryPath } from "../../../src/agents/memory_files.ts";
+import { recordId, type VerdictRecord } from "../../../src/record/record.ts";
 import { allFixtureFiles, feed, fixtureLines, fixturePath, spaced } from "../../collect/_feed.ts";
 
 const INTERACTIVE = "claude/interactive-2.1.jsonl";

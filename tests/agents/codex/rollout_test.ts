@@ -8,8 +8,8 @@ import {
   userMessageItemText,
   userMessageText,
 } from "../../../src/agents/codex/rollout.ts";
-import { VERDICT_HINT_MARKER } from "../../../src/collect/line_parser.ts";
-import { recordId, type VerdictRecord } from "../../../src/collect/record.ts";
+import { VERDICT_HINT_MARKER } from "../../../src/record/line_parser.ts";
+import { recordId, type VerdictRecord } from "../../../src/record/record.ts";
 import { fileURLToPath } from "node:url";
 import { allFixtureFiles, feed, fixtureLines, fixturePath, spaced, splitLines } from "../../collect/_feed.ts";
 

@@ -18,7 +18,7 @@ import {
   hookTrustHash,
   readHookStates,
 } from "../../../src/agents/codex/trust.ts";
-import { hookCommand, type HookSub } from "../../../src/install/hook_json.ts";
+import { hookCommand, type HookSub } from "../../../src/hostfile/hook_json.ts";
 
 Deno.test("hookTrustHash() gives the hashes Codex 0.169.0 reports for the same hooks", () => {
   const cases: [string, string | null, Parameters<typeof hookTrustHash>[2], string][] = [

@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { asRecord, type VerdictRecord } from "../../../src/collect/record.ts";
+import { asRecord, type VerdictRecord } from "../../../src/record/record.ts";
+import { RECORD_ORIGINS } from "../../../src/agents/registry.ts";
 import { exportedRecords, runCli, tempHome } from "../../cli_helper.ts";
 import { COPILOT_EXPECTATIONS, COPILOT_SAMPLES_DIR } from "./expectations.ts";
 import { COPILOT_SAMPLES } from "./samples.ts";
@@ -24,7 +25,7 @@ function samplesPresent(): boolean {
 
 async function records(file: string): Promise<VerdictRecord[]> {
   return (await exportedRecords(file)).split("\n").filter((l) => l !== "").map((l) =>
-    asRecord(JSON.parse(l))!
+    asRecord(JSON.parse(l), RECORD_ORIGINS)!
   );
 }
 

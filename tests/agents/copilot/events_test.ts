@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { type CopilotCarry, createCopilotParser } from "../../../src/agents/copilot/events.ts";
-import { VERDICT_HINT_MARKER } from "../../../src/collect/line_parser.ts";
-import type { VerdictRecord } from "../../../src/collect/record.ts";
+import { VERDICT_HINT_MARKER } from "../../../src/record/line_parser.ts";
+import type { VerdictRecord } from "../../../src/record/record.ts";
 import { feed, spaced, splitLines } from "../../collect/_feed.ts";
 import { COPILOT_EXPECTATIONS, COPILOT_SAMPLES_DIR, type CopilotExpected } from "./expectations.ts";
 

@@ -16,7 +16,7 @@ import {
   installCopilotMcp,
   uninstallCopilotMcp,
 } from "../../../src/agents/copilot/settings.ts";
-import { HostFileError } from "../../../src/install/errors.ts";
+import { HostFileError } from "../../../src/hostfile/errors.ts";
 import { runCli, tempHome } from "../../cli_helper.ts";
 import { COPILOT_SAMPLES_DIR } from "./expectations.ts";
 

@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { createGeminiParser, NO_TYPED_LINES, type TypedLines } from "../../../src/agents/gemini/chat.ts";
 import { parseTypedLog } from "../../../src/agents/gemini/project.ts";
-import { asRecord, type VerdictRecord } from "../../../src/collect/record.ts";
+import { asRecord, type VerdictRecord } from "../../../src/record/record.ts";
+import { RECORD_ORIGINS } from "../../../src/agents/registry.ts";
 import { exportedRecords, runCli, tempHome } from "../../cli_helper.ts";
 import { type ExpectedGemini, GEMINI_EXPECTATIONS, SAMPLE_PROJECT, SAMPLES_DIR } from "./expectations.ts";
 import { GEMINI_SAMPLES, geminiProjectFolder } from "./samples.ts";
@@ -97,7 +98,7 @@ async function sampleHome(): Promise<{ home: string; folder: string; chats: Read
 
 async function readRecords(home: string, name = "records.jsonl"): Promise<VerdictRecord[]> {
   const text = await exportedRecords(`${home}/.local/share/verdict/${name}`);
-  return text.split("\n").filter((l) => l).map((l) => asRecord(JSON.parse(l))!);
+  return text.split("\n").filter((l) => l).map((l) => asRecord(JSON.parse(l), RECORD_ORIGINS)!);
 }
 
 Deno.test({

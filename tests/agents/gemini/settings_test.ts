@@ -12,7 +12,7 @@ import {
   uninstallGeminiSettings,
 } from "../../../src/agents/gemini/settings.ts";
 import { mcpBlocked, turnedOff } from "../../../src/agents/gemini/doctor.ts";
-import { HostFileError } from "../../../src/install/errors.ts";
+import { HostFileError } from "../../../src/hostfile/errors.ts";
 import { runCli, tempHome } from "../../cli_helper.ts";
 import { SAMPLES_DIR } from "./expectations.ts";
 

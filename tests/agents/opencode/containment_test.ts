@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { findCommand, permissionsFor } from "../../../src/cli/commands.ts";
-import { parseArgs } from "../../../src/cli/args.ts";
+import { parseArgs } from "../../../src/plan/args.ts";
 import { buildPlan } from "../../../src/cli/main.ts";
 import { exportedRecords, runCli, tempHome } from "../../cli_helper.ts";
 

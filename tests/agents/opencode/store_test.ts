@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { readOpenCodeStore } from "../../../src/agents/opencode/store.ts";
 import { isRunModePermission, undoRunQuoting } from "../../../src/agents/opencode/prompt.ts";
-import type { VerdictRecord } from "../../../src/collect/record.ts";
+import type { VerdictRecord } from "../../../src/record/record.ts";
 import { type OpenCodeWriter, sampleDb, samplesMissing } from "./_db.ts";
 import {
   type Expected,

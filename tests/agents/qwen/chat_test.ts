@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
 import { createQwenParser, type QwenCarry, typedText } from "../../../src/agents/qwen/chat.ts";
-import { VERDICT_HINT_MARKER } from "../../../src/collect/line_parser.ts";
-import type { VerdictRecord } from "../../../src/collect/record.ts";
+import { VERDICT_HINT_MARKER } from "../../../src/record/line_parser.ts";
+import type { VerdictRecord } from "../../../src/record/record.ts";
 import { feed, spaced, splitLines } from "../../collect/_feed.ts";
 import { QWEN_EXPECTATIONS, QWEN_SAMPLES_DIR, type QwenExpected } from "./expectations.ts";
 

@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { asRecord, type VerdictRecord } from "../../../src/collect/record.ts";
+import { asRecord, type VerdictRecord } from "../../../src/record/record.ts";
+import { RECORD_ORIGINS } from "../../../src/agents/registry.ts";
 import { exportedRecords, runCli, tempHome } from "../../cli_helper.ts";
 import { QWEN_EXPECTATIONS, QWEN_SAMPLES_DIR } from "./expectations.ts";
 import { QWEN_PROJECT_DIR as PROJECT_DIR, QWEN_SAMPLES } from "./samples.ts";
@@ -56,7 +57,7 @@ async function records(
   file = `${home}/.local/share/verdict/records.jsonl`,
 ): Promise<VerdictRecord[]> {
   return (await exportedRecords(file)).split("\n").filter((l) => l !== "").map((l) =>
-    asRecord(JSON.parse(l))!
+    asRecord(JSON.parse(l), RECORD_ORIGINS)!
   );
 }
 

@@ -12,7 +12,7 @@ import {
   uninstallQwenSettings,
 } from "../../../src/agents/qwen/settings.ts";
 import { sandboxed, turnedOff } from "../../../src/agents/qwen/doctor.ts";
-import { HostFileError } from "../../../src/install/errors.ts";
+import { HostFileError } from "../../../src/hostfile/errors.ts";
 import { runCli, tempHome } from "../../cli_helper.ts";
 import { QWEN_SAMPLES_DIR } from "./expectations.ts";
 

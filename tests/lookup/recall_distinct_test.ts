@@ -1,8 +1,8 @@
-/** Copies of one text are one ranked result (src/rank/recall.ts `searchDistinct`). */
+/** Copies of one text are one ranked result (src/lookup/recall.ts `searchDistinct`). */
 import assert from "node:assert/strict";
-import { recordId, type VerdictRecord } from "../../src/collect/record.ts";
+import { recordId, type VerdictRecord } from "../../src/record/record.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
-import { collapseCopies, MAX_RANKED_MATCHES, searchDistinct } from "../../src/rank/recall.ts";
+import { collapseCopies, MAX_RANKED_MATCHES, searchDistinct } from "../../src/lookup/recall.ts";
 import { sameTextKey } from "../../src/gate/statements.ts";
 
 const AS_OF = Date.parse("2026-04-01T00:00:00Z");

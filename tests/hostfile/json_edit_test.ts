@@ -10,7 +10,7 @@ import {
   removeItem,
   removeMember,
   replaceNode,
-} from "../../src/install/json_edit.ts";
+} from "../../src/hostfile/json_edit.ts";
 import { JsoncSyntaxError } from "../../src/config/jsonc.ts";
 
 const obj = (text: string) => parseTree(text) as JsonObjectNode;

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { recordId, type VerdictRecord } from "../../src/collect/record.ts";
+import { recordId, type VerdictRecord } from "../../src/record/record.ts";
 import { buildArchive } from "../../src/store/build.ts";
 import { sqliteFiles, storePaths } from "../../src/store/paths.ts";
-import { openRecaller, quoteFor } from "../../src/rank/recall.ts";
-import { compileCredentialRules } from "../../src/collect/secrets.ts";
+import { openRecaller, quoteFor } from "../../src/lookup/recall.ts";
+import { compileCredentialRules } from "../../src/record/secrets.ts";
 
 const RULES = compileCredentialRules([]);
 

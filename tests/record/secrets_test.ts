@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { BUILT_IN_RULES, compileCredentialRules, findCredential } from "../../src/collect/secrets.ts";
-import { CREDENTIAL_EXAMPLES, NOT_CREDENTIALS } from "./_credentials.ts";
+import { BUILT_IN_RULES, compileCredentialRules, findCredential } from "../../src/record/secrets.ts";
+import { CREDENTIAL_EXAMPLES, NOT_CREDENTIALS } from "../collect/_credentials.ts";
 
 const BUILT_IN = compileCredentialRules([]);
 

@@ -3,7 +3,7 @@
  * hook_argv.ts says. It runs on every prompt the person types, so it
  * skips the launcher: no command table, help texts or permission table are loaded, only the
  * plan builder and the hint. The plan and the run are the launcher's own (build_plan.ts,
- * hint_run.ts), so both entries behave the same; like every hook, it never fails loudly. Any
+ * run.ts), so both entries behave the same; like every hook, it never fails loudly. Any
  * other argv (another option, --help) goes through the launcher.
  *
  * The warm helper (src/warm/serve.ts) answers each request with this same function, handing it
@@ -11,20 +11,14 @@
  */
 import { EXIT } from "../errors.ts";
 import type { Env } from "../config/paths.ts";
-import type { ParsedArgs } from "./args.ts";
-import { buildPlan, type ConfigSource } from "./build_plan.ts";
-import { type HintHost, HOOK_PROCESS, runHint } from "./hint_run.ts";
-import { processIO } from "./io.ts";
-import type { CommandIO } from "./plan.ts";
+import type { ParsedArgs } from "../plan/args.ts";
+import { buildPlan, type ConfigSource } from "../plan/build_plan.ts";
+import { type HintHost, HOOK_PROCESS, runHint } from "./run.ts";
+import { processIO } from "../plan/io.ts";
+import type { CommandIO } from "../plan/plan.ts";
 
 /** The plan rows the hook entry builds with: the command table's, without loading the table. */
 export const HOOK_PLAN_SPEC = { name: "hook user-prompt", sandbox: "revoke", options: {} } as const;
-
-/**
- * Starting the helper: named through a variable, so a hook that does not start one (nearly
- * every hook) never reads it. The compile names it with --include.
- */
-const WARM_START = new URL("../warm/start.ts", import.meta.url).href;
 
 export interface HookRunOptions {
   /** The hook's stdin, already read (by the warm client); null when it was over the limit. */
@@ -38,8 +32,11 @@ export interface HookRunOptions {
    * request's checks, so one request reads its config once.
    */
   readonly config?: ConfigSource;
-  /** No helper answered: start one (detached) before answering, unless the config says not to. */
-  readonly startHelper?: boolean;
+  /**
+   * No helper answered: how to start one (detached) before answering, unless the config says not
+   * to. The entry's caller (main.ts) hands it in, since the helper is the floor above the hint.
+   */
+  readonly startHelper?: (stateDir: string) => Promise<void>;
 }
 
 export async function runUserPromptHook(
@@ -55,7 +52,7 @@ export async function runUserPromptHook(
     const io: CommandIO = stdin === undefined ? base : { ...base, readStdin: () => Promise.resolve(stdin) };
     // Before the hint: the hint revokes every permission once its files are open.
     if (options.startHelper && plan.config.warm_helper) {
-      await import(WARM_START).then((m) => m.startHelper(plan.paths.stateDir, env)).catch(() => {});
+      await options.startHelper(plan.paths.stateDir).catch(() => {});
     }
     return await runHint(plan, io, true, options.host ?? HOOK_PROCESS);
   } catch {

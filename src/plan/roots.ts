@@ -12,13 +12,13 @@ import type { Roots } from "../config/roots.ts";
 import { UsageError } from "../errors.ts";
 import { realRoots } from "../sandbox/contain.ts";
 import { type ParsedArgs, stringsOption } from "./args.ts";
-import type { CommandSpec } from "./commands.ts";
+import type { PlanSpec } from "./plan.ts";
 
 /** macOS folders that raise a privacy prompt when a background job reads them. */
 const PROTECTED_DIRS = ["Desktop", "Documents", "Downloads", "Library", "Movies", "Music", "Pictures"];
 
 export async function resolveRoots(
-  spec: Pick<CommandSpec, "name">,
+  spec: Pick<PlanSpec, "name">,
   args: ParsedArgs,
   config: Config,
   paths: Paths,

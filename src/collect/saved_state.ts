@@ -9,10 +9,10 @@
  * file that is not as it was (at 10^4 files, parsing every state was a tenth of a one-prompt
  * collect).
  */
-import type { DocsState } from "../collect/docs.ts";
-import type { GitState } from "../collect/git.ts";
-import { savedFingerprint, type SavedTranscripts, type TranscriptState } from "../collect/transcripts.ts";
-import type { Archive } from "./archive.ts";
+import type { DocsState } from "./docs.ts";
+import type { GitState } from "./git.ts";
+import { savedFingerprint, type SavedTranscripts, type TranscriptState } from "./transcripts.ts";
+import type { Archive } from "../store/archive.ts";
 
 const TRANSCRIPT = "t:";
 /** The key just past every transcript row's ("t;" > "t:…"). */

@@ -1,6 +1,6 @@
-/** Which argv the per-prompt hook's own entry takes over (src/cli/hook_argv.ts). */
+/** Which argv the per-prompt hook's own entry takes over (src/hint/hook_argv.ts). */
 import assert from "node:assert/strict";
-import { hookArgs } from "../../src/cli/hook_argv.ts";
+import { hookArgs } from "../../src/hint/hook_argv.ts";
 
 Deno.test("the hook's own entry takes bare `hook user-prompt` and the --agent forms install writes, nothing else", () => {
   assert.deepEqual(hookArgs(["hook", "user-prompt"]), { options: {}, positionals: [] });

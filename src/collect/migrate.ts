@@ -12,13 +12,14 @@
  * An old file beside an archive that already holds records is left alone and reported.
  */
 import type { RepeatRule } from "../agents/agent.ts";
-import { readLines } from "../collect/lines.ts";
-import { asRecord, type VerdictRecord } from "../collect/record.ts";
-import type { ProblemReporter } from "../collect/source.ts";
+import { readLines } from "./lines.ts";
+import { asRecord, type VerdictRecord } from "../record/record.ts";
+import { RECORD_ORIGINS } from "../agents/registry.ts";
+import type { ProblemReporter } from "../record/source.ts";
 import { EXIT, VerdictError } from "../errors.ts";
-import { type Archive, META } from "./archive.ts";
-import { saveSources, type SourceStates } from "./sources.ts";
-import { ArchiveUpdate } from "./update.ts";
+import { type Archive, META } from "../store/archive.ts";
+import { saveSources, type SourceStates } from "./saved_state.ts";
+import { ArchiveUpdate } from "../store/update.ts";
 
 /** Records staged at a time while the old file is read. */
 const MIGRATE_BATCH = 1000;
@@ -93,7 +94,7 @@ export async function migrateLegacy(
     const read = await readLines(legacy.records, 0, 0, (text) => {
       let r = null;
       try {
-        r = asRecord(JSON.parse(text));
+        r = asRecord(JSON.parse(text), RECORD_ORIGINS);
       } catch {
         r = null;
       }

@@ -1,8 +1,6 @@
 /**
  * The record: one line of the records archive (JSON lines). Schema in docs/records.md.
  */
-import { AGENT_IDS } from "../agents/registry.ts";
-
 export type RecordKind = "prompt" | "note" | "doc" | "commit" | "tag";
 /** "doc", "git", or the id of the agent whose session it came from (src/agents/registry.ts). */
 export type RecordOrigin = string;
@@ -33,7 +31,8 @@ export interface VerdictRecord {
 }
 
 export const RECORD_KINDS: readonly RecordKind[] = ["prompt", "note", "doc", "commit", "tag"];
-const ORIGINS: readonly RecordOrigin[] = [...AGENT_IDS, "doc", "git"];
+/** The origins of records that come from no agent: documents and git. */
+export const SOURCE_ORIGINS: readonly RecordOrigin[] = ["doc", "git"];
 
 /**
  * A stable id: a 64-bit FNV-1a hash (hex) of the record's source identity, prefixed by its kind
@@ -88,15 +87,19 @@ export function overCap(r: VerdictRecord): boolean {
   return r.text.length > MAX_RECORD_BYTES || new TextEncoder().encode(r.text).length > MAX_RECORD_BYTES;
 }
 
-/** Checks a parsed JSON value is a record; returns it, or null when it is not one of ours. */
-export function asRecord(value: unknown): VerdictRecord | null {
+/**
+ * Checks a parsed JSON value is a record; returns it, or null when it is not one of ours.
+ * `origins` are the origins a record may have (the agents' ids and SOURCE_ORIGINS: the caller
+ * asks the agent registry, RECORD_ORIGINS), so the record knows nothing of the agents.
+ */
+export function asRecord(value: unknown, origins: readonly RecordOrigin[]): VerdictRecord | null {
   if (typeof value !== "object" || value === null) return null;
   const r = value as Record<string, unknown>;
   if (
     typeof r.id !== "string" || typeof r.text !== "string" || typeof r.time !== "string" ||
     typeof r.project !== "string" || typeof r.source_file !== "string" ||
     typeof r.source_line !== "number" ||
-    !RECORD_KINDS.includes(r.kind as RecordKind) || !ORIGINS.includes(r.origin as RecordOrigin) ||
+    !RECORD_KINDS.includes(r.kind as RecordKind) || !origins.includes(r.origin as RecordOrigin) ||
     !(r.session === null || typeof r.session === "string") ||
     !(r.commit === null || typeof r.commit === "string") ||
     !(r.source_ref === undefined || typeof r.source_ref === "string")

@@ -6,10 +6,27 @@
 import type { HookInput } from "../agents/agent.ts";
 import type { Config } from "../config/config.ts";
 import type { Env, Paths } from "../config/paths.ts";
-import type { ParsedArgs } from "./args.ts";
+import type { OptionSpecs, ParsedArgs } from "./args.ts";
 import type { Roots } from "../config/roots.ts";
 
 export { EMPTY_ROOTS, type Roots, sessionPaths, transcriptRoots } from "../config/roots.ts";
+
+/**
+ * How a command is confined:
+ * - "worker": runs in a Worker whose Deno permissions are its rule's set for the plan;
+ * - "revoke": runs in-process, opens its few files, then revokes every permission class
+ *   (cheaper than a Worker on the per-prompt hook path);
+ * - "none": the launcher runs it as is: it needs no access (help, version), or it pins its plan
+ *   first (`launch`) and then starts its own Worker under its rule (install, doctor…).
+ */
+export type SandboxMode = "worker" | "revoke" | "none";
+
+/** What plan building reads of a command's spec (the command table's rows extend it). */
+export interface PlanSpec {
+  readonly name: string;
+  readonly sandbox: SandboxMode;
+  readonly options: OptionSpecs;
+}
 
 export interface CommandPlan {
   /** Registry name, e.g. "collect" or "compact build". */
@@ -49,12 +66,22 @@ export interface CommandIO {
 
 export type CommandRun = (plan: CommandPlan, io: CommandIO) => Promise<number>;
 
+/** Runs a plan in a Worker narrowed to its command's permission rule (the launcher's). */
+export type RunConfined = (plan: CommandPlan) => Promise<number>;
+
+/**
+ * A command that narrows itself: the launcher hands it the confined run, so the command needs
+ * nothing from the launcher's own files (the permission table).
+ */
+export type CommandLaunch = (plan: CommandPlan, io: CommandIO, runConfined: RunConfined) => Promise<number>;
+
 export interface CommandModule {
   /** Runs the command: in its Worker ("worker"), or in the launcher ("revoke", "none"). */
   readonly run: CommandRun;
   /**
    * For a command that narrows itself: runs in the launcher instead of `run`, pins the plan
-   * (clock, real paths, a job) and starts the Worker that runs `run` (src/cli/run_confined.ts).
+   * (clock, real paths, a job) and starts the Worker that runs `run` through `runConfined`
+   * (src/cli/run_confined.ts).
    */
-  readonly launch?: CommandRun;
+  readonly launch?: CommandLaunch;
 }

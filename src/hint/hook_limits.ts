@@ -1,6 +1,7 @@
 /**
  * The hook's stdin limit, in a module of its own: the warm helper's client (src/warm/client.ts)
- * reads stdin with it before anything else is loaded, and hint_run.ts re-exports it.
+ * reads stdin with it before anything else is loaded, the launcher reads a hook's stdin with it,
+ * and run.ts re-exports it.
  */
 
 /** Largest stdin accepted (hook JSON carries the prompt; Claude Code sends far less). */

@@ -224,7 +224,7 @@ Deno.test("hint --agent names an agent with a prompt hook, else exit 3; the hook
 
 Deno.test("hint reads the hook JSON up to its first value: a host that keeps stdin open still gets the hint", async () => {
   const env = { ...(await world()), VERDICT_SEEN: "" };
-  const { MAIN_TS, verdictRunFlags } = await import("../../scripts/task_flags.ts");
+  const { MAIN_TS, verdictRunFlags } = await import("../../src/task_flags.ts");
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, "hint"],
     env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", NO_COLOR: "1", ...env },

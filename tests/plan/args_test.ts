@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { intOption, parseArgs } from "../../src/cli/args.ts";
+import { intOption, parseArgs } from "../../src/plan/args.ts";
 import { UsageError } from "../../src/errors.ts";
 
 const SPECS = {

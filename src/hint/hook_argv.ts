@@ -3,7 +3,7 @@
  * with nothing after it but an optional `--agent ID` (what install writes). Imports nothing, so
  * the entry point decides before loading either entry.
  */
-import type { ParsedArgs } from "./args.ts";
+import type { ParsedArgs } from "../plan/args.ts";
 
 /** An agent id as the agent table spells them; anything else is the launcher's to report. */
 const AGENT_ID = /^[a-z][a-z0-9-]*$/;

@@ -4,9 +4,9 @@
  * builds the same plan without loading the command table.
  */
 import { type ParsedArgs, stringOption } from "./args.ts";
-import type { CommandSpec } from "./commands.ts";
 import { UsageError } from "../errors.ts";
-import { type CommandPlan, EMPTY_ROOTS } from "./plan.ts";
+import { type CommandPlan, EMPTY_ROOTS, type PlanSpec } from "./plan.ts";
+
 import type { HookInput } from "../agents/agent.ts";
 import { hookDialectOf } from "../agents/registry.ts";
 import { resolveAsOf } from "./clock.ts";
@@ -20,9 +20,6 @@ import { defaultPaths, type Env, type Paths, resolvePath } from "../config/paths
  * imports it before it narrows anything; the compile names it with --include.
  */
 const ROOTS_MODULE: string = new URL("./roots.ts", import.meta.url).href;
-
-/** What plan building reads of a command's spec. */
-export type PlanSpec = Pick<CommandSpec, "name" | "sandbox" | "options">;
 
 /** How a plan gets the config at a path (default: loadConfig, the file as it is now). */
 export type ConfigSource = (path: string, home: string) => Promise<Config>;

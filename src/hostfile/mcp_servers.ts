@@ -24,7 +24,9 @@ import {
 import { type EditResult, HostFileError } from "./errors.ts";
 import { objectMember, rootObject } from "./host_json.ts";
 import { isDeepStrictEqual } from "node:util";
-import type { McpState } from "../agents/agent.ts";
+
+/** "ours": written by install (or the agent's own `mcp add`); "other": someone else's; null: none. */
+export type McpState = "ours" | "other" | null;
 
 export const MCP_NAME = "verdict";
 

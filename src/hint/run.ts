@@ -13,18 +13,18 @@ import { AGENTS, DEFAULT_HOOK_AGENT, hookDialectOf } from "../agents/registry.ts
 import type { GateVerdict } from "../gate/gate.ts";
 import { hintFor, HOOK_TOP, refuseEarly } from "../gate/hint.ts";
 import { explainRanking, quoteText, renderHint } from "../gate/render.ts";
-import { compileCredentialRules, holdsCredential } from "../collect/secrets.ts";
-import type { VerdictRecord } from "../collect/record.ts";
+import { compileCredentialRules, holdsCredential } from "../record/secrets.ts";
+import type { VerdictRecord } from "../record/record.ts";
 import { chooseLedger, openLedger } from "../gate/seen.ts";
-import { loadCorpus, type LoadedCorpus, loadEntities } from "../rank/recall.ts";
+import { loadCorpus, type LoadedCorpus, loadEntities } from "../lookup/recall.ts";
 import type { Entity } from "../rank/entities.ts";
 import type { SearchResult } from "../rank/score.ts";
 import { revokeAll } from "../sandbox/revoke.ts";
 import { HINT_MAX_STDIN } from "./hook_limits.ts";
-import { booleanOption, intOption, stringOption } from "./args.ts";
-import { nowMs } from "./clock.ts";
+import { booleanOption, intOption, stringOption } from "../plan/args.ts";
+import { nowMs } from "../plan/clock.ts";
 import { EXIT, InputError } from "../errors.ts";
-import type { CommandIO, CommandPlan } from "./plan.ts";
+import type { CommandIO, CommandPlan } from "../plan/plan.ts";
 
 /**
  * The hook's own hard deadline, from process start: past it the hook prints nothing. Claude

@@ -6,16 +6,17 @@
  * archive. The hint loads this module for loadCorpus only.
  */
 import { MAX_DOC_BYTES, screenedChunks } from "../collect/markdown.ts";
-import { asRecord, type RecordKind, type RecordOrigin, type VerdictRecord } from "../collect/record.ts";
-import { type CredentialRule, holdsCredential } from "../collect/secrets.ts";
+import { asRecord, type RecordKind, type RecordOrigin, type VerdictRecord } from "../record/record.ts";
+import { RECORD_ORIGINS } from "../agents/registry.ts";
+import { type CredentialRule, holdsCredential } from "../record/secrets.ts";
 import { InputError } from "../errors.ts";
 import { readToEnd } from "../fsutil/bytes.ts";
 import { containedRealPathSync } from "../sandbox/contain.ts";
-import type { Corpus } from "./bm25.ts";
-import { type Entity, parseEntities } from "./entities.ts";
+import type { Corpus } from "../rank/bm25.ts";
+import { type Entity, parseEntities } from "../rank/entities.ts";
 import { type ArchiveReader, IndexUnavailableError, openArchiveReader } from "../store/reader.ts";
 import { storePaths } from "../store/paths.ts";
-import { search, type SearchHit, type SearchOptions, type SearchResult } from "./score.ts";
+import { search, type SearchHit, type SearchOptions, type SearchResult } from "../rank/score.ts";
 import { sameTextKey } from "../gate/statements.ts";
 
 export interface RecallOptions {
@@ -189,14 +190,14 @@ async function loadLegacy(path: string, maxBytes: number): Promise<Loaded | null
   for (const line of text.split("\n")) {
     if (line === "") continue;
     try {
-      const r = asRecord(JSON.parse(line));
+      const r = asRecord(JSON.parse(line), RECORD_ORIGINS);
       if (r) list.push(r);
     } catch {
       // A damaged line is left out here; the migration reports it.
     }
   }
   // Loaded only here: the per-prompt path with an index never needs the builder.
-  const { buildMemoryIndex } = await import("./memory_index.ts");
+  const { buildMemoryIndex } = await import("../rank/memory_index.ts");
   const signature = `legacy:${info.size}:${info.mtime?.getTime() ?? 0}:${info.ino ?? 0}`;
   return {
     signature,

@@ -1,6 +1,6 @@
 /**
  * Migration of an archive an older verdict wrote (records.jsonl, records.jsonl.idx,
- * records.jsonl.state.json) by the first collect that finds it (src/store/migrate.ts): every
+ * records.jsonl.state.json) by the first collect that finds it (src/collect/migrate.ts): every
  * record kept, the collector's state carried over when it still describes the file (so the
  * collect after it reads nothing again), the old file kept as .migrated, the hint the same
  * before, during and after. The old trio is made as the older verdict wrote it: its records
@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
 import { storePaths } from "../../src/store/paths.ts";
 import { exportedRecords, runCli } from "../cli_helper.ts";
-import { hintAnswers, sha256File, type World, world } from "./_world.ts";
+import { hintAnswers, sha256File, type World, world } from "../store/_world.ts";
 
 interface Legacy {
   readonly records: string;

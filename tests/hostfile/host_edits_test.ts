@@ -31,9 +31,9 @@ import {
 } from "../../src/agents/codex/mcp.ts";
 import { installCodexHooks } from "../../src/agents/codex/hooks.ts";
 import { eventKeyLabel, hookTrustHash } from "../../src/agents/codex/trust.ts";
-import { HostFileError } from "../../src/install/errors.ts";
+import { HostFileError } from "../../src/hostfile/errors.ts";
 import { JsoncSyntaxError } from "../../src/config/jsonc.ts";
-import { assertGolden, fixture, GOLDEN_BIN, GOLDEN_ENV } from "./_golden.ts";
+import { assertGolden, fixture, GOLDEN_BIN, GOLDEN_ENV } from "../install/_golden.ts";
 
 const BIN = GOLDEN_BIN;
 const ENV = GOLDEN_ENV;

@@ -4,7 +4,7 @@
  * pipe whose write end stays open, and must answer (and exit) by itself.
  */
 import assert from "node:assert/strict";
-import { MAIN_TS, verdictRunFlags } from "../../scripts/task_flags.ts";
+import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 import { copyTree, denoDir, runCli, tempHome } from "../cli_helper.ts";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
