@@ -2,9 +2,9 @@
  * The per-prompt hook's own entry: `verdict hook user-prompt`, taken over when argv is as
  * hook_argv.ts says. It runs on every prompt the person types, so it
  * skips the launcher: no command table, help texts or permission table are loaded, only the
- * plan builder and the hint. The plan and the run are the launcher's own (build_plan.ts,
- * run.ts), so both entries behave the same; like every hook, it never fails loudly. Any
- * other argv (another option, --help) goes through the launcher.
+ * plan builder and the hint. The plan and the run are the ones the launcher uses
+ * (src/plan/build_plan.ts, ./run.ts), so both entries behave the same; like every hook, it never
+ * fails loudly. Any other argv (another option, --help) goes through the launcher.
  *
  * The warm helper (src/warm/serve.ts) answers each request with this same function, handing it
  * the request's stdin, a stdout it captures and its own deadline clock.
