@@ -22,7 +22,7 @@ import type { Env } from "../config/paths.ts";
 import type { LineParser, ParserOptions } from "../record/line_parser.ts";
 import type { VerdictRecord } from "../record/record.ts";
 import type { ProblemReporter } from "../record/source.ts";
-import type { EditResult } from "../hostfile/errors.ts";
+import type { EditResult, MayPrune } from "../hostfile/errors.ts";
 import type { Check } from "../hostfile/checks.ts";
 import type { McpState } from "../hostfile/mcp_servers.ts";
 
@@ -296,8 +296,11 @@ export interface HostFile {
     env: Readonly<Record<string, string>>,
     planned: PlannedFiles,
   ): EditResult;
-  /** Removes exactly what install added. */
-  uninstall(text: string, path: string): EditResult;
+  /**
+   * Removes exactly what install added: a container (hooks, an event's list, the server map) it
+   * leaves empty goes too only when `mayPrune` says install created it (default: always).
+   */
+  uninstall(text: string, path: string, mayPrune?: MayPrune): EditResult;
   /** For the file that registers the MCP server: is verdict's server there, and whose is it? */
   mcpState?(text: string, path: string): McpState;
 }

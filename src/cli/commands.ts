@@ -11,7 +11,7 @@ import { AGENTS, andList, orList } from "../agents/registry.ts";
 import { judgeServiceNet } from "../config/config.ts";
 import { dirname } from "../config/paths.ts";
 import { sqliteFiles, storePaths } from "../store/paths.ts";
-import { doctorGrants, installGrants, scheduleGrants } from "../install/jobs.ts";
+import { doctorGrants, installGrants, KEEP_BACKUPS, scheduleGrants } from "../install/jobs.ts";
 import { NO_PERMISSIONS, type PermissionSet } from "../sandbox/permissions.ts";
 import { callLogPath, listenAddress, tokenFilePath } from "../serve/listen.ts";
 import { type OptionSpecs, stringOption } from "../plan/args.ts";
@@ -785,8 +785,12 @@ ${
 
 The entries run this binary by absolute path (else $VERDICT_BIN, else "verdict" on
 PATH) and carry VERDICT_RECORDS, VERDICT_STATE and VERDICT_CONFIG when they are set.
-Other keys and entries stay byte for byte; a changed file is first copied to
-<file>.verdict-backup-<time>. A second run changes nothing. A file that does not
+Other keys and entries stay byte for byte, in the file's own style (a one-line file
+stays on one line); a changed file is first copied to <file>.verdict-backup-<time>,
+and only the newest ${KEEP_BACKUPS} backups of each file are kept. A second run changes
+nothing. uninstall gives back the bytes install found: the containers install created
+go, a person's own (even empty) stay, a file install created is deleted, a blank one
+comes back blank. A file that does not
 parse, or a verdict entry not written by install, is refused (exit 3) and nothing is
 written. Every file is checked first, so one run (--dry-run too) lists every refusal,
 each with its file, what is wrong and what to do, and says how to wire the other

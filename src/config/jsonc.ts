@@ -25,6 +25,12 @@ export class DuplicateKeyError extends JsoncSyntaxError {
   }
 }
 
+/**
+ * How deep objects and arrays may nest. Real settings files nest a few levels; a file nested
+ * thousands deep is refused with its line and column instead of exhausting the stack.
+ */
+export const MAX_JSON_DEPTH = 256;
+
 export function parseJsonc(text: string): unknown {
   const parser = new Parser(text);
   parser.skipSpace();
@@ -36,6 +42,7 @@ export function parseJsonc(text: string): unknown {
 
 class Parser {
   private pos = 0;
+  private depth = 0;
   constructor(private readonly text: string) {
     if (text.charCodeAt(0) === 0xfeff) this.pos = 1;
   }
@@ -92,8 +99,14 @@ class Parser {
     this.fail(`Unexpected character ${JSON.stringify(c)}, a value was expected`);
   }
 
+  /** Enters an object or array; fails past MAX_JSON_DEPTH. */
+  private enter(): void {
+    if (++this.depth > MAX_JSON_DEPTH) this.fail(`Nested deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+
   private object(): Record<string, unknown> {
     const out: Record<string, unknown> = {};
+    this.enter();
     this.pos++;
     this.skipSpace();
     while (this.text[this.pos] !== "}") {
@@ -120,11 +133,13 @@ class Parser {
       }
     }
     this.pos++;
+    this.depth--;
     return out;
   }
 
   private array(): unknown[] {
     const out: unknown[] = [];
+    this.enter();
     this.pos++;
     this.skipSpace();
     while (this.text[this.pos] !== "]") {
@@ -139,6 +154,7 @@ class Parser {
       }
     }
     this.pos++;
+    this.depth--;
     return out;
   }
 

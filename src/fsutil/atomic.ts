@@ -9,11 +9,16 @@ export function tempPathFor(path: string): string {
   return path + ".tmp";
 }
 
-/** Writes `chunks` (strings or bytes) to `path` atomically. */
+/**
+ * Writes `chunks` (strings or bytes) to `path` atomically. `beforeRename` runs once the temp file
+ * is complete, right before it replaces `path`: when it throws, the temp file goes and `path` is
+ * left as it is (a caller checks there that nobody else changed the file meanwhile).
+ */
 export async function writeFileAtomic(
   path: string,
   chunks: Iterable<string | Uint8Array> | AsyncIterable<string | Uint8Array>,
   mode?: number,
+  beforeRename?: () => Promise<void>,
 ): Promise<void> {
   const tmp = tempPathFor(path);
   const file = await Deno.open(tmp, { write: true, create: true, truncate: true, mode: mode ?? 0o600 });
@@ -42,6 +47,7 @@ export async function writeFileAtomic(
   }
   file.close();
   try {
+    await beforeRename?.();
     await Deno.rename(tmp, path);
   } catch (err) {
     await Deno.remove(tmp).catch(() => {});
@@ -49,6 +55,11 @@ export async function writeFileAtomic(
   }
 }
 
-export async function writeTextFileAtomic(path: string, text: string, mode?: number): Promise<void> {
-  await writeFileAtomic(path, [text], mode);
+export async function writeTextFileAtomic(
+  path: string,
+  text: string,
+  mode?: number,
+  beforeRename?: () => Promise<void>,
+): Promise<void> {
+  await writeFileAtomic(path, [text], mode, beforeRename);
 }

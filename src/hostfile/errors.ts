@@ -21,7 +21,21 @@ export interface EditResult {
   readonly notes: readonly string[];
   /** The file is verdict's alone (a plugin it wrote): uninstall deletes it rather than writing it. */
   readonly remove?: boolean;
+  /**
+   * The containers (dotted JSON paths: "hooks", "hooks.UserPromptSubmit", "mcpServers") install
+   * created for its entries; install remembers them (src/install/ledger.ts) so uninstall removes
+   * exactly those and keeps a person's own, even when they are left empty.
+   */
+  readonly created?: readonly string[];
 }
+
+/**
+ * Whether uninstall may delete a container it leaves empty: only one install created. An install
+ * older than the ledger left no record, so then any emptied container goes (ALWAYS_PRUNE).
+ */
+export type MayPrune = (container: string) => boolean;
+
+export const ALWAYS_PRUNE: MayPrune = () => true;
 
 /**
  * Several refusals of one file, found at once (chainEdits: each of its edits refused), so that
@@ -76,5 +90,6 @@ export function chainEdits(
     text: changes.length === 0 ? original : next.text,
     changes,
     notes: [...first.notes, ...next.notes],
+    ...(first.created || next.created ? { created: [...first.created ?? [], ...next.created ?? []] } : {}),
   };
 }

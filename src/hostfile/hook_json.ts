@@ -28,7 +28,7 @@ import {
 } from "./json_edit.ts";
 import { isAbsoluteProgram } from "./binary.ts";
 import { shellQuote } from "./shell.ts";
-import { type EditResult, HostFileError } from "./errors.ts";
+import { ALWAYS_PRUNE, type EditResult, HostFileError, type MayPrune } from "./errors.ts";
 import type { HookFinding } from "./checks.ts";
 import { objectMember, rootObject } from "./host_json.ts";
 import { isDeepStrictEqual } from "node:util";
@@ -182,6 +182,7 @@ export function installJsonHooks(
   let out = text.trim() === "" ? "{}\n" : text;
   const changes: string[] = [];
   const notes: string[] = [];
+  const created: string[] = [];
   for (const spec of specs) {
     const label = hookLabel(spec);
     const group = hookGroup(spec, bin, env);
@@ -191,12 +192,14 @@ export function installJsonHooks(
     if (!hooks) {
       out = insertMember(out, root, "hooks", { [spec.event]: [group] });
       changes.push(`${label} hook added`);
+      created.push("hooks", `hooks.${spec.event}`);
       continue;
     }
     const ev = member(hooks, spec.event);
     if (!ev) {
       out = insertMember(out, hooks, spec.event, [group]);
       changes.push(`${label} hook added`);
+      created.push(`hooks.${spec.event}`);
       continue;
     }
     if (ev.value.kind !== "array") {
@@ -230,7 +233,12 @@ export function installJsonHooks(
     out = appendItem(out, ev.value, group);
     changes.push(`${label} hook added`);
   }
-  return { text: changes.length === 0 ? text : out, changes, notes };
+  return {
+    text: changes.length === 0 ? text : out,
+    changes,
+    notes,
+    ...(created.length > 0 ? { created } : {}),
+  };
 }
 
 function handlersOnlyOurs(handlers: JsonArrayNode): boolean {
@@ -244,15 +252,26 @@ function removeDuplicates(text: string, path: string, spec: HookSpec): string {
     const ours = handlersIn(hooks, spec.event).filter((h) => isOurHandler(nodeValue(h.handler), spec.sub));
     const extra = ours[1];
     if (!extra) return out;
-    out = removeLocated(out, rootObject(out, path), hooks, extra);
+    out = removeLocated(out, rootObject(out, path), hooks, extra, ALWAYS_PRUNE);
   }
 }
 
-/** Removes one handler; a group, event list or hooks object it leaves empty goes with it. */
-function removeLocated(text: string, root: JsonObjectNode, hooks: JsonObjectNode, at: Located): string {
+/**
+ * Removes one handler; a group it leaves empty goes with it (install writes whole groups), and so
+ * do an event list or a hooks object it leaves empty when `mayPrune` says install created them.
+ */
+function removeLocated(
+  text: string,
+  root: JsonObjectNode,
+  hooks: JsonObjectNode,
+  at: Located,
+  mayPrune: MayPrune,
+): string {
   if (at.handlers.items.length > 1) return removeItem(text, at.handlers, at.handlerIndex);
-  if (at.eventArr.items.length > 1) return removeItem(text, at.eventArr, at.groupIndex);
-  if (hooks.members.length > 1) return removeMember(text, hooks, at.event);
+  if (at.eventArr.items.length > 1 || !mayPrune(`hooks.${at.event}`)) {
+    return removeItem(text, at.eventArr, at.groupIndex);
+  }
+  if (hooks.members.length > 1 || !mayPrune("hooks")) return removeMember(text, hooks, at.event);
   return removeMember(text, root, "hooks");
 }
 
@@ -265,7 +284,12 @@ function foundLabel(specs: readonly HookSpec[], event: string, handler: unknown)
 }
 
 /** Removes every hook install wrote (under any event), and nothing else. */
-export function uninstallJsonHooks(specs: readonly HookSpec[], text: string, path: string): EditResult {
+export function uninstallJsonHooks(
+  specs: readonly HookSpec[],
+  text: string,
+  path: string,
+  mayPrune: MayPrune = ALWAYS_PRUNE,
+): EditResult {
   if (text.trim() === "") return { text, changes: [], notes: [] };
   let out = text;
   const changes: string[] = [];
@@ -276,7 +300,7 @@ export function uninstallJsonHooks(specs: readonly HookSpec[], text: string, pat
     const found = handlersIn(hooks).find((h) => isOurHandler(nodeValue(h.handler)));
     if (!found) break;
     changes.push(`${foundLabel(specs, found.event, nodeValue(found.handler))} hook removed`);
-    out = removeLocated(out, root, hooks, found);
+    out = removeLocated(out, root, hooks, found, mayPrune);
   }
   const notes: string[] = [];
   const hooks = hooksObject(rootObject(out, path), path);

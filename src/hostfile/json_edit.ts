@@ -4,7 +4,8 @@
  * the edited span stays byte for byte as it was: key order, comments, indentation, line endings.
  *
  * New entries follow the container's layout: one per line at its entries' indentation, or compact
- * JSON on the same line when the container is written on one line.
+ * JSON on the same line when the container is written on one line; in a document written wholly
+ * on one line (`{"a":1,"b":{}}`) every new entry is compact JSON, so it stays on one line.
  *
  * Inserting a member or an item and removing it again are exact inverses, so an uninstall gives
  * back the original bytes when nothing else changed in between. The document is validated with
@@ -74,12 +75,15 @@ export function member(node: JsonObjectNode, key: string): JsonMember | undefine
 export interface Layout {
   readonly unit: string;
   readonly nl: string;
+  /** Written wholly on one line, with something in it: new entries are compact JSON. */
+  readonly oneLine: boolean;
 }
 
 export function layoutOf(text: string): Layout {
   const nl = text.includes("\r\n") ? "\r\n" : "\n";
   const m = /\n([ \t]+)\S/.exec(text);
-  return { unit: m ? m[1]! : "  ", nl };
+  const body = text.trim();
+  return { unit: m ? m[1]! : "  ", nl, oneLine: !body.includes("\n") && !/^\{\s*\}$/.test(body) };
 }
 
 /** Leading whitespace of the line holding offset `pos`. */
@@ -96,6 +100,7 @@ function startsLine(text: string, pos: number): boolean {
 
 /** `value` as indented JSON whose continuation lines start with `indent`. */
 export function formatValue(value: unknown, indent: string, layout: Layout): string {
+  if (layout.oneLine) return JSON.stringify(value);
   return JSON.stringify(value, null, layout.unit).split("\n").join(layout.nl + indent);
 }
 
@@ -123,6 +128,9 @@ export function insertMember(text: string, obj: JsonObjectNode, key: string, val
     // A one-line object stays on one line: compact JSON, no new line breaks.
     return splice(text, last.value.end, last.value.end, `,${JSON.stringify(key)}:${JSON.stringify(value)}`);
   }
+  if (!last && layout.oneLine) {
+    return splice(text, obj.start, obj.end, `{${JSON.stringify(key)}:${JSON.stringify(value)}}`);
+  }
   const indent = entryIndent(text, obj, first ? first.keyStart : null, layout);
   const entry = `${JSON.stringify(key)}: ${formatValue(value, indent, layout)}`;
   if (last) return splice(text, last.value.end, last.value.end, `,${layout.nl}${indent}${entry}`);
@@ -138,6 +146,7 @@ export function appendItem(text: string, arr: JsonArrayNode, value: unknown): st
   if (first && last && !startsLine(text, first.start)) {
     return splice(text, last.end, last.end, `,${JSON.stringify(value)}`);
   }
+  if (!last && layout.oneLine) return splice(text, arr.start, arr.end, `[${JSON.stringify(value)}]`);
   const indent = entryIndent(text, arr, first ? first.start : null, layout);
   const entry = formatValue(value, indent, layout);
   if (last) return splice(text, last.end, last.end, `,${layout.nl}${indent}${entry}`);

@@ -21,7 +21,7 @@ import {
   removeMember,
   replaceNode,
 } from "./json_edit.ts";
-import { type EditResult, HostFileError } from "./errors.ts";
+import { ALWAYS_PRUNE, type EditResult, HostFileError, type MayPrune } from "./errors.ts";
 import { objectMember, rootObject } from "./host_json.ts";
 import { isDeepStrictEqual } from "node:util";
 
@@ -102,6 +102,7 @@ export function installMcpServer(
       text: insertMember(base, root, memberOf(spec), { [MCP_NAME]: entry }),
       changes: [`${name} added`],
       notes: [],
+      created: [memberOf(spec)],
     };
   }
   const existing = member(servers, MCP_NAME);
@@ -123,8 +124,16 @@ export function installMcpServer(
   return { text: replaceNode(base, existing.value, wanted), changes: [`${name} updated`], notes: [] };
 }
 
-/** Removes verdict's entry when it is verdict's own (and the server map when it is left empty). */
-export function uninstallMcpServer(spec: McpServersSpec, text: string, path: string): EditResult {
+/**
+ * Removes verdict's entry when it is verdict's own (and the server map when it is left empty and
+ * install created it).
+ */
+export function uninstallMcpServer(
+  spec: McpServersSpec,
+  text: string,
+  path: string,
+  mayPrune: MayPrune = ALWAYS_PRUNE,
+): EditResult {
   if (text.trim() === "") return { text, changes: [], notes: [] };
   const name = `${memberOf(spec)}.${MCP_NAME}`;
   const root = rootObject(text, path);
@@ -134,7 +143,7 @@ export function uninstallMcpServer(spec: McpServersSpec, text: string, path: str
   if (!isOurs(spec, nodeValue(existing.value))) {
     return { text, changes: [], notes: [`${name} was not written by verdict install; left as is`] };
   }
-  const out = servers.members.length === 1
+  const out = servers.members.length === 1 && mayPrune(memberOf(spec))
     ? removeMember(text, root, memberOf(spec))
     : removeMember(text, servers, MCP_NAME);
   return { text: out, changes: [`${name} removed`], notes: [] };

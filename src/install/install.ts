@@ -11,6 +11,15 @@ import { writeTextFileAtomic } from "../fsutil/atomic.ts";
 import { andList } from "../agents/registry.ts";
 import { type EditResult, HostFileError, refusalsOf } from "../hostfile/errors.ts";
 import type { InstallFile, InstallJob } from "./jobs.ts";
+import {
+  entryAfterInstall,
+  formatLedger,
+  type Ledger,
+  type LedgerEntry,
+  parseLedger,
+  pruningFor,
+  restoredByLedger,
+} from "./ledger.ts";
 
 export type FileStatus = "created" | "updated" | "removed" | "unchanged" | "absent";
 
@@ -22,6 +31,10 @@ export interface FileReport {
   /** Contents before, or null when the file does not exist. */
   readonly before: string | null;
   readonly after: string;
+  /** The file as it was read (null: missing), so a write can tell that someone changed it since. */
+  readonly identity: string | null;
+  /** The ledger's entry for the file once this job is applied (undefined: none). */
+  readonly ledger: LedgerEntry | undefined;
 }
 
 async function readOrNull(path: string): Promise<string | null> {
@@ -31,6 +44,31 @@ async function readOrNull(path: string): Promise<string | null> {
     if (err instanceof Deno.errors.NotFound) return null;
     throw err;
   }
+}
+
+/** Which file is at `path` and which version of it (inode, size, times), or null when none. */
+async function identityOf(path: string): Promise<string | null> {
+  try {
+    const st = await Deno.stat(path);
+    return [st.ino, st.size, st.mtime?.getTime(), st.ctime?.getTime()].join(":");
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+}
+
+/** The file's text with the identity it had while it was read (read again if it changed meanwhile). */
+async function readSteady(path: string): Promise<{ text: string | null; identity: string | null }> {
+  for (let tries = 0;; tries++) {
+    const identity = await identityOf(path);
+    const text = await readOrNull(path);
+    if (identity === (await identityOf(path)) || tries >= 4) return { text, identity };
+  }
+}
+
+/** The install ledger (src/install/ledger.ts) the job names. */
+export async function readLedger(job: InstallJob): Promise<Ledger> {
+  return parseLedger(await readOrNull(job.ledger));
 }
 
 /** The agent a host file role belongs to, and the file's edits. */
@@ -50,11 +88,12 @@ function edit(
   file: InstallFile,
   text: string,
   planned: ReadonlyMap<string, PlannedFile>,
+  entry: LedgerEntry | undefined,
 ): EditResult {
   const host = hostFileByRole(file.role).file;
   return job.action === "install"
     ? host.install(text, file.path, job.bin, job.env, planned)
-    : host.uninstall(text, file.path);
+    : restoredByLedger(entry, host.uninstall(text, file.path, pruningFor(entry)));
 }
 
 /**
@@ -139,51 +178,141 @@ function refusalsPlanning(err: unknown, file: InstallFile): HostFileError[] {
  * that all refusals are reported at once; then HostFileError (nothing written) when any file
  * was refused.
  */
-export async function planJob(job: InstallJob): Promise<FileReport[]> {
+export async function planJob(job: InstallJob, ledger?: Ledger): Promise<FileReport[]> {
+  const known = ledger ?? await readLedger(job);
   const reports: FileReport[] = [];
   const refusals: Refusal[] = [];
   const planned = new Map<string, PlannedFile>();
   for (const file of job.files) {
-    const before = await readOrNull(file.real);
-    if (before === null && job.action === "uninstall") {
-      reports.push({ file, status: "absent", changes: [], notes: [], before, after: "" });
-      continue;
-    }
-    let result: EditResult;
+    let report: FileReport;
     try {
-      result = edit(job, file, before ?? "", planned);
+      report = await planFile(job, file, planned, known.get(file.real));
     } catch (err) {
       const agent = hostFileByRole(file.role).agent;
       for (const error of refusalsPlanning(err, file)) refusals.push({ file, agent, error });
       continue;
     }
-    const status: FileStatus = result.changes.length === 0
-      ? "unchanged"
-      : result.remove
-      ? "removed"
-      : before === null
-      ? "created"
-      : "updated";
-    reports.push({ file, status, changes: result.changes, notes: result.notes, before, after: result.text });
-    planned.set(file.role, { path: file.path, agentPath: file.agentPath, text: result.text });
+    reports.push(report);
+    if (report.status !== "absent") {
+      planned.set(file.role, { path: file.path, agentPath: file.agentPath, text: report.after });
+    }
   }
   if (refusals.length > 0) throw refusedJob(job, refusals);
   return reports;
 }
 
-/** Backs up and atomically replaces every changed file; deletes the ones wholly verdict's. */
-export async function applyJob(reports: readonly FileReport[]): Promise<void> {
-  for (const r of reports) {
-    if (r.status === "removed") {
-      await Deno.remove(r.file.real);
-      continue;
+/** One file's plan: read it, edit it, and say what its ledger entry becomes. */
+async function planFile(
+  job: InstallJob,
+  file: InstallFile,
+  planned: ReadonlyMap<string, PlannedFile>,
+  entry: LedgerEntry | undefined,
+): Promise<FileReport> {
+  const { text: before, identity } = await readSteady(file.real);
+  if (before === null && job.action === "uninstall") {
+    return { file, status: "absent", changes: [], notes: [], before, after: "", identity, ledger: undefined };
+  }
+  const result = edit(job, file, before ?? "", planned, entry);
+  const status: FileStatus = result.changes.length === 0
+    ? "unchanged"
+    : result.remove
+    ? "removed"
+    : before === null
+    ? "created"
+    : "updated";
+  const changed = result.changes.length > 0;
+  const ledger = job.action === "uninstall"
+    ? (changed ? undefined : entry)
+    : changed
+    ? entryAfterInstall(entry, before, result)
+    : entry;
+  return {
+    file,
+    status,
+    changes: result.changes,
+    notes: result.notes,
+    before,
+    after: result.text,
+    identity,
+    ledger,
+  };
+}
+
+/** Someone else wrote the file between its plan and its write. */
+class ChangedMeanwhile extends Error {}
+
+/** How often a file that keeps changing under install is planned again before install gives up. */
+const REPLANS = 5;
+
+/**
+ * Backs up and atomically replaces every changed file, deletes the ones wholly verdict's, keeps
+ * each file's newest backups (InstallFile.staleBackups go), and writes the ledger. Right before a
+ * file is replaced its identity is checked against the one planned: a file an agent rewrote
+ * meanwhile is planned again from its new text (`replan`), so its write is never undone.
+ */
+export async function applyJob(
+  job: InstallJob,
+  reports: readonly FileReport[],
+  replan?: (file: InstallFile) => Promise<FileReport>,
+): Promise<void> {
+  const ledger = await readLedger(job);
+  const planned = new Map<string, PlannedFile>(
+    reports.map((r) => [r.file.role, { path: r.file.path, agentPath: r.file.agentPath, text: r.after }]),
+  );
+  const again = replan ?? ((file: InstallFile) => planFile(job, file, planned, ledger.get(file.real)));
+  let ledgerChanged = false;
+  for (const planned of reports) {
+    let r = planned;
+    for (let tries = 0;; tries++) {
+      try {
+        await applyFile(r);
+        break;
+      } catch (err) {
+        if (!(err instanceof ChangedMeanwhile)) throw err;
+        if (tries >= REPLANS) {
+          throw new HostFileError(
+            `Cannot ${job.action}: "${r.file.path}" changed ${
+              REPLANS + 1
+            } times while verdict was writing it`,
+            `close the program that keeps writing it (${
+              hostFileByRole(r.file.role).agent.label
+            }), then run "verdict ${job.action}" again`,
+          );
+        }
+        r = await again(r.file);
+      }
     }
-    if (r.status !== "created" && r.status !== "updated") continue;
-    let mode = 0o600;
-    if (r.before !== null) {
-      mode = ((await Deno.stat(r.file.real)).mode ?? 0o600) & 0o777;
-      await Deno.writeTextFile(r.file.backup, r.before, { createNew: true, mode });
+    if (r.changes.length > 0 || r.status === "absent") {
+      if (r.ledger) ledger.set(r.file.real, r.ledger);
+      else ledger.delete(r.file.real);
+      ledgerChanged = true;
     }
-    await writeTextFileAtomic(r.file.real, r.after, mode);
+  }
+  if (!ledgerChanged) return;
+  if (ledger.size > 0) await writeTextFileAtomic(job.ledger, formatLedger(ledger));
+  else {await Deno.remove(job.ledger).catch((err) => {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    });}
+}
+
+async function applyFile(r: FileReport): Promise<void> {
+  const unchangedSincePlan = async () => {
+    if ((await identityOf(r.file.real)) !== r.identity) throw new ChangedMeanwhile();
+  };
+  if (r.status === "removed") {
+    await unchangedSincePlan();
+    await Deno.remove(r.file.real);
+    return;
+  }
+  if (r.status !== "created" && r.status !== "updated") return;
+  let mode = 0o600;
+  await unchangedSincePlan();
+  if (r.before !== null) {
+    mode = ((await Deno.stat(r.file.real)).mode ?? 0o600) & 0o777;
+    await Deno.writeTextFile(r.file.backup, r.before, { createNew: true, mode });
+  }
+  await writeTextFileAtomic(r.file.real, r.after, mode, unchangedSincePlan);
+  if (r.before !== null) {
+    for (const stale of r.file.staleBackups ?? []) await Deno.remove(stale).catch(() => {});
   }
 }

@@ -40,7 +40,12 @@ export interface InstallFile {
   readonly agentPath: string;
   /** Where the current contents are copied before a change. */
   readonly backup: string;
+  /** Older backups of the file that go once `backup` is written (KEEP_BACKUPS are kept). */
+  readonly staleBackups?: readonly string[];
 }
+
+/** Backups kept per host file: the newest ones; install and uninstall delete older ones. */
+export const KEEP_BACKUPS = 3;
 
 export interface InstallJob {
   readonly action: "install" | "uninstall";
@@ -52,11 +57,17 @@ export interface InstallJob {
   readonly files: readonly InstallFile[];
   /** Hosts left out, with the reason (said in the output). */
   readonly skipped: readonly string[];
+  /** What install created in each file (src/install/ledger.ts), in verdict's state folder. */
+  readonly ledger: string;
 }
 
 /** Every path an install job may read and (unless a dry run) write. */
 export function installJobPaths(job: InstallJob): string[] {
-  return job.files.flatMap((f) => [f.real, tempPathFor(f.real), f.backup]);
+  return [
+    ...job.files.flatMap((f) => [f.real, tempPathFor(f.real), f.backup, ...f.staleBackups ?? []]),
+    job.ledger,
+    tempPathFor(job.ledger),
+  ];
 }
 
 // ---- schedule

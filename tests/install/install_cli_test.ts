@@ -311,11 +311,13 @@ Deno.test("install's permission set: exactly the host files, their temp files an
     bin: GOLDEN_BIN,
     env: {},
     skipped: [],
+    ledger: "/h/.local/state/verdict/install-ledger.json",
     files: [{
       role: "claude-settings",
       path: "/h/.claude/settings.json",
       real: "/h/.claude/settings.json",
       backup: "/h/.claude/settings.json.verdict-backup-X",
+      staleBackups: ["/h/.claude/settings.json.verdict-backup-OLD"],
     }],
   };
   const plan = {
@@ -326,6 +328,9 @@ Deno.test("install's permission set: exactly the host files, their temp files an
     "/h/.claude/settings.json",
     "/h/.claude/settings.json.tmp",
     "/h/.claude/settings.json.verdict-backup-X",
+    "/h/.claude/settings.json.verdict-backup-OLD",
+    "/h/.local/state/verdict/install-ledger.json",
+    "/h/.local/state/verdict/install-ledger.json.tmp",
   ]);
   assert.deepEqual(p.write, p.read);
   assert.deepEqual([p.net, p.run], [[], []]);

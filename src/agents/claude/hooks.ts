@@ -3,7 +3,7 @@
  * shared settings-file hook edits (src/hostfile/hook_json.ts, where the installed command
  * and its marker are described); this is Claude Code's table and its names for them.
  */
-import type { EditResult } from "../../hostfile/errors.ts";
+import type { EditResult, MayPrune } from "../../hostfile/errors.ts";
 import {
   type HookSpec,
   type HookStatus,
@@ -68,8 +68,8 @@ export function installHooks(
 }
 
 /** Removes every hook install wrote, and nothing else. */
-export function uninstallHooks(text: string, path: string): EditResult {
-  return uninstallJsonHooks(HOOKS, text, path);
+export function uninstallHooks(text: string, path: string, mayPrune?: MayPrune): EditResult {
+  return uninstallJsonHooks(HOOKS, text, path, mayPrune);
 }
 
 export function hookStatus(text: string, path: string): HookStatus[] {

@@ -4,7 +4,7 @@
  * are the shared ones (src/hostfile/mcp_servers.ts, which says what counts as verdict's entry).
  */
 import type { McpState } from "../../hostfile/mcp_servers.ts";
-import type { EditResult } from "../../hostfile/errors.ts";
+import type { EditResult, MayPrune } from "../../hostfile/errors.ts";
 import {
   installMcpServer,
   isVerdictMcpEntry,
@@ -41,8 +41,8 @@ export function installClaudeMcp(
 }
 
 /** Removes mcpServers.verdict when it is verdict's own (and mcpServers when it is left empty). */
-export function uninstallClaudeMcp(text: string, path: string): EditResult {
-  return uninstallMcpServer(CLAUDE_MCP, text, path);
+export function uninstallClaudeMcp(text: string, path: string, mayPrune?: MayPrune): EditResult {
+  return uninstallMcpServer(CLAUDE_MCP, text, path, mayPrune);
 }
 
 /** The registered verdict server in a Claude config text: "ours", "other", or null when absent. */

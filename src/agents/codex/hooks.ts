@@ -9,7 +9,7 @@
  * next model request after either (seen with the real binary). Each command passes
  * `--agent codex`; timeouts are in seconds.
  */
-import type { EditResult } from "../../hostfile/errors.ts";
+import type { EditResult, MayPrune } from "../../hostfile/errors.ts";
 import {
   commandOf,
   handlersIn,
@@ -77,8 +77,8 @@ export function installCodexHooks(
  * Removes verdict's hooks; a hooks.json left with nothing in it is deleted (Codex reads a missing
  * file the same way, and install may have created it).
  */
-export function uninstallCodexHooks(text: string, path: string): EditResult {
-  return removedWhenEmpty(uninstallJsonHooks(CODEX_HOOKS, text, path));
+export function uninstallCodexHooks(text: string, path: string, mayPrune?: MayPrune): EditResult {
+  return removedWhenEmpty(uninstallJsonHooks(CODEX_HOOKS, text, path, mayPrune));
 }
 
 export function codexHookStatus(text: string, path: string): HookStatus[] {

@@ -27,6 +27,7 @@ import type { McpState } from "../../hostfile/mcp_servers.ts";
 import type { PlannedFiles } from "../agent.ts";
 import { type EditResult, HostFileError } from "../../hostfile/errors.ts";
 import { tomlString } from "../../hostfile/shell.ts";
+import { topLevelLines } from "../../hostfile/toml_lines.ts";
 import { isExactlyOurs, type TrustWanted, wantedTrust } from "./hooks.ts";
 import { hooksStateIsInline, readHookStates } from "./trust.ts";
 
@@ -101,16 +102,13 @@ const TABLE_HEADER = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/;
 
 /**
  * The 1-based line of a verdict server definition outside our block, or of an inline
- * `mcp_servers = {…}` table (which a new table cannot extend), or null.
+ * `mcp_servers = {…}` table (which a new table cannot extend), or null. Only lines at the
+ * document's top level count: the same text inside a multi-line string or array is a value.
  */
 export function foreignDefinition(text: string, block: Span | null): { line: number; what: string } | null {
-  const lines = text.split("\n");
-  let offset = 0;
   let table = "";
-  for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i]!.replace(/\r$/, "");
+  for (const { text: raw, index: i, offset } of topLevelLines(text)) {
     const inBlock = block !== null && offset >= block.start && offset < block.end;
-    offset += lines[i]!.length + 1;
     if (inBlock) continue;
     const header = TABLE_HEADER.exec(raw);
     if (header) {

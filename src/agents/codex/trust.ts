@@ -16,6 +16,7 @@
  *
  * Pure: text in, values out (the hash uses node:crypto's synchronous sha256).
  */
+import { topLevelLines } from "../../hostfile/toml_lines.ts";
 import { createHash } from "node:crypto";
 
 /** Codex ignores a matcher on these events (its hash drops it too; seen: same hash with and without). */
@@ -114,17 +115,16 @@ export function readHookStates(configText: string): Map<string, HookState> {
     }
     current = null;
   };
-  configText.split("\n").forEach((raw, i) => {
-    const line = raw.replace(/\r$/, "");
+  for (const { text: line, index: i } of topLevelLines(configText)) {
     const header = STATE_HEADER.exec(line);
     if (header) {
       flush();
       current = { key: tomlStringValue(header[1]!), line: i + 1, trustedHash: null, enabled: null };
-      return;
+      continue;
     }
     if (ANY_HEADER.test(line)) {
       flush();
-      return;
+      continue;
     }
     const value = current ? STRING_VALUE.exec(line) : null;
     if (value && current) {
@@ -133,7 +133,7 @@ export function readHookStates(configText: string): Map<string, HookState> {
         current.trustedHash = tomlStringValue(token);
       } else if (value[1] === "enabled") current.enabled = token === "true";
     }
-  });
+  }
   flush();
   return out;
 }
@@ -145,8 +145,7 @@ export function readHookStates(configText: string): Map<string, HookState> {
  */
 export function hooksStateIsInline(configText: string): boolean {
   let table = "";
-  for (const raw of configText.split("\n")) {
-    const line = raw.replace(/\r$/, "");
+  for (const { text: line } of topLevelLines(configText)) {
     const header = /^\s*\[\[?\s*([^\]]+?)\s*\]\]?\s*(#.*)?$/.exec(line);
     if (header) {
       table = header[1]!.replace(/\s*\.\s*/g, ".");

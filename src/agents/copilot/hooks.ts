@@ -22,7 +22,7 @@ import {
   removeMember,
   replaceNode,
 } from "../../hostfile/json_edit.ts";
-import { type EditResult, HostFileError } from "../../hostfile/errors.ts";
+import { ALWAYS_PRUNE, type EditResult, HostFileError, type MayPrune } from "../../hostfile/errors.ts";
 import {
   hookCommand,
   type HookSub,
@@ -95,6 +95,7 @@ export function installCopilotHooks(
   let out = text.trim() === "" ? "{}\n" : text;
   const changes: string[] = [];
   const notes: string[] = [];
+  const created: string[] = [];
   for (const spec of COPILOT_HOOKS) {
     const handler = copilotHandler(spec, bin, env);
     const root = rootObject(out, path);
@@ -102,12 +103,14 @@ export function installCopilotHooks(
     if (!hooks) {
       out = insertMember(out, root, "hooks", { [spec.event]: [handler] });
       changes.push(`${spec.event} hook added`);
+      created.push("hooks", `hooks.${spec.event}`);
       continue;
     }
     const ev = member(hooks, spec.event);
     if (!ev) {
       out = insertMember(out, hooks, spec.event, [handler]);
       changes.push(`${spec.event} hook added`);
+      created.push(`hooks.${spec.event}`);
       continue;
     }
     if (ev.value.kind !== "array") {
@@ -140,11 +143,23 @@ export function installCopilotHooks(
     out = appendItem(out, ev.value, handler);
     changes.push(`${spec.event} hook added`);
   }
-  return { text: changes.length === 0 ? text : out, changes, notes };
+  return {
+    text: changes.length === 0 ? text : out,
+    changes,
+    notes,
+    ...(created.length > 0 ? { created } : {}),
+  };
 }
 
-/** Removes every hook install wrote (an event list or hooks object it leaves empty goes too). */
-export function uninstallCopilotHooks(text: string, path: string): EditResult {
+/**
+ * Removes every hook install wrote (an event list or hooks object it leaves empty goes too, when
+ * install created it).
+ */
+export function uninstallCopilotHooks(
+  text: string,
+  path: string,
+  mayPrune: MayPrune = ALWAYS_PRUNE,
+): EditResult {
   if (text.trim() === "") return { text, changes: [], notes: [] };
   let out = text;
   const changes: string[] = [];
@@ -155,8 +170,9 @@ export function uninstallCopilotHooks(text: string, path: string): EditResult {
     const found = handlersIn(hooks).find((h) => isOurCopilotHandler(h.value));
     if (!found) break;
     changes.push(`${found.event} hook removed`);
-    if (found.list.items.length > 1) out = removeItem(out, found.list, found.index);
-    else if (hooks.members.length > 1) out = removeMember(out, hooks, found.event);
+    if (found.list.items.length > 1 || !mayPrune(`hooks.${found.event}`)) {
+      out = removeItem(out, found.list, found.index);
+    } else if (hooks.members.length > 1 || !mayPrune("hooks")) out = removeMember(out, hooks, found.event);
     else out = removeMember(out, root, "hooks");
   }
   const notes: string[] = [];

@@ -8,7 +8,7 @@
  * Each handler has a `name`: Gemini CLI lists hooks by it, and `hooksConfig.disabled` turns one
  * off by it (doctor reports that). Timeouts are in milliseconds.
  */
-import type { EditResult } from "../../hostfile/errors.ts";
+import type { EditResult, MayPrune } from "../../hostfile/errors.ts";
 import {
   type HookSpec,
   type HookStatus,
@@ -45,8 +45,8 @@ export function installGeminiHooks(
   return installJsonHooks(GEMINI_HOOKS, text, path, bin, env);
 }
 
-export function uninstallGeminiHooks(text: string, path: string): EditResult {
-  return uninstallJsonHooks(GEMINI_HOOKS, text, path);
+export function uninstallGeminiHooks(text: string, path: string, mayPrune?: MayPrune): EditResult {
+  return uninstallJsonHooks(GEMINI_HOOKS, text, path, mayPrune);
 }
 
 export function geminiHookStatus(text: string, path: string): HookStatus[] {

@@ -4,7 +4,7 @@
  * so a dry run shows one diff and one backup is taken.
  */
 import type { McpState } from "../../hostfile/mcp_servers.ts";
-import { chainEdits, type EditResult } from "../../hostfile/errors.ts";
+import { chainEdits, type EditResult, type MayPrune } from "../../hostfile/errors.ts";
 import { installMcpServer, mcpServerState, uninstallMcpServer } from "../../hostfile/mcp_servers.ts";
 import { installGeminiHooks, uninstallGeminiHooks } from "./hooks.ts";
 import { GEMINI_MCP } from "./mcp.ts";
@@ -22,11 +22,11 @@ export function installGeminiSettings(
   );
 }
 
-export function uninstallGeminiSettings(text: string, path: string): EditResult {
+export function uninstallGeminiSettings(text: string, path: string, mayPrune?: MayPrune): EditResult {
   return chainEdits(
     text,
-    () => uninstallGeminiHooks(text, path),
-    (t) => uninstallMcpServer(GEMINI_MCP, t, path),
+    () => uninstallGeminiHooks(text, path, mayPrune),
+    (t) => uninstallMcpServer(GEMINI_MCP, t, path, mayPrune),
   );
 }
 

@@ -10,7 +10,7 @@
  * `opencode mcp add` writes for `verdict mcp`); anything else under that name is refused.
  */
 import { basename } from "../../config/paths.ts";
-import type { EditResult } from "../../hostfile/errors.ts";
+import type { EditResult, MayPrune } from "../../hostfile/errors.ts";
 import {
   installMcpServer,
   type McpServersSpec,
@@ -66,8 +66,8 @@ export function installOpenCodeMcp(
 }
 
 /** Removes mcp.verdict when it is verdict's own (and `mcp` when it is left empty). */
-export function uninstallOpenCodeMcp(text: string, path: string): EditResult {
-  return uninstallMcpServer(OPENCODE_MCP, text, path);
+export function uninstallOpenCodeMcp(text: string, path: string, mayPrune?: MayPrune): EditResult {
+  return uninstallMcpServer(OPENCODE_MCP, text, path, mayPrune);
 }
 
 export function openCodeMcpState(text: string, path: string): McpState {

@@ -5,7 +5,7 @@
  * (hook_dialect.ts). All three of Claude Code's: Qwen 0.24 fires PreCompact before a
  * compaction (its context goes to the summarizer) and SessionStart with source "compact" after.
  */
-import type { EditResult } from "../../hostfile/errors.ts";
+import type { EditResult, MayPrune } from "../../hostfile/errors.ts";
 import {
   type HookSpec,
   type HookStatus,
@@ -56,8 +56,8 @@ export function installQwenHooks(
   return installJsonHooks(QWEN_HOOKS, text, path, bin, env);
 }
 
-export function uninstallQwenHooks(text: string, path: string): EditResult {
-  return uninstallJsonHooks(QWEN_HOOKS, text, path);
+export function uninstallQwenHooks(text: string, path: string, mayPrune?: MayPrune): EditResult {
+  return uninstallJsonHooks(QWEN_HOOKS, text, path, mayPrune);
 }
 
 export function qwenHookStatus(text: string, path: string): HookStatus[] {

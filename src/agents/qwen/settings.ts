@@ -4,7 +4,7 @@
  * dry run shows one diff and one backup is taken.
  */
 import type { McpState } from "../../hostfile/mcp_servers.ts";
-import { chainEdits, type EditResult } from "../../hostfile/errors.ts";
+import { chainEdits, type EditResult, type MayPrune } from "../../hostfile/errors.ts";
 import { installMcpServer, mcpServerState, uninstallMcpServer } from "../../hostfile/mcp_servers.ts";
 import { installQwenHooks, uninstallQwenHooks } from "./hooks.ts";
 import { QWEN_MCP } from "./mcp.ts";
@@ -22,8 +22,12 @@ export function installQwenSettings(
   );
 }
 
-export function uninstallQwenSettings(text: string, path: string): EditResult {
-  return chainEdits(text, () => uninstallQwenHooks(text, path), (t) => uninstallMcpServer(QWEN_MCP, t, path));
+export function uninstallQwenSettings(text: string, path: string, mayPrune?: MayPrune): EditResult {
+  return chainEdits(
+    text,
+    () => uninstallQwenHooks(text, path, mayPrune),
+    (t) => uninstallMcpServer(QWEN_MCP, t, path, mayPrune),
+  );
 }
 
 export function qwenMcpState(text: string, path: string): McpState {

@@ -11,7 +11,7 @@ import { booleanOption } from "../../plan/args.ts";
 import { nowMs } from "../../plan/clock.ts";
 import { EXIT, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan, RunConfined } from "../../plan/plan.ts";
-import { dirname } from "../../config/paths.ts";
+import { basename, dirname, joinPath } from "../../config/paths.ts";
 import type { Agent, AgentEnv } from "../../agents/agent.ts";
 import { LOADED_AGENTS } from "../../agents/loaded.ts";
 import { hostFileAgentPath, isPresent, realPathOf } from "../../agents/locate.ts";
@@ -20,7 +20,15 @@ import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../hostfile/bin
 import { unifiedDiff } from "../../install/diff.ts";
 import { backupPath, backupStamp } from "../../install/host_files.ts";
 import { applyJob, type FileReport, hostFileByRole, planJob } from "../../install/install.ts";
-import { decodeJob, encodeJob, type InstallFile, type InstallJob, JOB_OPTION } from "../../install/jobs.ts";
+import {
+  decodeJob,
+  encodeJob,
+  type InstallFile,
+  type InstallJob,
+  JOB_OPTION,
+  KEEP_BACKUPS,
+} from "../../install/jobs.ts";
+import { LEDGER_FILE } from "../../install/ledger.ts";
 
 async function exists(path: string): Promise<boolean> {
   try {
@@ -29,6 +37,25 @@ async function exists(path: string): Promise<boolean> {
   } catch {
     return false;
   }
+}
+
+/**
+ * The backups of `file` that go once a new one is written: all but the newest KEEP_BACKUPS - 1
+ * (their names sort by time: backupStamp).
+ */
+async function staleBackupsOf(file: string): Promise<string[]> {
+  const prefix = `${basename(backupPath(file, ""))}`;
+  const names: string[] = [];
+  try {
+    for await (const e of Deno.readDir(dirname(file))) {
+      if (e.isFile && e.name.startsWith(prefix)) names.push(e.name);
+    }
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return [];
+    throw err;
+  }
+  names.sort((a, b) => (a < b ? 1 : a > b ? -1 : 0));
+  return names.slice(KEEP_BACKUPS - 1).map((n) => joinPath(dirname(file), n));
 }
 
 /** The first backup name for `file` at `stamp` that is not taken. */
@@ -90,12 +117,20 @@ export async function launchInstall(
       const path = hostFile.path(at);
       const real = await realPathOf(path);
       const agentPath = await hostFileAgentPath(hostFile, at);
-      files.push({ role: hostFile.role, path, real, agentPath, backup: await freeBackup(real, stamp) });
+      files.push({
+        role: hostFile.role,
+        path,
+        real,
+        agentPath,
+        backup: await freeBackup(real, stamp),
+        staleBackups: await staleBackupsOf(real),
+      });
     }
   }
   if (!dryRun && action === "install") {
-    // The Worker may write only the files themselves, so their folders are made here.
+    // The Worker may write only the files themselves (and the ledger), so their folders are made here.
     for (const f of files) await Deno.mkdir(dirname(f.real), { recursive: true, mode: 0o700 });
+    await Deno.mkdir(plan.paths.stateDir, { recursive: true, mode: 0o700 });
   }
   const job: InstallJob = {
     action,
@@ -104,6 +139,7 @@ export async function launchInstall(
     env: carriedEnv(plan.env, plan.cwd, plan.paths.home),
     files,
     skipped,
+    ledger: joinPath(plan.paths.stateDir, LEDGER_FILE),
   };
   const narrowed: CommandPlan = {
     ...plan,
@@ -162,7 +198,7 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
           .trimEnd(),
       );
     }
-  } else await applyJob(reports);
+  } else await applyJob(job, reports);
   for (const r of reports) out.push(...describe(r, job.action, job.dryRun));
   for (const s of job.skipped) out.push(`skipped: ${s}`);
   if (changed.length === 0) {
