@@ -139,7 +139,7 @@ export class SqliteSnapshot {
       } else {
         throw new SqliteFormatError(mark.size === 0 ? "the database is empty" : "the database is truncated");
       }
-      if (pageSize < 512 || pageSize > 65536 || (pageSize & (pageSize - 1)) !== 0) {
+      if (!isPageSize(pageSize)) {
         throw new SqliteFormatError(`page size ${pageSize} is not a SQLite page size`);
       }
       const walPages = wal && wal.pageSize === pageSize ? wal.pages : new Map<number, Uint8Array>();
@@ -422,7 +422,9 @@ function readWal(walPath: string): WalRead | null {
   const salt1 = readU32(bytes, 16);
   const salt2 = readU32(bytes, 20);
   let sum = walChecksum(bytes, 0, 24, [0, 0], bigEndian);
-  if (sum[0] !== readU32(bytes, 24) || sum[1] !== readU32(bytes, 28)) {
+  // A header SQLite's recovery would not accept (its checksum, or a page size SQLite never
+  // writes) means the log holds nothing committed: SQLite then reads the database alone.
+  if (sum[0] !== readU32(bytes, 24) || sum[1] !== readU32(bytes, 28) || !isPageSize(pageSize)) {
     return { pageSize: 0, pages: new Map(), bytes: bytes.length };
   }
   const committed = new Map<number, Uint8Array>();
@@ -442,6 +444,11 @@ function readWal(walPath: string): WalRead | null {
     }
   }
   return { pageSize, pages: committed, bytes: bytes.length };
+}
+
+/** A page size SQLite writes: a power of two from 512 to 65536. */
+function isPageSize(n: number): boolean {
+  return n >= 512 && n <= 65536 && (n & (n - 1)) === 0;
 }
 
 /** SQLite's WAL checksum over `len` bytes (a multiple of 8) from `off`, continuing `prev`. */

@@ -216,3 +216,53 @@ Deno.test("bytes that are not a database are refused with a format error", () =>
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+/** A WAL header naming `pageSize` whose own checksum holds, then a frame carrying its salts. */
+function walNaming(pageSize: number): Uint8Array {
+  const b = new Uint8Array(32 + 24 + 4096).fill(0x5a);
+  const dv = new DataView(b.buffer);
+  for (const [off, v] of [[0, 0x377f0682], [4, 3007000], [8, pageSize], [12, 0], [16, 7], [20, 9]]) {
+    dv.setUint32(off!, v!);
+  }
+  let s0 = 0;
+  let s1 = 0;
+  for (let i = 0; i < 24; i += 8) {
+    s0 = (s0 + dv.getUint32(i, true) + s1) >>> 0;
+    s1 = (s1 + dv.getUint32(i + 4, true) + s0) >>> 0;
+  }
+  for (const [off, v] of [[24, s0], [28, s1], [32, 1], [36, 1], [40, 7], [44, 9]]) dv.setUint32(off!, v!);
+  return b;
+}
+
+Deno.test("a log whose header names a page size SQLite never writes is ignored, as SQLite ignores it", () => {
+  const f = makeDb(4096, 12);
+  try {
+    f.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    const want = expectedRows(f.db);
+    for (const size of [1001, 1000, 7, 0, 256, 131072]) {
+      const dir = Deno.makeTempDirSync({ prefix: "verdict-sqlite-" });
+      try {
+        Deno.copyFileSync(f.path, `${dir}/t.db`);
+        Deno.writeFileSync(`${dir}/t.db-wal`, walNaming(size));
+        const snap = SqliteSnapshot.open(`${dir}/t.db`, `${dir}/t.db-wal`);
+        try {
+          assert.deepEqual(scanned(snap, -Infinity), want, `page size ${size}`);
+        } finally {
+          snap.close();
+        }
+        // SQLite itself, on the same two files, reads the same rows.
+        const sqlite = new DatabaseSync(`${dir}/t.db`);
+        try {
+          assert.deepEqual(expectedRows(sqlite), want, `SQLite, page size ${size}`);
+        } finally {
+          sqlite.close();
+        }
+      } finally {
+        Deno.removeSync(dir, { recursive: true });
+      }
+    }
+  } finally {
+    f.db.close();
+    Deno.removeSync(f.dir, { recursive: true });
+  }
+});
