@@ -208,7 +208,9 @@ export function cronExpression(minutes: number): { expr: string; exact: boolean 
 function cronPlan(input: ScheduleInput): SchedulePlan {
   const { expr, exact } = cronExpression(input.intervalMinutes);
   const assigns = Object.entries(input.env).map(([k, v]) => `${k}=${shellQuote(v)} `).join("");
-  const line = `${expr} ${assigns}${shellQuote(input.bin)} collect --quiet`;
+  // cron ends the command at an unescaped % (the rest becomes its stdin), so each % is escaped.
+  const command = `${assigns}${shellQuote(input.bin)} collect --quiet`.replaceAll("%", "\\%");
+  const line = `${expr} ${command}`;
   return {
     scheduler: "cron",
     files: [],

@@ -90,8 +90,51 @@ Deno.test("odd paths are quoted for each scheduler's own syntax", () => {
   const cron = schedulePlan({ ...odd, scheduler: "cron" }).manualInstall[1]!;
   assert.equal(
     cron,
-    "0 * * * * VERDICT_CONFIG='/c/<a&b>.json' '/opt/my verdict/50%/$HOME/verdict' collect --quiet",
+    "0 * * * * VERDICT_CONFIG='/c/<a&b>.json' '/opt/my verdict/50\\%/$HOME/verdict' collect --quiet",
   );
+});
+
+/**
+ * What cron does with a crontab line (crontab(5)): the command is what follows the five time
+ * fields; an unescaped % ends it (the rest becomes stdin, lines at each further %), and `\%`
+ * stands for a %. Then `sh -c` runs the command.
+ */
+function cronCommand(line: string): { command: string; stdin: string } {
+  const rest = line.split(" ").slice(5).join(" ");
+  let command = "";
+  for (let i = 0; i < rest.length; i++) {
+    if (rest[i] === "\\" && rest[i + 1] === "%") {
+      command += "%";
+      i++;
+    } else if (rest[i] === "%") {
+      return { command, stdin: rest.slice(i + 1).replaceAll("%", "\n") };
+    } else {
+      command += rest[i];
+    }
+  }
+  return { command, stdin: "" };
+}
+
+Deno.test("cron: a % in the program's path or an environment value reaches the command as a %", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "verdict-cron-" });
+  try {
+    const binDir = `${dir}/50% off/%d`;
+    await Deno.mkdir(binDir, { recursive: true });
+    const bin = `${binDir}/verdict`;
+    await Deno.writeTextFile(bin, '#!/bin/sh\nprintf "%s|%s|%s\\n" "$0" "$VERDICT_CONFIG" "$*" > "$OUT"\n');
+    await Deno.chmod(bin, 0o755);
+    const config = `${dir}/100%.json`;
+    const line = schedulePlan({ ...UNIX, bin, env: { VERDICT_CONFIG: config }, scheduler: "cron" })
+      .manualInstall[1]!;
+    const { command, stdin } = cronCommand(line);
+    assert.equal(stdin, "", `cron would cut the command at a %: ${line}`);
+    const out = `${dir}/out.txt`;
+    const run = await new Deno.Command("/bin/sh", { args: ["-c", command], env: { OUT: out } }).output();
+    assert.equal(run.code, 0, new TextDecoder().decode(run.stderr));
+    assert.equal(await Deno.readTextFile(out), `${bin}|${config}|collect --quiet\n`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });
 
 Deno.test("intervals: cron and Task Scheduler say when they cannot keep one exactly", () => {
