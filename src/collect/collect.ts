@@ -20,7 +20,7 @@ import { ArchiveUpdate, type StageTrace } from "../store/update.ts";
 import { collectDocs, type MemoryRoot } from "./docs.ts";
 import { collectGit } from "./git.ts";
 import { takeCollectLock } from "./lock.ts";
-import type { RecordKind, VerdictRecord } from "../record/record.ts";
+import { overCap, type RecordKind, type VerdictRecord } from "../record/record.ts";
 import {
   compileCredentialRules,
   CREDENTIAL_PLACEHOLDER,
@@ -166,9 +166,15 @@ async function readSources(
   const previous = input.full ? null : loadSources(archive);
   trace("sources' state loaded");
   let dropped = 0;
+  let oversized = 0;
   let anything = false;
+  // Every record of every reader passes here, so the one size cap and the screen hold for all.
   const stage = (file: string, replaced: boolean, records: readonly VerdictRecord[]) => {
     const kept = records.filter((r) => {
+      if (overCap(r)) {
+        oversized++;
+        return false;
+      }
       if (hasCredential(r, rules)) {
         dropped++;
         return false;
@@ -237,7 +243,7 @@ async function readSources(
     dropped: dropped + results.reduce((n, r) => n + r.stats.secretsDropped, 0),
     filesRead: results.reduce((n, r) => n + r.stats.filesRead, 0),
     filesUnreadable: results.reduce((n, r) => n + r.stats.filesUnreadable, 0),
-    linesSkipped: results.reduce((n, r) => n + r.stats.linesSkipped, 0),
+    linesSkipped: oversized + results.reduce((n, r) => n + r.stats.linesSkipped, 0),
   };
 }
 

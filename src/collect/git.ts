@@ -9,14 +9,7 @@
  * read and the repository is left out of `replaced`.
  */
 import { execGit, GitError, gitRepoInfo, runGit, runGitText } from "./git_run.ts";
-import {
-  compareRecords,
-  fnv1a64,
-  overCap,
-  recordId,
-  toRfc3339,
-  type VerdictRecord,
-} from "../record/record.ts";
+import { compareRecords, fnv1a64, recordId, toRfc3339, type VerdictRecord } from "../record/record.ts";
 import {
   emptyStats,
   type ProblemReporter,
@@ -180,9 +173,8 @@ async function commitRecords(
     source_line: 0,
     commit: c.hash,
   }));
-  const kept = records.filter((r) => !overCap(r));
-  stats.linesSkipped += skipped.count + records.length - kept.length;
-  return kept;
+  stats.linesSkipped += skipped.count;
+  return records;
 }
 
 export interface ParsedCommit {

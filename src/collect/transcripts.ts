@@ -29,7 +29,7 @@ import { type FileIdentity, identityOf, sameIdentity } from "../fsutil/identity.
 import { walkFilesSync } from "../fsutil/walk.ts";
 import { containedRealPath, containedRealPathSync } from "../sandbox/contain.ts";
 import { readLines } from "./lines.ts";
-import { overCap, type VerdictRecord } from "../record/record.ts";
+import type { VerdictRecord } from "../record/record.ts";
 import {
   emptyStats,
   type ProblemReporter,
@@ -399,10 +399,8 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Transc
       const confirmed = resumable && prev !== null && identity.size === prev.readBytes &&
         result.offset === prev.offset;
       if (!confirmed) stats.filesRead++;
-      const drained = parser.drain();
-      const records = drained.filter((r) => !overCap(r));
-      stats.linesSkipped += parser.malformed + result.oversized + result.invalidUtf8 +
-        (drained.length - records.length);
+      const records = parser.drain();
+      stats.linesSkipped += parser.malformed + result.oversized + result.invalidUtf8;
       if (input.onFile) input.onFile(real, !resumable, records);
       else if (resumable) appended.push(...records);
       else replaced.set(real, records);

@@ -7,7 +7,8 @@
  * other session file.
  */
 import assert from "node:assert/strict";
-import { runCli, tempHome } from "../../cli_helper.ts";
+import { MAX_RECORD_BYTES } from "../../../src/record/record.ts";
+import { exportedRecords, runCli, tempHome } from "../../cli_helper.ts";
 import { collectTestOf } from "../_samples.ts";
 import { sampleDb, samplesMissing } from "./_db.ts";
 import { TUI_RECORDS, TUI_SESSION } from "./expectations.ts";
@@ -58,6 +59,44 @@ Deno.test({
         still.stderr,
         new RegExp(`nothing new, ${n + 1} records .*; 0 file\\(s\\) read →`),
         still.stderr,
+      );
+    } finally {
+      writer.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "collect skips and counts an OpenCode prompt over the record cap, as every other reader does",
+  ignore: missing !== null,
+  fn: async () => {
+    const home = await tempHome();
+    await Deno.mkdir(`${home}/.local/share/opencode`, { recursive: true });
+    const writer = sampleDb(`${home}/.local/share/opencode/opencode.db`);
+    try {
+      const pasted = "we decided to paste this log " + "0123456789".repeat(MAX_RECORD_BYTES / 10 + 1);
+      writer.message("msg_zzbig", TUI_SESSION, 1796111000000, { role: "user" });
+      writer.part("prt_zzbig", "msg_zzbig", TUI_SESSION, 1796111000000, { type: "text", text: pasted });
+      writer.message("msg_zzok", TUI_SESSION, 1796111000001, { role: "user" });
+      writer.part("prt_zzok", "msg_zzok", TUI_SESSION, 1796111000001, {
+        type: "text",
+        text: "Ship on Fridays.",
+      });
+      const r = await runCli(["collect"], { env: { HOME: home } });
+      assert.equal(r.code, 0, r.stderr);
+      const n = TUI_RECORDS.length;
+      assert.match(
+        r.stderr,
+        new RegExp(`\\b${n + 1} new, ${n + 1} records .*, 1 line\\(s\\) skipped`),
+        r.stderr,
+      );
+      const data = `${home}/.local/share/verdict`;
+      const records = await exportedRecords(`${data}/records.db`);
+      assert.match(records, /Ship on Fridays\./);
+      assert.doesNotMatch(records, /we decided to paste this log/);
+      assert.ok(
+        (await Deno.stat(`${data}/records.db`)).size < MAX_RECORD_BYTES,
+        "no oversized record was stored",
       );
     } finally {
       writer.close();
