@@ -107,9 +107,10 @@ function contentString(content: unknown): string {
 
 /**
  * Makes an item's text: screens the whole text first (a credential cut in half by clipping
- * could escape a rule), then clips it.
+ * could escape a rule), then clips it. A `note` (a todo's status) is added after the screen, so
+ * it cannot hide the end of a credential from a rule that needs the end of its line.
  */
-type ItemText = (text: string) => string;
+type ItemText = (text: string, note?: string) => string;
 
 /** Cuts text to ITEM_MAX_CHARS on one line. */
 export function clip(text: string): string {
@@ -220,11 +221,11 @@ function openTodos(calls: readonly Call[], results: ReadonlyMap<string, Result>,
     if (!isObject(todo) || typeof todo.content !== "string" || todo.content.trim() === "") continue;
     const status = typeof todo.status === "string" ? todo.status : "pending";
     if (status === "completed") continue;
-    out.push({ text: item(`${todo.content} (${status})`), source: `TodoWrite, line ${latest!.line}` });
+    out.push({ text: item(todo.content, `(${status})`), source: `TodoWrite, line ${latest!.line}` });
   }
   for (const task of tasks.values()) {
     if (task.status === "completed" || task.status === "deleted") continue;
-    out.push({ text: item(`${task.subject} (${task.status})`), source: `TaskCreate, line ${task.line}` });
+    out.push({ text: item(task.subject, `(${task.status})`), source: `TaskCreate, line ${task.line}` });
   }
   return out;
 }
@@ -511,7 +512,10 @@ export function extractTranscript(
   text: string,
   screen: (text: string) => string = (t) => t,
 ): TranscriptFacts {
-  const item: ItemText = (t) => clip(screen(t));
+  const item: ItemText = (t, note) => {
+    const kept = screen(t);
+    return clip(kept === t && note !== undefined ? `${t} ${note}` : kept);
+  };
   const { lines, malformed } = parseLines(text);
   const chain = mainChain(lines);
   const { calls, results } = pairTools(chain);

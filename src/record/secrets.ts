@@ -56,8 +56,8 @@ const SECRET_FIELDS = [
   "token",
 ].join("|");
 
-/** Separators of an assignment: `:`, `=`, `：`, `=>`, `:=`, with an optional closing quote of the key. */
-const ASSIGN = `["'\`]?\\s*(?:=>|:=|[:=：])\\s*`;
+/** Separators of an assignment: `:`, `=`, `：`, `＝`, `=>`, `:=`, with an optional closing quote of the key. */
+const ASSIGN = `["'\`]?\\s*(?:=>|:=|[:=：＝])\\s*`;
 
 /**
  * Shortest value and least Shannon entropy (bits per character) of a generic secret: real
@@ -121,11 +121,54 @@ function entropy(text: string): number {
   return bits;
 }
 
-/** The value group of the generic rule looks random: long enough, mixed, high entropy. */
 function randomLooking(match: RegExpExecArray): boolean {
-  const value = match.groups?.value ?? "";
-  return value.length >= SECRET_MIN_CHARS && /\d/.test(value) && /[A-Za-z]/.test(value) &&
+  return randomValue(match.groups?.value ?? "", SECRET_MIN_CHARS);
+}
+
+/** `value` looks random: at least `min` characters, letters and digits, high entropy. */
+function randomValue(value: string, min: number): boolean {
+  return value.length >= min && /\d/.test(value) && /[A-Za-z]/.test(value) &&
     entropy(value) >= SECRET_MIN_ENTROPY;
+}
+
+/** Shortest cookie value taken for a session: session ids are 16 or more random characters. */
+const COOKIE_MIN_CHARS = 16;
+
+/** Some `name=value` pair of a cookie header holds a random-looking value. */
+function sessionCookie(match: RegExpExecArray): boolean {
+  for (const pair of (match.groups?.value ?? "").split(/[;,\s]+/)) {
+    const eq = pair.indexOf("=");
+    if (eq <= 0) continue;
+    const value = pair.slice(eq + 1).replace(/^["']|["']$/g, "");
+    if (randomValue(value, COOKIE_MIN_CHARS)) return true;
+  }
+  return false;
+}
+
+/** A docker config `"auth"` value is base64 of `user:password`. */
+function basicAuthValue(match: RegExpExecArray): boolean {
+  let decoded: string;
+  try {
+    decoded = atob(match.groups?.value ?? "");
+  } catch {
+    return false;
+  }
+  const colon = decoded.indexOf(":");
+  return colon > 0 && colon < decoded.length - 1 && /^[\x20-\x7e]+$/.test(decoded);
+}
+
+/**
+ * A lookbehind for the part of a token before its distinctive middle (`<32 hex>` before
+ * `.atlasv1.`): the search is anchored on the middle, which is fast, and the part is kept in the
+ * group `lead` so a match's span still starts where the token does.
+ */
+function lead(pattern: string): string {
+  return `(?<=(?<lead>${pattern}))`;
+}
+
+/** Alternatives joined into one non-capturing group, each after a word boundary. */
+function prefixed(alternatives: readonly string[]): RegExp {
+  return new RegExp(`${NOT_AFTER_WORD}(?:${alternatives.join("|")})`);
 }
 
 /**
@@ -151,13 +194,25 @@ export const BUILT_IN_RULES: readonly BuiltInRule[] = [
   },
   {
     name: "sk- API key",
-    shape: "`sk-…` keys (OpenAI, Anthropic and others), 16+ characters after the prefix",
-    pattern: new RegExp(`${NOT_AFTER_WORD}sk-[A-Za-z0-9_-]{16,}`),
+    shape: "`sk-…` keys (OpenAI `sk-proj-`/`sk-svcacct-`, Anthropic `sk-ant-`, and others): 16+ " +
+      "characters after the prefix, a digit among them",
+    // The digit keeps hyphenated words such as `sk-learn-pipeline-transformer` out.
+    pattern: new RegExp(`${NOT_AFTER_WORD}sk-(?=[A-Za-z0-9_-]*\\d)[A-Za-z0-9_-]{16,}`),
   },
   {
-    name: "Stripe key",
-    shape: "`sk_live_…`, `sk_test_…`, `rk_live_…`, `rk_test_…`, webhook secrets `whsec_…`",
-    pattern: new RegExp(`${NOT_AFTER_WORD}(?:[sr]k_(?:live|test)_[A-Za-z0-9]{10,}|whsec_[A-Za-z0-9]{20,})`),
+    name: "payment key",
+    shape: "Stripe `sk_live_…`, `sk_test_…`, `rk_live_…`, `rk_test_…`, webhook secrets `whsec_…`; " +
+      "Braintree/PayPal `access_token$production$…`; Square `sq0atp-…`, `sq0csp-…`, `EAAA…`; " +
+      "Razorpay `rzp_live_…`; Flutterwave `FLWSECK-…`",
+    pattern: prefixed([
+      "[sr]k_(?:live|test)_[A-Za-z0-9]{10,}",
+      "whsec_[A-Za-z0-9]{20,}",
+      "access_token\\$(?:production|sandbox)\\$[0-9a-z]{16}\\$[0-9a-f]{32}",
+      "sq0(?:atp|csp)-[0-9A-Za-z_-]{22,}",
+      "EAAA[A-Za-z0-9_+=-]{60,}",
+      "rzp_(?:live|test)_[A-Za-z0-9]{14,}",
+      "FLWSECK(?:_TEST)?-[a-h0-9]{32}-X",
+    ]),
   },
   {
     name: "GitHub token",
@@ -166,18 +221,47 @@ export const BUILT_IN_RULES: readonly BuiltInRule[] = [
   },
   {
     name: "GitLab token",
-    shape: "`glpat-…` and the other `gl…-` token prefixes (deploy, runner, trigger, feed)",
-    pattern: new RegExp(`${NOT_AFTER_WORD}gl(?:pat|dt|rt|ptt|cbt|ft|imt|soat|agent)-[A-Za-z0-9_-]{20,}`),
+    shape: "`glpat-…` and the other `gl…-` token prefixes (deploy `gldt-`, runner `glrt-`, " +
+      "pipeline trigger `glptt-`, feed, …), runner registration tokens `GR1348941…`",
+    pattern: new RegExp(
+      `${NOT_AFTER_WORD}(?:gl(?:pat|dt|rt|ptt|cbt|ft|imt|soat|agent|oas)-[A-Za-z0-9_-]{20,}|GR1348941[A-Za-z0-9_-]{20})`,
+    ),
   },
   {
     name: "Slack token",
-    shape: "`xox?-…` (bot, user, browser, refresh, config: `xoxb-`, `xoxp-`, `xoxc-`, `xoxe-`, …), `xapp-…`",
-    pattern: new RegExp(`${NOT_AFTER_WORD}(?:xox[a-z]-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})`),
+    shape: "`xox?-…` (bot, user, browser, refresh, config: `xoxb-`, `xoxp-`, `xoxc-`, `xoxe-`, " +
+      "`xoxe.xoxp-`, …), `xapp-…`",
+    pattern: new RegExp(
+      `${NOT_AFTER_WORD}(?:xox[a-z](?:\\.xox[a-z])?-[A-Za-z0-9-]{10,}|xapp-\\d-[A-Za-z0-9-]{10,})`,
+    ),
   },
   {
-    name: "Slack webhook URL",
-    shape: "`https://hooks.slack.com/services/…` (and `/workflows/`, `/triggers/`)",
-    pattern: /hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9_/+-]{16,}/,
+    name: "chat webhook URL",
+    shape: "Slack `hooks.slack.com/services/…` (and `/workflows/`, `/triggers/`), Discord " +
+      "`discord.com/api/webhooks/…`, Teams `….webhook.office.com/webhookb2/…`, Google Chat " +
+      "`chat.googleapis.com/…&token=…`",
+    pattern: new RegExp(
+      [
+        "hooks\\.slack\\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{16,}",
+        "discord(?:app)?\\.com/api/webhooks/\\d{15,22}/[A-Za-z0-9_-]{30,}",
+        "webhook\\.office\\.com/webhookb2/[^\\s\"'<>]{20,}",
+        "outlook\\.office(?:365)?\\.com/webhook/[^\\s\"'<>]{20,}",
+        "chat\\.googleapis\\.com/v1/spaces/[^\\s\"'<>]*[?&]token=[A-Za-z0-9_%=-]{16,}",
+      ].join("|"),
+    ),
+  },
+  {
+    name: "chat bot token",
+    shape: "Telegram bot tokens `<digits>:A…` (35 characters), Discord bot tokens `M…`/`N…`/`O…` " +
+      "(three dot-separated parts)",
+    pattern: new RegExp(
+      [
+        `${lead("(?<![0-9])\\d{5,16}")}:A[A-Za-z0-9_-]{34}(?![A-Za-z0-9_-])`,
+        `${
+          lead("(?<![A-Za-z0-9_-])[MNO][A-Za-z0-9_-]{23,27}")
+        }\\.[A-Za-z0-9_-]{6}\\.[A-Za-z0-9_-]{27,40}(?![A-Za-z0-9_-])`,
+      ].join("|"),
+    ),
   },
   {
     name: "AWS access key id",
@@ -190,9 +274,13 @@ export const BUILT_IN_RULES: readonly BuiltInRule[] = [
     pattern: new RegExp(`(?:aws[_-]?)?secret[_-]?access[_-]?key${ASSIGN}["'\`]?[A-Za-z0-9/+=]{16,}`, "i"),
   },
   {
-    name: "Google API key",
-    shape: "`AIza…` API keys, `GOCSPX-…` OAuth client secrets",
-    pattern: new RegExp(`${NOT_AFTER_WORD}(?:AIza[0-9A-Za-z_-]{35}|GOCSPX-[A-Za-z0-9_-]{20,})`),
+    name: "Google key or token",
+    shape: "`AIza…` API keys, `GOCSPX-…` OAuth client secrets, `ya29.…` OAuth access tokens, " +
+      "`1//0…` refresh tokens",
+    pattern: new RegExp(
+      `(?:${NOT_AFTER_WORD}(?:AIza[0-9A-Za-z_-]{35}|GOCSPX-[A-Za-z0-9_-]{20,}|ya29\\.[A-Za-z0-9_-]{20,})` +
+        "|(?<![A-Za-z0-9/])1//0[A-Za-z0-9_-]{30,})",
+    ),
   },
   {
     name: "JSON Web Token",
@@ -201,9 +289,53 @@ export const BUILT_IN_RULES: readonly BuiltInRule[] = [
   },
   {
     name: "URL with a password",
-    shape: "`scheme://user:password@host` (database, broker and HTTP URLs with a password in them)",
+    shape: "`scheme://user:password@host` and `scheme://:password@host` (database, broker and HTTP " +
+      "URLs with a password in them)",
     // Anchored on "://" (a scheme's letters before it), which keeps the search fast.
-    pattern: /(?<=[A-Za-z0-9]):\/\/[^\s:/?#@"'<>]+:(?![$<{*])[^\s/?#@"'<>]+@[^\s/?#@"'<>]/,
+    pattern: /(?<=[A-Za-z0-9]):\/\/[^\s:/?#@"'<>]*:(?![$<{*])[^\s/?#@"'<>]+@[^\s/?#@"'<>]/,
+  },
+  {
+    name: "cloud storage credential",
+    shape: "connection strings with `AccountKey=…`, `SharedAccessKey=…` or `SharedAccessSignature=…` " +
+      "(Azure storage, Service Bus, Event Hubs); signed URLs: `X-Amz-Signature=`, " +
+      "`X-Amz-Security-Token=`, `X-Goog-Signature=`, a SAS `sig=`, `Signature=`",
+    pattern: new RegExp(
+      [
+        "\\b(?:AccountKey|SharedAccessKey)=[A-Za-z0-9+/]{20,}",
+        "\\bSharedAccessSignature=[^\\s;\"']*sig=",
+        "[?&](?:X-Amz-Signature|X-Goog-Signature)=[0-9a-f]{32,}",
+        "[?&]X-Amz-Security-Token=[A-Za-z0-9%/+=_-]{40,}",
+        "[?&]sig=[A-Za-z0-9%+/=_-]{30,}",
+        "[?&]Signature=[A-Za-z0-9~%+/=_-]{30,}",
+      ].join("|"),
+    ),
+  },
+  {
+    name: "cluster credential",
+    shape: "kubeconfig `client-key-data:` and a user's `token:`; kubeadm join tokens " +
+      "(`abcdef.0123456789abcdef`); K3s tokens `K10…::server:…`",
+    pattern: new RegExp(
+      [
+        "client-key-data:\\s*[A-Za-z0-9+/=]{20,}",
+        "\\buser:\\s+token:[ \\t]*[\"']?[A-Za-z0-9._~+/:=-]{8,}",
+        // (a digit in the second part keeps file and property names such as `config.properties` out)
+        `${lead("(?<![A-Za-z0-9._-])[a-z0-9]{6}")}\\.(?=[a-z]*\\d)[a-z0-9]{16}(?![A-Za-z0-9._-])`,
+        "\\bK10[0-9a-f]{64}::[A-Za-z0-9_.-]+:[A-Za-z0-9]{8,}",
+      ].join("|"),
+    ),
+  },
+  {
+    name: "registry auth",
+    shape: 'docker config `"auth": "<base64 of user:password>"` and `"identitytoken"`; npm ' +
+      "`_auth=`/`_authToken=` with a value",
+    pattern: new RegExp(
+      [
+        '"auth"\\s*:\\s*"(?<value>[A-Za-z0-9+/]{6,}={0,2})"',
+        '"(?:identitytoken|registrytoken)"\\s*:\\s*"[^"\\s$]{16,}"',
+        "\\b_auth(?:Token)?\\s*=\\s*[\"']?(?![\"'$])[A-Za-z0-9+/=._-]{16,}",
+      ].join("|"),
+    ),
+    accept: (m) => m.groups?.value === undefined || basicAuthValue(m),
   },
   {
     name: "authorization header",
@@ -212,24 +344,53 @@ export const BUILT_IN_RULES: readonly BuiltInRule[] = [
       /authorization["'`]?\s*[:=]\s*["'`]?(?:bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{8,}|\bbearer\s+(?=[A-Za-z0-9._~+/-]*\d)[A-Za-z0-9._~+/-]{20,}/i,
   },
   {
+    name: "session cookie",
+    shape: "a `Cookie:` or `Set-Cookie:` header (or curl's `-b`/`--cookie`) holding a value of 16+ " +
+      "random-looking characters",
+    pattern:
+      /(?:(?<![A-Za-z0-9-])(?:set-)?cookie["'`]?\s*:|\s-(?:b|-cookie)[\s=](?<=\bcurl\b[^\n]*\s-(?:b|-cookie)[\s=]))\s*["'`]?(?<value>[^\n]{8,})/gi,
+    accept: sessionCookie,
+  },
+  {
     name: "password assignment",
     shape: "`password`, `passwd`, `passphrase`, `pwd` (also inside a longer name such as `DB_PASSWORD`) " +
-      'followed by `:`, `=`, `：`, `=>` or `:=` and a value, quoted keys included (`"password": "x"`)',
+      'followed by `:`, `=`, `：`, `＝`, `=>` or `:=` and a value, quoted keys included (`"password": "x"`)',
     pattern:
-      /(?:password|passwd|passphrase|(?<![A-Za-z0-9])pwd)["'`]?\s*(?:=>|:=|[:=：])\s*["'`]?(?![\s"'`])(?!\/|~\/|\$|<|\{\{|\*+(?:\s|$)|\[REDACTED|pass(?:word|wd)\b)\S/i,
+      /(?:password|passwd|passphrase|(?<![A-Za-z0-9])pwd)["'`]?\s*(?:=>|:=|[:=：＝])\s*["'`]?(?![\s"'`])(?!\/|~\/|\$|<|\{\{|\*+(?:\s|$)|\[REDACTED|pass(?:word|wd)\b)\S/i,
+  },
+  {
+    name: "password on a command line",
+    shape: "`curl -u user:pw` (and `--user`), `mysql -pPW`, `--password X`, `sshpass -p X`, " +
+      "`redis-cli -a X`, `docker login -p X`, `-passin pass:X`, `-storepass X`, netrc " +
+      "`machine … login … password …`",
+    pattern: new RegExp(
+      [
+        "\\s-(?:u\\s*|-user[\\s=]+)(?<=\\bcurl\\b[^\\n]*\\s-(?:u\\s*|-user[\\s=]+))[\"']?(?![$<{])[^\\s:\"'$]+:(?![$<{*])[^\\s\"']{3,}",
+        "\\s-p(?<=\\b(?:mysql|mysqldump|mysqladmin|mysqlimport|mysqlsh|mariadb|mariadb-dump)\\b[^\\n]*\\s-p)(?![\\s\"'$<]|[\"'][$<])[\"']?[^\\s\"']+",
+        "--pass(?:word|wd)?\\s+(?:[\"'](?![$<{])[^\\s\"']{3,}|(?![-$<{])(?=[^\\s\"']*[0-9!@#%^&*_+=~])[^\\s\"']{3,})",
+        "\\bsshpass\\s+(?:-[A-Za-z]+\\s+)*?-p\\s*[\"']?(?![$<-])[^\\s\"']+",
+        "(?:\\s-a(?<=\\bredis-cli\\b[^\\n]*\\s-a)|\\s-p(?<=\\b(?:docker\\s+login|mongo(?:sh|dump|restore|import|export)?)\\b[^\\n]*\\s-p))\\s+[\"']?(?![-$<])[^\\s\"']+",
+        "\\s-pass(?:in|out)?\\s+pass:(?!\\$)\\S+",
+        "\\s-(?:storepass|keypass|srcstorepass|deststorepass)\\s+[\"']?(?![-$<])[^\\s\"']+",
+        "\\b(?:machine\\s+\\S+|default)\\s+login\\s+\\S+\\s+(?:account\\s+\\S+\\s+)?password\\s+(?![$<])\\S+",
+      ].join("|"),
+    ),
   },
   {
     name: "password in words",
-    shape:
-      "`password is …` / `password was …` giving a value, `密码`/`口令` followed by `是`, `为`, `:` or `：` " +
-      "and an ASCII value",
+    shape: "`password is …` / `password was …` giving a value; a password or key word in Chinese, " +
+      "Japanese or Korean (`密码`, `口令`, `密钥`, `パスワード`, `비밀번호`, …) followed by `是`, `为`, " +
+      "`改成`, `设为`, `は`, `を`, `는`, `:`, `：`, `=` or `＝` and an ASCII value",
     pattern: new RegExp(
       "\\bpassword\\s+(?:is|was)\\s+(?:" +
         // quoted, or holding a digit or symbol, or the last word of its line (and not a word that
         // describes a password rather than giving one)
         "[\"'`][^\\s\"'`]+|(?=\\S*[0-9!@#$%^&*_+=~])[^\\s.,;:!?]{3,}|" +
         `(?!(?:${PASSWORD_IS_NOT.join("|")})\\b)[^\\s.,;:!?]+[.!]?\\s*$` +
-        ")|(?:密码|口令)\\s*(?:[是为:：=]|is)\\s*[\"'「]?[\\x21-\\x7e]{4,}",
+        ")|" +
+        "(?:密码|密碼|口令|密钥|密鑰|秘钥|秘鑰|金鑰|パスワード|暗証番号|パスコード|秘密鍵|비밀번호|패스워드|비번|암호)" +
+        "\\s*(?:也|都|就|仍|还|應|应)?(?:是|为|為|改成|改为|改為|设为|設為|设成|设置为|設置為|换成|換成|变成|變成|" +
+        "は|が|を|는|은|를|을|:|：|=|＝|is)\\s*[\"'「『“]?[\\x21-\\x7e]{4,}",
       "im",
     ),
   },
@@ -246,26 +407,110 @@ export const BUILT_IN_RULES: readonly BuiltInRule[] = [
   },
   {
     name: "package registry token",
-    shape: "`npm_…` and `pypi-AgEIcHlwaS5vcmc…` publish tokens",
-    pattern: new RegExp(`${NOT_AFTER_WORD}(?:npm_[A-Za-z0-9]{36}|pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,})`),
+    shape: "`npm_…`, `pypi-AgEIcHlwaS5vcmc…`, Docker Hub `dckr_pat_…`, RubyGems `rubygems_…`, " +
+      "NuGet `oy2…`, Clojars `CLOJARS_…`, crates.io `cio…`, Artifactory `AKCp…`",
+    pattern: prefixed([
+      "npm_[A-Za-z0-9]{36}",
+      "pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}",
+      "dckr_(?:pat|oat)_[A-Za-z0-9_-]{20,}",
+      "rubygems_[a-f0-9]{48}",
+      "oy2[a-z0-9]{43}",
+      "CLOJARS_[a-z0-9]{60}",
+      "cio[A-Za-z0-9]{32}\\b",
+      "AKCp[A-Za-z0-9]{60,}",
+    ]),
   },
   {
-    name: "service token",
-    shape: "Hugging Face `hf_…`, SendGrid `SG.….…`, Vault `hvs.…`, DigitalOcean `dop_v1_…`, Shopify " +
-      "`shpat_…`, Databricks `dapi…`, Linear `lin_api_…`, Postman `PMAK-…`, Grafana `glsa_…`, Atlassian `ATATT3…`",
+    name: "messaging and e-mail key",
+    shape: "Twilio `SK…` keys and `AC…` account ids, SendGrid `SG.….…`, Mailgun `key-…`, Mailchimp " +
+      "`…-us<N>`, Brevo `xkeysib-…`",
+    pattern: new RegExp(
+      prefixed([
+        "SK[0-9a-f]{32}\\b",
+        "AC[0-9a-f]{32}\\b",
+        "SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}",
+        "key-(?=[A-Za-z]*\\d)[0-9a-zA-Z]{32}\\b",
+        "xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}",
+      ]).source + `|${lead("\\b[0-9a-f]{32}")}-us\\d{1,2}\\b`,
+    ),
+  },
+  {
+    name: "infrastructure token",
+    shape: "Vault `hvs.…`, `hvb.…`, `hvr.…`, `s.…`; Doppler `dp.pt.…`; Terraform Cloud `….atlasv1.…`; " +
+      "Pulumi `pul-…`; Heroku `HRKU-…`; DigitalOcean `dop_v1_…`; Tailscale `tskey-…`; Fly.io " +
+      "`fo1_…`/`fm2_…`; 1Password `ops_eyJ…`; Cloudflare origin CA `v1.0-…`; PlanetScale `pscale_…`; " +
+      "Supabase `sbp_…`; Netlify `nfp_…`; Grafana `glsa_…`/`glc_…`; New Relic `NRAK-…`; Sentry " +
+      "`sntrys_…`; Databricks `dapi…`; Dynatrace `dt0c01.…`; Azure AD client secrets `…Q~…`; " +
+      "Alibaba `LTAI…`",
+    pattern: new RegExp(
+      NOT_AFTER_WORD + "(?:" + [
+        "hv[sbr]\\.[A-Za-z0-9_-]{24,}",
+        // (the legacy Vault token is 24 characters of mixed case and digits)
+        "s\\.(?=[A-Za-z]*\\d)(?=[a-z0-9]*[A-Z])(?=[A-Z0-9]*[a-z])[A-Za-z0-9]{24}(?![A-Za-z0-9._-])",
+        "dp\\.(?:pt|st|sa|ct|scim|audit)\\.[A-Za-z0-9]{40,}",
+        "pul-[a-f0-9]{40}",
+        "HRKU-[A-Za-z0-9_-]{40,}",
+        "do[opr]_v1_[a-f0-9]{64}",
+        "tskey-[a-z]+-[A-Za-z0-9]+-[A-Za-z0-9]{20,}",
+        "fo1_[A-Za-z0-9_-]{40,}",
+        "fm[12][ar]?_[A-Za-z0-9+/]{100,}",
+        "ops_eyJ[A-Za-z0-9+/]{100,}",
+        "v1\\.0-[a-f0-9]{24}-[a-f0-9]{100,}",
+        "pscale_(?:tkn|pw|oauth)_[A-Za-z0-9_.=-]{30,}",
+        "sbp_[a-f0-9]{40}",
+        "nfp_[A-Za-z0-9]{36}",
+        "glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}",
+        "glc_[A-Za-z0-9+/]{32,}",
+        "NRAK-[A-Z0-9]{27}",
+        "sntry[su]_[A-Za-z0-9+/=_]{40,}",
+        "dapi[a-f0-9]{32}",
+        "dt0c01\\.[A-Za-z0-9]{24}\\.[A-Za-z0-9]{64}",
+        "LTAI[A-Za-z0-9]{20}\\b",
+      ].join("|") + ")" +
+        `|${lead("[A-Za-z0-9]{14}")}\\.atlasv1\\.[A-Za-z0-9_=-]{60,}` +
+        `|${lead("(?<![A-Za-z0-9_~.])[A-Za-z0-9_~.]{3}\\d")}Q~[A-Za-z0-9_~.-]{31,34}(?![A-Za-z0-9_~.-])`,
+    ),
+  },
+  {
+    name: "AI service key",
+    shape: "Hugging Face `hf_…`, Groq `gsk_…`, Perplexity `pplx-…`, xAI `xai-…`, Replicate `r8_…`, " +
+      "Pinecone `pcsk_…`, LangSmith `lsv2_…`, ElevenLabs `sk_…`, Zhipu `<32 hex>.<16 characters>`",
     pattern: new RegExp(
       NOT_AFTER_WORD + "(?:" + [
         "hf_[A-Za-z0-9]{30,}",
-        "SG\\.[A-Za-z0-9_-]{16,}\\.[A-Za-z0-9_-]{16,}",
-        "hvs\\.[A-Za-z0-9_-]{24,}",
-        "do[opr]_v1_[a-f0-9]{64}",
+        "api_org_[A-Za-z0-9]{30,}",
+        "gsk_[A-Za-z0-9]{40,}",
+        "pplx-[A-Za-z0-9]{40,}",
+        "xai-[A-Za-z0-9]{60,}",
+        "r8_[A-Za-z0-9]{30,}",
+        "pcsk_[A-Za-z0-9_]{40,}",
+        "lsv2_(?:pt|sk)_[a-f0-9]{32}_[a-f0-9]{10}",
+        "sk_[a-f0-9]{48}\\b",
+      ].join("|") + ")" +
+        `|${lead("\\b[0-9a-f]{32}")}\\.[A-Za-z0-9]{16}\\b`,
+    ),
+  },
+  {
+    name: "service token",
+    shape: "Shopify `shpat_…`, Linear `lin_api_…`, Postman `PMAK-…`, Atlassian `ATATT3…`, Notion " +
+      "`ntn_…`/`secret_…`, Airtable `pat….…`, Figma `figd_…`, Asana `<n>/<id>:<hex>`, Contentful " +
+      "`CFPAT-…`, Mapbox `sk.eyJ…`, Dropbox `sl.…`, Sourcegraph `sgp_…`",
+    pattern: new RegExp(
+      NOT_AFTER_WORD + "(?:" + [
         "shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}",
-        "dapi[a-f0-9]{32}",
         "lin_api_[A-Za-z0-9]{40}",
         "PMAK-[a-f0-9]{24}-[a-f0-9]{34}",
-        "glsa_[A-Za-z0-9]{32}_[a-f0-9]{8}",
         "ATATT3[A-Za-z0-9_=-]{100,}",
-      ].join("|") + ")",
+        "ntn_[A-Za-z0-9]{40,}",
+        "secret_[A-Za-z0-9]{43}\\b",
+        "pat[A-Za-z0-9]{14}\\.[a-f0-9]{64}",
+        "figd_[A-Za-z0-9_-]{40,}",
+        "CFPAT-[A-Za-z0-9_-]{43}",
+        "sk\\.eyJ[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{20,}",
+        "sl\\.(?:u\\.)?[A-Za-z0-9_-]{130,}",
+        "sgp_(?:[a-f0-9]{16}_)?[a-f0-9]{40}",
+      ].join("|") + ")" +
+        `|${lead("\\b\\d/\\d{13,20}")}:[a-f0-9]{32}\\b`,
     ),
   },
 ];
@@ -313,13 +558,13 @@ export function compileCredentialRules(configured: readonly string[]): Credentia
 
 /**
  * `keyword:<word>`: the word, also as the end of a longer name (`OPENAI_API_KEY` for
- * `api_key`) or as a quoted key (`"api_key":`), then a separator (: = ： 是, or spaces), then an
+ * `api_key`) or as a quoted key (`"api_key":`), then a separator (: = ： ＝ 是, or spaces), then an
  * optional quote and 4 or more ASCII characters.
  */
 function keywordPattern(word: string): RegExp {
   const escaped = word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(
-    `(?<![A-Za-z0-9])${escaped}["'\`]?(?:\\s*[:=：是]\\s*|\\s+)["'\`]?[\\x21-\\x7e]{4,}`,
+    `(?<![A-Za-z0-9])${escaped}["'\`]?(?:\\s*[:=：＝是]\\s*|\\s+)["'\`]?[\\x21-\\x7e]{4,}`,
     "i",
   );
 }
@@ -370,7 +615,8 @@ export function credentialSpans(
   const spans: Array<readonly [number, number]> = [];
   for (const rule of rules) {
     eachMatch(rule, text, (m) => {
-      spans.push([m.index, m.index + Math.max(1, m[0].length)]);
+      const start = m.index - (m.groups?.lead?.length ?? 0);
+      spans.push([start, m.index + Math.max(1, m[0].length)]);
       return true;
     });
   }

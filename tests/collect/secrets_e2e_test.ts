@@ -1,16 +1,23 @@
 /**
  * "Never stored, never shown", end to end through the real CLI: every credential example
- * (tests/collect/_credentials.ts) placed in every source collect reads, and records holding
- * credentials placed straight into the archive (as an older version or a rule added later
- * would leave them), then every output that leaves the process: the data folder, recall,
- * query, the hint hook, verdict_recall over MCP and its call log.
+ * (tests/collect/_credentials.ts, one or more per class of SECURITY.md's table) placed in every
+ * source collect reads (each agent's sessions in its own format, history, docs, memory files,
+ * commits), one record per example per source, and records holding credentials placed straight
+ * into the archive (as an older version or a rule added later would leave them), then every
+ * output that leaves the process: the data folder, recall, query, the hint hook, replay,
+ * verdict_recall over MCP and its call log, the compaction handoff and the SessionStart context.
  */
 import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { fileURLToPath } from "node:url";
 import { recordId, recordLine, type VerdictRecord } from "../../src/record/record.ts";
 import { exportedRecords, runCli, tempHome } from "../cli_helper.ts";
 import { stdioClient, textOf } from "../serve/serve_helper.ts";
 import { CREDENTIAL_EXAMPLES } from "./_credentials.ts";
 import { git } from "./git_fixture.ts";
+import { makeRepo, TranscriptBuilder } from "../judge/_helpers.ts";
+
+const AGENT_FIXTURES = fileURLToPath(new URL("../fixtures/agents/", import.meta.url));
 
 const SESSION = "5e0c0de0-0000-4000-8000-00000000c0de";
 const PROJECT = "/home/dev/app";
@@ -117,6 +124,7 @@ async function sourcesWorld(): Promise<{ home: string; env: Record<string, strin
       ),
     ].join("\n") + "\n",
   );
+  await otherAgents(home);
   const docs = `${home}/notes`;
   await Deno.mkdir(docs);
   for (const [i, ex] of CREDENTIAL_EXAMPLES.entries()) {
@@ -141,13 +149,132 @@ async function sourcesWorld(): Promise<{ home: string; env: Record<string, strin
   return { home, env: { HOME: home, VERDICT_ASOF: AS_OF }, data: `${home}/.local/share/verdict` };
 }
 
-Deno.test("no credential shape is stored from any source: prompts, history, Codex, notes, docs, memory files, commits", async () => {
+/**
+ * Gemini CLI, Qwen Code, Copilot CLI and OpenCode sessions holding one typed prompt per example,
+ * each made from the agent's synthetic fixture (tests/fixtures/agents/<id>/home) by repeating
+ * its typed prompt with the example as its text.
+ */
+async function otherAgents(home: string): Promise<void> {
+  const n = CREDENTIAL_EXAMPLES.length;
+  const at = (i: number) => new Date(Date.parse("2026-03-03T10:00:00Z") + i * 1000).toISOString();
+  // Gemini: the chat's typed prompts, each also in logs.json (which marks it typed in the UI).
+  const gemini = ".gemini/tmp/shop";
+  await Deno.mkdir(`${home}/${gemini}/chats`, { recursive: true });
+  await Deno.copyFile(
+    `${AGENT_FIXTURES}gemini/home/${gemini}/.project_root`,
+    `${home}/${gemini}/.project_root`,
+  );
+  const chatName = "session-2026-03-03T09-00-5b1e7c2a.jsonl";
+  const chat = (await Deno.readTextFile(`${AGENT_FIXTURES}gemini/home/${gemini}/chats/${chatName}`))
+    .split("\n");
+  const geminiSession = "5b1e7c2a-3d4f-4a6b-8c9d-0e1f2a3b4c5d";
+  const geminiPrompts = CREDENTIAL_EXAMPLES.map((ex, i) =>
+    JSON.stringify({ id: `g-${i}`, timestamp: at(i), type: "user", content: [{ text: said(i, ex.text) }] })
+  );
+  await Deno.writeTextFile(
+    `${home}/${gemini}/chats/${chatName}`,
+    [chat[0], chat[1], ...geminiPrompts].join("\n") + "\n",
+  );
+  await Deno.writeTextFile(
+    `${home}/${gemini}/logs.json`,
+    JSON.stringify(CREDENTIAL_EXAMPLES.map((ex, i) => ({
+      sessionId: geminiSession,
+      messageId: i,
+      type: "user",
+      message: said(i, ex.text),
+      timestamp: at(i),
+    }))),
+  );
+  // Qwen Code: each typed prompt followed by the snapshot that marks it interactive.
+  const qwen = ".qwen/projects/-home-dev-shop/chats";
+  await Deno.mkdir(`${home}/${qwen}`, { recursive: true });
+  const [qwenUser, qwenSnapshot] = (await Deno.readTextFile(
+    `${AGENT_FIXTURES}qwen/home/${qwen}/7d2e9f10-4a5b-4c6d-8e7f-901a2b3c4d5e.jsonl`,
+  )).split("\n").map((l) => JSON.parse(l === "" ? "null" : l));
+  let parent: string | null = null;
+  const qwenLines: string[] = [];
+  CREDENTIAL_EXAMPLES.forEach((ex, i) => {
+    qwenLines.push(JSON.stringify({
+      ...qwenUser,
+      uuid: `qu-${i}`,
+      parentUuid: parent,
+      timestamp: at(i),
+      message: { role: "user", parts: [{ text: said(i, ex.text) }] },
+    }));
+    qwenLines.push(
+      JSON.stringify({ ...qwenSnapshot, uuid: `qs-${i}`, parentUuid: `qu-${i}`, timestamp: at(i) }),
+    );
+    parent = `qs-${i}`;
+  });
+  await Deno.writeTextFile(
+    `${home}/${qwen}/7d2e9f10-4a5b-4c6d-8e7f-901a2b3c4d5e.jsonl`,
+    qwenLines.join("\n") + "\n",
+  );
+  // Copilot CLI: the session's start, then each typed prompt and the interactive system message.
+  const copilot = ".copilot/session-state/3f9a1c2e-5b6d-4e7f-8a9b-0c1d2e3f4a5b";
+  await Deno.mkdir(`${home}/${copilot}`, { recursive: true });
+  const [start, user, system] =
+    (await Deno.readTextFile(`${AGENT_FIXTURES}copilot/home/${copilot}/events.jsonl`))
+      .split("\n").map((l) => JSON.parse(l === "" ? "null" : l));
+  const copilotLines = [JSON.stringify(start)];
+  CREDENTIAL_EXAMPLES.forEach((ex, i) => {
+    copilotLines.push(JSON.stringify({
+      ...user,
+      id: `cu-${i}`,
+      timestamp: at(i),
+      data: {
+        ...user.data,
+        content: said(i, ex.text),
+        transformedContent: said(i, ex.text),
+        messageId: `m-${i}`,
+      },
+    }));
+    copilotLines.push(JSON.stringify({ ...system, id: `cs-${i}`, parentId: `cu-${i}`, timestamp: at(i) }));
+  });
+  await Deno.writeTextFile(`${home}/${copilot}/events.jsonl`, copilotLines.join("\n") + "\n");
+  // OpenCode: the fixture database with one more typed message per example.
+  const opencode = `${home}/.local/share/opencode`;
+  await Deno.mkdir(opencode, { recursive: true });
+  await Deno.copyFile(
+    `${AGENT_FIXTURES}opencode/home/.local/share/opencode/opencode.db`,
+    `${opencode}/opencode.db`,
+  );
+  const db = new DatabaseSync(`${opencode}/opencode.db`);
+  try {
+    CREDENTIAL_EXAMPLES.forEach((ex, i) => {
+      const time = 1772449300000 + i * 1000;
+      db.prepare("INSERT INTO message VALUES (?, 'ses_fixture1', ?, ?, ?)").run(
+        `msg_e${String(i).padStart(4, "0")}`,
+        time,
+        time,
+        JSON.stringify({ role: "user", time: { created: time }, agent: "build" }),
+      );
+      db.prepare("INSERT INTO part VALUES (?, ?, 'ses_fixture1', ?, ?, ?)").run(
+        `prt_e${String(i).padStart(4, "0")}`,
+        `msg_e${String(i).padStart(4, "0")}`,
+        time,
+        time,
+        JSON.stringify({ type: "text", text: said(i, ex.text) }),
+      );
+    });
+  } finally {
+    db.close();
+  }
+  assert.equal(n, CREDENTIAL_EXAMPLES.length);
+}
+
+/** Where each example is placed: Claude prompts, memory writes, history, Codex, four more agents, docs, memory files, commits. */
+const PLACES = 11;
+
+Deno.test("no credential shape is stored from any source: every agent's sessions, history, notes, docs, memory files, commits", async () => {
   const w = await sourcesWorld();
   const r = await runCli(["collect"], { env: w.env });
   assert.equal(r.code, 0, r.stderr);
   const n = CREDENTIAL_EXAMPLES.length;
-  // Every example is dropped from each of the seven places it was put.
-  assert.match(r.stderr, new RegExp(`\\b${7 * n} dropped as credentials`));
+  // Every example is dropped from each of the places it was put.
+  assert.match(r.stderr, new RegExp(`\\b${PLACES * n} dropped as credentials`), r.stderr);
+  // Of the agents' prompts only OpenCode's fixture prompt, which holds none, is kept; no commit is.
+  assert.match(r.stderr, /\(prompt 1, note 0, doc \d+, commit 0, tag 0\)/, r.stderr);
   // Every file of the archive: the database, its log, the index segments.
   for (const f of await filesUnder(w.data)) {
     const text = new TextDecoder().decode(await Deno.readFile(f));
@@ -243,4 +370,73 @@ Deno.test("recall, query, the hint hook, replay and verdict_recall never show a 
   assert.equal(logged.trimEnd().split("\n").length, 1 + SEARCHABLE.length);
   assert.deepEqual(leaks(logged), [], "call log");
   assert.match(logged, /"query":"zebracorn rotation"/, "a query without a credential is still logged");
+});
+
+Deno.test("the compaction handoff and the SessionStart context never show a credential of any class", async () => {
+  const home = await tempHome();
+  const session = "5e0c0de0-0000-4000-8000-0000000c0de2";
+  const dir = `${home}/.claude/projects/-repo`;
+  await Deno.mkdir(dir, { recursive: true });
+  const t = new TranscriptBuilder(session, "/placeholder");
+  t.prompt("set up the release");
+  t.tool("TodoWrite", {
+    todos: CREDENTIAL_EXAMPLES.map((ex, i) => ({
+      content: said(i, ex.text),
+      status: "pending",
+      activeForm: "x",
+    })),
+  });
+  const transcript = `${dir}/${session}.jsonl`;
+  await Deno.writeTextFile(transcript, t.text());
+  const repo = await makeRepo(home);
+  await Deno.writeTextFile(`${home}/config.json`, "{}");
+  const env = { HOME: home, VERDICT_CONFIG: `${home}/config.json` };
+  const pre = await runCli(["hook", "pre-compact"], {
+    env,
+    stdin: JSON.stringify({
+      session_id: session,
+      transcript_path: transcript,
+      cwd: repo,
+      hook_event_name: "PreCompact",
+      trigger: "auto",
+      custom_instructions: "",
+    }),
+  });
+  assert.equal(pre.code, 0, pre.stderr);
+  assert.deepEqual(leaks(pre.stdout), [], "the pre-compact hook's message");
+  const handoff = await Deno.readTextFile(`${home}/.local/state/verdict/handoff/${session}.md`);
+  assert.deepEqual(leaks(handoff), [], "the handoff");
+  // Each example's item is still there, its text withheld: every class was caught on this path.
+  assert.equal(
+    handoff.split("[verdict: credential removed]").length - 1,
+    CREDENTIAL_EXAMPLES.length,
+    handoff,
+  );
+  const start = await runCli(["hook", "session-start"], {
+    env,
+    stdin: JSON.stringify({
+      session_id: session,
+      transcript_path: transcript,
+      cwd: repo,
+      hook_event_name: "SessionStart",
+      source: "compact",
+    }),
+  });
+  assert.equal(start.code, 0, start.stderr);
+  assert.match(start.stdout, /verdict compaction handoff/);
+  assert.deepEqual(leaks(start.stdout), [], "the SessionStart context");
+  // A handoff written before the rules caught them is screened on its way back as well.
+  await Deno.writeTextFile(
+    `${home}/.local/state/verdict/handoff/${session}.md`,
+    "# verdict handoff\n\n" +
+      CREDENTIAL_EXAMPLES.map((ex, i) =>
+        `- todo (TodoWrite, line ${i + 2}): ${ex.text.replaceAll("\n", " ")}\n`
+      ).join(""),
+  );
+  const again = await runCli(["hook", "session-start"], {
+    env,
+    stdin: JSON.stringify({ session_id: session, transcript_path: transcript, cwd: repo, source: "compact" }),
+  });
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual(leaks(again.stdout), [], "the SessionStart context of an old handoff");
 });
