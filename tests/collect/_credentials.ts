@@ -143,7 +143,6 @@ export const CREDENTIAL_EXAMPLES: readonly CredentialExample[] = [
     `LS0tLS1${fake(60)}`,
   ),
   example("cluster credential", "users:\n- name: admin\n  user:\n    token: ", fake(40)),
-  example("cluster credential", "kubeadm join 10.0.0.1:6443 --token ", "fa4e00.0000fake0000fa4e"),
   example("cluster credential", "K3S_TOKEN=", `K10${HEX64}::server:${fake(32)}`),
   example(
     "registry auth",
@@ -188,14 +187,10 @@ export const CREDENTIAL_EXAMPLES: readonly CredentialExample[] = [
     "pypi-AgEIcHlwaS5vcmcFAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKEfakeFAKEfake00",
   ),
   example("package registry token", "docker login with ", `dckr_pat_${fake(27)}`),
-  example("messaging and e-mail key", "twilio api key ", `SK${HEX32}`),
-  example("messaging and e-mail key", "twilio account ", `AC${HEX32}`),
   example("messaging and e-mail key", "sendgrid ", "SG.FAKEfakeFAKEfake0000.FAKEfakeFAKEfake0000FAKEfake"),
   example("messaging and e-mail key", "mailgun ", `key-${fake(32)}`),
-  example("messaging and e-mail key", "mailchimp ", `${HEX32}-us21`),
   example("infrastructure token", "vault ", "hvs.FAKEfakeFAKEfakeFAKEfake0000"),
   example("infrastructure token", "vault batch token ", `hvb.${fake(90)}`),
-  example("infrastructure token", "old vault token ", "s.FAKEfake0000FAKEfake0000"),
   example("infrastructure token", "doppler ", `dp.pt.${fake(43)}`),
   example("infrastructure token", "terraform cloud ", `FAKEfake000000.atlasv1.${fake(67)}`),
   example("infrastructure token", "pulumi ", `pul-${HEX40}`),
@@ -207,6 +202,14 @@ export const CREDENTIAL_EXAMPLES: readonly CredentialExample[] = [
   example("service token", "linear ", `lin_api_${fake(40)}`),
   example("service token", "shopify ", `shpat_${HEX32}`),
   example("service token", "jira ", `ATATT3x${fake(180)}`),
+  example("token known by its shape", "twilio api key ", `SK${HEX32}`),
+  example("token known by its shape", "twilio account ", `AC${HEX32}`),
+  example("token known by its shape", "mailchimp ", `${HEX32}-us21`),
+  example("token known by its shape", "old vault token ", "s.FAKEfake0000FAKEfake0000"),
+  example("token known by its shape", "azure client secret ", `Fak8Q~${fake(34)}`),
+  example("token known by its shape", "这是智谱的 key：", `${HEX32}.FAKEfake0000FAKE`),
+  example("token known by its shape", "asana ", `1/1200000000000000:${HEX32}`),
+  example("token known by its shape", "kubeadm join 10.0.0.1:6443 --token ", "fa4e00.0000fake0000fa4e"),
 ];
 
 /** Text that looks near a credential but is not one: no built-in rule may catch it. */

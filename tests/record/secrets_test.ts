@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { BUILT_IN_RULES, compileCredentialRules, findCredential } from "../../src/record/secrets.ts";
+import {
+  BUILT_IN_RULES,
+  compileCredentialRules,
+  type CredentialRule,
+  credentialSpans,
+  findCredential,
+} from "../../src/record/secrets.ts";
 import { CREDENTIAL_EXAMPLES, NOT_CREDENTIALS } from "../collect/_credentials.ts";
 
 const BUILT_IN = compileCredentialRules([]);
@@ -82,4 +88,65 @@ Deno.test("an invalid rule fails the whole list, naming the rule", () => {
   );
   assert.throws(() => compileCredentialRules(["keyword:  "]), /needs a word/);
   assert.throws(() => compileCredentialRules(["(x)?"]), /matches empty text/);
+});
+
+/**
+ * The typed prompts of the development histories (../shared/data/histories), read in place; none
+ * when they are absent (the examples above still hold the test).
+ */
+function historyPrompts(): string[] {
+  const root = new URL("../../../shared/data/histories/", import.meta.url);
+  const out: string[] = [];
+  try {
+    for (const e of Deno.readDirSync(root)) {
+      if (!e.isDirectory) continue;
+      const text = Deno.readTextFileSync(new URL(`${e.name}/prompts.jsonl`, root));
+      for (const line of text.split("\n")) {
+        if (line.trim() !== "") out.push((JSON.parse(line) as { text: string }).text);
+      }
+    }
+  } catch {
+    console.log(`secrets_test: the development histories are absent (${decodeURIComponent(root.pathname)})`);
+  }
+  return out;
+}
+
+/** Every accepted match of `rule` in `text`, each rule's expression tried over the whole text. */
+function allMatches(rule: CredentialRule, text: string): Array<[number, number]> {
+  const re = new RegExp(rule.pattern.source, rule.pattern.flags.replace("g", "") + "g");
+  const out: Array<[number, number]> = [];
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    if (rule.accept === undefined || rule.accept(m)) {
+      out.push([m.index - (m.groups?.lead?.length ?? 0), m.index + Math.max(1, m[0].length)]);
+    }
+    if (m[0] === "") re.lastIndex++;
+  }
+  return out;
+}
+
+Deno.test("the trigger pass never changes what the rules find: every text, with and without it, the same rule and the same spans", () => {
+  for (const rule of BUILT_IN_RULES) {
+    for (const t of rule.triggers ?? []) assert.equal(t, t.toLowerCase(), `${rule.name}: trigger ${t}`);
+  }
+  const rules = compileCredentialRules(["keyword:zebracorn"]);
+  const texts = [
+    ...CREDENTIAL_EXAMPLES.map((ex) => ex.text),
+    ...CREDENTIAL_EXAMPLES.map((ex) => ex.text.toUpperCase()),
+    ...NOT_CREDENTIALS,
+    // Examples inside longer text, and several in one text.
+    ...CREDENTIAL_EXAMPLES.map((ex, i) =>
+      `Intro ${"lorem ipsum ".repeat(i % 7)}\n${ex.text}\n then ${
+        NOT_CREDENTIALS[i % NOT_CREDENTIALS.length]
+      }`
+    ),
+    CREDENTIAL_EXAMPLES.map((ex) => ex.text).join(" | "),
+    "zebracorn: abcd1234",
+    ...historyPrompts(),
+  ];
+  for (const text of texts) {
+    const want = rules.find((r) => allMatches(r, text).length > 0) ?? null;
+    assert.equal(findCredential(text, rules)?.name ?? null, want?.name ?? null, text);
+    const spans = rules.flatMap((r) => allMatches(r, text));
+    assert.deepEqual(credentialSpans(text, rules), spans, text);
+  }
 });
