@@ -345,7 +345,8 @@ export".`,
   verdict export | jq -r 'select(.kind == "prompt") | .text'
 
 Prints one JSON object per record (the fields of docs/records.md), sorted by time,
-then id, so the same archive always prints the same bytes. Reads only.`,
+then id, so the same archive always prints the same bytes. Reads only. A record
+holding a credential (an archive older than a rule may) is withheld and counted.`,
     options: { ...RECORDS, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/export.ts"),

@@ -440,3 +440,33 @@ Deno.test("the compaction handoff and the SessionStart context never show a cred
   assert.equal(again.code, 0, again.stderr);
   assert.deepEqual(leaks(again.stdout), [], "the SessionStart context of an old handoff");
 });
+
+Deno.test("export never prints a record holding a credential, even one already in the archive", async () => {
+  const w = await archiveWorld();
+  const exported = await runCli(["export"], { env: w.env });
+  assert.equal(exported.code, 0, exported.stderr);
+  assert.deepEqual(leaks(exported.stdout), [], "export");
+  assert.equal(exported.stdout, "", "every record of this archive holds a credential");
+  assert.match(exported.stderr, new RegExp(`\\b${CREDENTIAL_EXAMPLES.length} record\\(s\\) withheld`));
+  // Once collect has screened the archive again, export prints what is left, and says nothing.
+  const data = `${w.home}/.local/share/verdict`;
+  const clean: VerdictRecord = {
+    id: recordId("prompt", "old:clean"),
+    kind: "prompt",
+    origin: "claude",
+    text: "We decided zebracorn rotation is monthly.",
+    time: "2026-03-02T09:00:00.000Z",
+    project: PROJECT,
+    session: "old-session",
+    source_file: "/nowhere/old.jsonl",
+    source_line: 999,
+    commit: null,
+  };
+  await Deno.writeTextFile(`${data}/records.jsonl`, recordLine(clean) + "\n", { append: true });
+  const collect = await runCli(["collect"], { env: w.env });
+  assert.equal(collect.code, 0, collect.stderr);
+  const again = await runCli(["export"], { env: w.env });
+  assert.equal(again.code, 0, again.stderr);
+  assert.deepEqual(again.stdout.trimEnd().split("\n").map((l) => JSON.parse(l).text), [clean.text]);
+  assert.equal(again.stderr, "");
+});
