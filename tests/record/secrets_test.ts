@@ -43,7 +43,14 @@ Deno.test("built-in rules leave ordinary decision text alone", () => {
 Deno.test("keyword rules take a separator or a space, then four or more ASCII characters", () => {
   const rules = compileCredentialRules(["keyword:api_key", "keyword:口令"]);
   for (
-    const text of ["api_key: abcd1234", "API_KEY=abcd", "api_key abcd", "口令：abcd1234", "口令是abcd1234"]
+    const text of [
+      "api_key: abcd1234",
+      "API_KEY=abcd",
+      "api_key abcd",
+      "口令：abcd1234",
+      "口令是abcd1234",
+      "api_key＝abcd",
+    ]
   ) {
     assert.ok(findCredential(text, rules), `not caught: ${text}`);
   }
