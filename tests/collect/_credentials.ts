@@ -268,4 +268,7 @@ export const NOT_CREDENTIALS: readonly string[] = [
   "パスワードを忘れた",
   "비밀번호를 잊어버렸어요",
   "redis://localhost:6379/0 and postgres://app@db.internal/orders",
+  // A long base64 text that happens to hold a prefix
+  "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAXdCzAgRpM7VYtV-r8_LnzXEaWG8jd9X2onrfxOOkgN4eAplMnaaeQwMOOSI1vQqUV" +
+  "KPcdyBN8KTEw1BqRErbL/hf_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789+sk-ZmFrZWZha2VmYWtlZmFrZTAwMDA=",
 ];
