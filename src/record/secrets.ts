@@ -40,9 +40,10 @@ export const CREDENTIAL_PLACEHOLDER = "[verdict: credential removed]";
 /**
  * No letter, digit, "_", "-", "+" or "/" right before a token's prefix: so `risk-free` is not
  * `sk-`, and a long base64 text (a pasted image, a signature) that happens to hold `-r8_` or
- * `/hf_` is not a token either.
+ * `/hf_` is not a token either. (The word boundary first: it is the cheaper test, and every
+ * prefix starts with a letter or digit.)
  */
-const NOT_AFTER_WORD = "(?<![A-Za-z0-9_+/-])";
+const NOT_AFTER_WORD = "\\b(?<![+/-])";
 
 /** The label of a PEM/OpenSSH/PGP private key block ("RSA PRIVATE KEY", "PGP PRIVATE KEY BLOCK"). */
 const KEY_LABEL = "[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?";
