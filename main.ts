@@ -58,6 +58,7 @@ if (import.meta.main) {
         startHelper: warm.startHelper
           ? (stateDir: string) => import(WARM_START).then((m) => m.startHelper(stateDir, env))
           : undefined,
+        helperRefused: warm.why.startsWith("refused: ") && !warm.startHelper,
       });
     }
   } else {

@@ -79,6 +79,9 @@ export class InterruptedError extends VerdictError {
 
 /** Maps any thrown value to an exit code and the lines to print on stderr. */
 export function describeError(err: unknown): { code: ExitCode; lines: string[] } {
+  // The reader went away (`verdict export | head -1`): what it wanted it got; end quietly, as
+  // cat and grep do.
+  if (isBrokenPipe(err)) return { code: EXIT.ok, lines: [] };
   if (err instanceof VerdictError) {
     const lines = [`verdict: ${err.message}`, ...err.details];
     if (err.hint) lines.push(`hint: ${err.hint}`);
@@ -95,4 +98,10 @@ export function describeError(err: unknown): { code: ExitCode; lines: string[] }
   }
   const message = err instanceof Error ? err.message : String(err);
   return { code: EXIT.runtime, lines: [`verdict: ${message}`] };
+}
+
+/** Is `err` a write to a pipe whose reader has closed it? */
+export function isBrokenPipe(err: unknown): boolean {
+  return err instanceof Deno.errors.BrokenPipe ||
+    (err instanceof Error && /Broken pipe \(os error 32\)/.test(err.message));
 }

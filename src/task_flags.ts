@@ -74,3 +74,6 @@ export function v8HeapFlags(): string {
 
 /** Absolute path of the repository's main.ts. */
 export const MAIN_TS: string = new URL("../main.ts", import.meta.url).pathname;
+
+/** Absolute path of the repository's deno.json. */
+export const DENO_JSON: string = new URL("../deno.json", import.meta.url).pathname;

@@ -19,6 +19,12 @@ export interface CliOptions {
   readonly cwd?: string;
 }
 
+/**
+ * The hook's deadline for tests that run the real hook and expect its hint (VERDICT_HOOK_DEADLINE_MS):
+ * far beyond a loaded machine's start-up, well inside a host's timeout.
+ */
+export const GENEROUS_HOOK_DEADLINE_MS = "20000";
+
 /** Deno's cache of the parent process, so a child with a temp HOME needs no downloads. */
 export function denoDir(): string {
   const explicit = Deno.env.get("DENO_DIR");
@@ -36,6 +42,9 @@ export async function runCli(args: readonly string[], options: CliOptions = {}):
     LANG: "tr_TR.UTF-8",
     // A test about the warm helper turns it on (tests/warm/); no other test may leave one behind.
     VERDICT_WARM: "off",
+    // The hook's deadline, generous: a loaded machine must not turn a hint test into a silent hook
+    // (tests of the deadline itself inject the clock, tests/hint/hook_trouble_test.ts).
+    VERDICT_HOOK_DEADLINE_MS: GENEROUS_HOOK_DEADLINE_MS,
     ...options.env,
   };
   const child = new Deno.Command(Deno.execPath(), {

@@ -23,6 +23,7 @@ import {
   sessionPaths,
   transcriptRoots,
 } from "../plan/plan.ts";
+import { troublePath, troubleTempPath } from "../gate/health.ts";
 
 export interface CommandSpec extends PlanSpec {
   readonly summary: string;
@@ -138,33 +139,38 @@ function warmPaths(plan: CommandPlan): { folders: string[]; socket: string } {
 
 /**
  * `warm serve`: what the hint reads (config, archive, entity list, ledgers), its own folder and
- * socket, and the executable and main module (its build identity). Writes only the ledgers and
+ * socket, and the executable and main module (its build identity). Writes only the ledgers (the
+ * cooldown ledgers and the hook trouble ledger) and
  * its folder; net only its own socket; runs nothing.
  */
 function warmServeGrants(plan: CommandPlan): PermissionSet {
   const { folders, socket } = warmPaths(plan);
   const ledgers = `${plan.paths.stateDir}/seen`;
+  const trouble = troublePath(plan.paths.stateDir);
+  const troubleFiles = [trouble, troubleTempPath(trouble)];
   return {
     read: [
       plan.paths.config,
       ...recordsFiles(plan.paths.records),
       ...(plan.config.entities ? [plan.config.entities] : []),
       ledgers,
+      ...troubleFiles,
       ...folders,
       ...buildFiles(),
     ],
-    write: [ledgers, ...folders],
+    write: [ledgers, ...troubleFiles, ...folders],
     net: [`unix:${socket}`],
     run: [],
     sys: ["uid"],
   };
 }
 
-/** `warm status` / `warm stop`: the helper's folder and socket, the build identity's files. */
+/** `warm status` / `warm stop`: the helper's folder and socket, the build identity's files, the trouble ledger. */
 function warmClientGrants(plan: CommandPlan): PermissionSet {
   const { folders, socket } = warmPaths(plan);
   return {
-    read: [...folders, ...buildFiles()],
+    // The hook's trouble ledger too: status reports the last day's counts.
+    read: [...folders, ...buildFiles(), troublePath(plan.paths.stateDir)],
     write: folders,
     net: [`unix:${socket}`],
     run: [],
@@ -784,8 +790,9 @@ ${
       )
     }
 
-The entries run this binary by absolute path (else $VERDICT_BIN, else "verdict" on
-PATH) and carry VERDICT_RECORDS, VERDICT_STATE and VERDICT_CONFIG when they are set.
+The entries run this binary by absolute path (else $VERDICT_BIN; from source, a launcher
+written to ~/.local/share/verdict/bin/verdict), never a word looked up on PATH, and
+carry VERDICT_RECORDS, VERDICT_STATE and VERDICT_CONFIG when they are set.
 Other keys and entries stay byte for byte, in the file's own style (a one-line file
 stays on one line); a changed file is first copied to <file>.verdict-backup-<time>,
 and only the newest ${KEEP_BACKUPS} backups of each file are kept. A second run changes
@@ -853,8 +860,9 @@ macOS: ~/Library/LaunchAgents/dev.verdict.collect.plist (collect --skip-protecte
 "launchctl load -w". Elsewhere (--scheduler cron|schtasks): prints the cron line or
 the schtasks command to run by hand. When systemctl or launchctl is missing or fails,
 the files stay and the command to run by hand is printed. Interval: --interval, else
-the config's schedule_interval_minutes (default 60). Needs the absolute path of the
-binary (the running compiled binary, or $VERDICT_BIN).`,
+the config's schedule_interval_minutes (default 60). Runs the binary by absolute path
+(the running compiled binary, $VERDICT_BIN, or from source the launcher install
+writes). Exit 4 when the files are written but the timer could not be activated.`,
     options: {
       interval: { kind: "string", value: "MINUTES", description: "minutes between runs (5 to 10080)" },
       scheduler: {
@@ -926,7 +934,7 @@ ${
           AGENTS.map((a) => `${a.label}: ${a.checksHelp}`).join("; ")
         }; verdict's own MCP server entry is registered with ${
           orList(AGENT_LABELS)
-        } (an entry named verdict that runs another program is named); the scheduled collect is installed; and the permission scoping works (this program's "sandbox-probe --as collect" must be refused a read outside the roots). Exit 1 when a check failed, 0 otherwise (warnings included).`,
+        } (an entry named verdict that runs another program is named); for each agent found here, its host files load as the agent loads them, its installed prompt-hook command run through sh with only HOME and PATH=/usr/bin:/bin (a desktop launcher's) reaches verdict, and its installed MCP command starts and lists its tools; the hook's trouble ledger of the last day (prompts answered late, without an archive or a config, refused by the warm helper); the scheduled collect is installed; and the permission scoping works (this program's "sandbox-probe --as collect" must be refused a read outside the roots). Exit 1 when a check failed, 0 otherwise (warnings included).`,
       )
     }`,
     options: { ...JSON_OUT, ...RECORDS, ...AS_OF, ...CONFIG },

@@ -22,9 +22,10 @@ export async function main(argv: readonly string[], env: Env, cwd: string): Prom
     return await dispatch(argv, env, cwd);
   } catch (err) {
     // A hook never fails loudly: a broken config or install must not block or mark a prompt.
-    if (argv[0] === "hook") return EXIT.ok;
+    // `verdict hook` with no sub-command (or an unknown one) is a person typing, not an agent.
+    if (argv[0] === "hook" && findCommand(`hook ${argv[1]}`)) return EXIT.ok;
     const { code, lines } = describeError(err);
-    await io.stderr(lines.join("\n") + "\n");
+    if (lines.length > 0) await io.stderr(lines.join("\n") + "\n");
     return code;
   }
 }

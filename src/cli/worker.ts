@@ -31,7 +31,7 @@ serveWorker<CommandRequest>(
   },
   async (err) => {
     const { code, lines } = describeError(err);
-    await io.stderr(lines.join("\n") + "\n");
+    if (lines.length > 0) await io.stderr(lines.join("\n") + "\n");
     return code;
   },
 );

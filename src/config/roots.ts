@@ -25,6 +25,12 @@ export interface Roots {
   readonly docs: readonly string[];
   /** Configured and command-line git work trees, real paths. */
   readonly gitRepos: readonly string[];
+  /**
+   * Configured roots that cannot be read as configured (missing, or a git_repos entry that is no
+   * work tree), each with why: collect warns of each every time, since a typo in the config
+   * would otherwise read as "nothing new".
+   */
+  readonly unusable?: readonly { readonly path: string; readonly key: string; readonly why: string }[];
 }
 
 export const EMPTY_ROOTS: Roots = { sessions: [], docs: [], gitRepos: [] };

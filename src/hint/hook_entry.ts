@@ -9,7 +9,10 @@
  * The warm helper (src/warm/serve.ts) answers each request with this same function, handing it
  * the request's stdin, a stdout it captures and its own deadline clock.
  */
-import { EXIT } from "../errors.ts";
+import { EXIT, VerdictError } from "../errors.ts";
+import { defaultPaths } from "../config/paths.ts";
+import { recordTrouble, type TroubleKind } from "../gate/health.ts";
+import { nowMs } from "../plan/clock.ts";
 import type { Env } from "../config/paths.ts";
 import type { ParsedArgs } from "../plan/args.ts";
 import { buildPlan, type ConfigSource } from "../plan/build_plan.ts";
@@ -37,6 +40,8 @@ export interface HookRunOptions {
    * to. The entry's caller (main.ts) hands it in, since the helper is the floor above the hint.
    */
   readonly startHelper?: (stateDir: string) => Promise<void>;
+  /** The warm helper refused this request (not for being another build): counted as trouble. */
+  readonly helperRefused?: boolean;
 }
 
 export async function runUserPromptHook(
@@ -45,8 +50,16 @@ export async function runUserPromptHook(
   cwd: string,
   options: HookRunOptions = {},
 ): Promise<number> {
+  let plan;
   try {
-    const plan = await buildPlan(HOOK_PLAN_SPEC, args, env, cwd, null, options.config);
+    plan = await buildPlan(HOOK_PLAN_SPEC, args, env, cwd, null, options.config);
+  } catch (err) {
+    // A config that does not load: the prompt goes on without a hint, and it is counted.
+    if (err instanceof VerdictError) troubleAt(env, cwd, "config");
+    return EXIT.ok;
+  }
+  if (options.helperRefused) recordTrouble(plan.paths.stateDir, "refused", nowMs(plan.asOf));
+  try {
     const base = options.io ?? processIO();
     const stdin = options.stdin;
     const io: CommandIO = stdin === undefined ? base : { ...base, readStdin: () => Promise.resolve(stdin) };
@@ -57,5 +70,14 @@ export async function runUserPromptHook(
     return await runHint(plan, io, true, options.host ?? HOOK_PROCESS);
   } catch {
     return EXIT.ok;
+  }
+}
+
+/** Counts trouble met before there is a plan (its state folder from the environment alone). */
+function troubleAt(env: Env, cwd: string, kind: TroubleKind): void {
+  try {
+    recordTrouble(defaultPaths(env, cwd).stateDir, kind, Date.now());
+  } catch {
+    // No home to count in: nothing to do.
   }
 }

@@ -16,6 +16,16 @@ import { explainRanking, quoteText, renderHint } from "../gate/render.ts";
 import { compileCredentialRules, holdsCredential } from "../record/secrets.ts";
 import type { VerdictRecord } from "../record/record.ts";
 import { chooseLedger, openLedger } from "../gate/seen.ts";
+import {
+  HOOK_DEADLINE_ENV,
+  NO_TROUBLE_LEDGER,
+  openTroubleLedger,
+  probeAnswer,
+  probeNonce,
+  recordTrouble,
+  type TroubleLedger,
+  troubleNotice,
+} from "../gate/health.ts";
 import { loadCorpus, type LoadedCorpus, loadEntities } from "../lookup/recall.ts";
 import type { Entity } from "../rank/entities.ts";
 import type { SearchResult } from "../rank/score.ts";
@@ -31,6 +41,15 @@ import type { CommandIO, CommandPlan } from "../plan/plan.ts";
  * Code waits up to 30 s for a UserPromptSubmit hook; a hint is only worth a short pause.
  */
 export const HOOK_DEADLINE_MS = 400;
+
+export { HOOK_DEADLINE_ENV };
+
+/** The deadline of a hook run in `env` (HOOK_DEADLINE_ENV, else HOOK_DEADLINE_MS). */
+export function hookDeadlineMs(env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env[HOOK_DEADLINE_ENV];
+  const v = raw === undefined ? NaN : Number(raw);
+  return Number.isInteger(v) && v >= 1 && v <= 60_000 ? v : HOOK_DEADLINE_MS;
+}
 
 /**
  * Without a usable index (built by another version, until the next collect rebuilds it), rank
@@ -144,6 +163,22 @@ export const OPEN_PER_RUN: ArchiveSource = {
 
 export const HOOK_PROCESS: HintHost = { elapsedMs: () => performance.now(), confine: revokeAll };
 
+/** The hook's trouble ledger, once hintOnce has opened it (before it drops its permissions). */
+interface TroubleSlot {
+  ledger: TroubleLedger | null;
+  /** This prompt's missed deadline is counted already (the timer and the last check both see it). */
+  late: boolean;
+}
+
+/** Counts a missed deadline: through the open ledger, else by opening it (permissions still held). */
+function countLate(plan: CommandPlan, slot: TroubleSlot): void {
+  if (slot.late) return;
+  slot.late = true;
+  const now = nowMs(plan.asOf);
+  if (slot.ledger) slot.ledger.record("late", now);
+  else recordTrouble(plan.paths.stateDir, "late", now);
+}
+
 /** Runs the hint. `hook` selects hook mode (silent on any failure, deadline). */
 export async function runHint(
   plan: CommandPlan,
@@ -151,21 +186,35 @@ export async function runHint(
   hook: boolean,
   host: HintHost = HOOK_PROCESS,
 ): Promise<number> {
-  if (!hook) return await hintOnce(plan, io, false, host);
+  if (!hook) return await hintOnce(plan, io, false, host, { ledger: null, late: false });
   // AbortSignal.timeout, not setTimeout: the first setTimeout loads Deno's timer module (~3 ms
   // here, a tenth of the hook). The timer needs no unref: main.ts exits as soon as we return.
-  const left = Math.max(0, HOOK_DEADLINE_MS - host.elapsedMs());
+  const left = Math.max(0, hookDeadlineMs(plan.env) - host.elapsedMs());
+  const slot: TroubleSlot = { ledger: null, late: false };
+  let settled = false;
   const deadline = new Promise<number>((resolve) =>
-    AbortSignal.timeout(left).addEventListener("abort", () => resolve(EXIT.ok))
+    AbortSignal.timeout(left).addEventListener("abort", () => {
+      // Past the deadline the prompt goes on without a hint: counted, never waited for.
+      if (!settled) countLate(plan, slot);
+      resolve(EXIT.ok);
+    })
   );
   try {
-    return await Promise.race([hintOnce(plan, io, true, host), deadline]);
+    return await Promise.race([hintOnce(plan, io, true, host, slot), deadline]);
   } catch {
     return EXIT.ok;
+  } finally {
+    settled = true;
   }
 }
 
-async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean, host: HintHost): Promise<number> {
+async function hintOnce(
+  plan: CommandPlan,
+  io: CommandIO,
+  hook: boolean,
+  host: HintHost,
+  slot: TroubleSlot,
+): Promise<number> {
   const explain = !hook && booleanOption(plan.args, "explain");
   const plain = !hook && booleanOption(plan.args, "plain");
   const top = hook ? HOOK_TOP : intOption(plan.args, "top", HOOK_TOP, 1, 3);
@@ -176,9 +225,32 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean, host: H
     throw new InputError(`stdin is over ${HINT_MAX_STDIN / 1024 / 1024} MiB`, "a hook prompt is far smaller");
   }
   const input = parseInput(bytes, plain, plan.cwd, dialect);
+  if (hook) {
+    // `verdict doctor` running the installed command: answer at once, in the agent's shape.
+    const nonce = probeNonce(input.prompt);
+    if (nonce !== null) {
+      const answer = probeAnswer(nonce);
+      const shaped = dialect.render("user-prompt", { notice: answer, context: answer });
+      if (shaped !== null) await io.stdout(JSON.stringify(shaped) + "\n");
+      return EXIT.ok;
+    }
+  }
+  const now = nowMs(plan.asOf);
+  // Once a day at most, a prompt that gets no hint says in one line that the hook has had trouble.
+  const tellTrouble = async (): Promise<number> => {
+    const ledger = slot.ledger;
+    if (!hook || ledger === null) return EXIT.ok;
+    const line = troubleNotice(ledger.summary, now);
+    if (line === null || host.elapsedMs() > hookDeadlineMs(plan.env)) return EXIT.ok;
+    const shaped = dialect.render("user-prompt", { notice: line });
+    if (shaped === null) return EXIT.ok;
+    await io.stdout(JSON.stringify(shaped) + "\n");
+    ledger.record("told", now);
+    return EXIT.ok;
+  };
   const silent = async (verdict: GateVerdict, result: SearchResult | null, why: string) => {
     if (explain) await io.stderr(explainText(input, result, verdict, why));
-    return EXIT.ok;
+    return await tellTrouble();
   };
   const refused = refuseEarly({ prompt: input.prompt, cwd: input.cwd, personas: plan.config.hook_personas });
   if (refused) return await silent({ speak: false, ...refused, hits: [], quotes: [], checks: [] }, null, "-");
@@ -190,6 +262,13 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean, host: H
     session: input.session,
   });
   const ledger = await openLedger(ledgerChoice.path, input.session);
+  if (hook) {
+    try {
+      slot.ledger = openTroubleLedger(plan.paths.stateDir, now);
+    } catch {
+      slot.ledger = NO_TROUBLE_LEDGER;
+    }
+  }
   const source = host.archive ?? OPEN_PER_RUN;
   let held: HeldCorpus | null = null;
   let trusted = true;
@@ -199,6 +278,7 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean, host: H
     held = await source.open(plan.paths.records);
     const corpus = held?.loaded ?? null;
     await host.confine();
+    if (corpus === null && hook) slot.ledger?.record("no-archive", now);
     if (corpus === null || corpus.corpus.docCount === 0) {
       return await silent(
         { speak: false, rule: "no-candidates", detail: "no records yet", hits: [], quotes: [], checks: [] },
@@ -206,7 +286,7 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean, host: H
         ledgerChoice.why,
       );
     }
-    const asOf = nowMs(plan.asOf);
+    const asOf = now;
     // The gate reads a few candidates' texts; the quotes read them again: one read each.
     const read = new Map<number, VerdictRecord>();
     const open = corpus;
@@ -232,16 +312,19 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean, host: H
       textOf: (doc) => recordOf(doc).text,
     });
     if (explain) await io.stderr(explainText(input, result, verdict, ledgerChoice.why));
-    if (!verdict.speak) return EXIT.ok;
+    if (!verdict.speak) return await tellTrouble();
     // The archive may predate a rule: a record holding a credential is never quoted.
     const rules = compileCredentialRules(plan.config.credential_patterns);
     const shown = verdict.quotes.filter((q) => !holdsCredential(recordOf(q.hit.doc).text, rules));
-    if (shown.length === 0) return EXIT.ok;
+    if (shown.length === 0) return await tellTrouble();
     const quotes = shown.map((q) => ({ record: recordOf(q.hit.doc), text: quoteText(q.statements) }));
     const shaped = dialect.render("user-prompt", renderHint(quotes));
     if (shaped === null) return EXIT.ok;
     const output = JSON.stringify(shaped) + "\n";
-    if (hook && host.elapsedMs() > HOOK_DEADLINE_MS) return EXIT.ok;
+    if (hook && host.elapsedMs() > hookDeadlineMs(plan.env)) {
+      countLate(plan, slot);
+      return EXIT.ok;
+    }
     // From here the archive has been read: a failure to deliver or record the answer (a warm
     // client that gave up) says nothing about the archive, so a kept one stays kept.
     reading = false;
@@ -259,5 +342,7 @@ async function hintOnce(plan: CommandPlan, io: CommandIO, hook: boolean, host: H
   } finally {
     held?.release(trusted);
     ledger.close();
+    slot.ledger?.close();
+    slot.ledger = null;
   }
 }

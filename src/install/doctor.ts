@@ -1,8 +1,9 @@
 /**
  * `verdict doctor` as a stage: each check looks at one part of an installation and returns a
  * line saying what it found and, when something is wrong, the fix. Checks never throw: a problem
- * is a finding. The launcher side works out every path first (DoctorJob), so the checks run in
- * a Worker that may read exactly those paths and run only this program (for the sandbox probe).
+ * is a finding. The launcher side works out every path first and runs the checks that start
+ * other programs (DoctorJob's wiring, hookTrouble and scheduleActive), so the rest run in a Worker
+ * that may read exactly those paths and run only this program (for the sandbox probe).
  */
 import type { Agent, DoctorAgent } from "../agents/agent.ts";
 import { LOADED_AGENTS } from "../agents/loaded.ts";
@@ -11,7 +12,7 @@ import type { Env } from "../config/paths.ts";
 import { type Check, check, parseFailure, readOrNull, reason } from "../hostfile/checks.ts";
 import { installedInterval } from "./schedule.ts";
 import type { DoctorJob } from "./jobs.ts";
-import { runProgram } from "./schedule_apply.ts";
+import { RUNNING, runProgram } from "./schedule_apply.ts";
 import { type ArchiveStatus, archiveStatus } from "../store/status.ts";
 import { storePaths } from "../store/paths.ts";
 import { VerdictError } from "../errors.ts";
@@ -270,6 +271,19 @@ async function scheduleCheck(job: DoctorJob): Promise<Check> {
     );
   }
   const every = interval === null ? "" : ` every ${interval} minutes`;
+  const asked = job.scheduleActive;
+  const running = RUNNING[job.scheduler];
+  if (asked && running && asked.active !== running) {
+    // The files alone collect nothing: a timer systemd never enabled (no user bus) is broken.
+    return check(
+      "schedule",
+      "fail",
+      `${job.scheduler} has the collect job${every} but it is not active (${asked.active ?? asked.detail})`,
+      job.scheduler === "systemd"
+        ? "systemctl --user enable --now verdict-collect.timer (in a session with a user bus), or verdict schedule install"
+        : "launchctl load -w ~/Library/LaunchAgents/dev.verdict.collect.plist, or verdict schedule install",
+    );
+  }
   return check("schedule", "ok", `${job.scheduler} runs collect${every} (${job.scheduleFiles.join(", ")})`);
 }
 
@@ -303,12 +317,16 @@ export function agentCheckId(agentId: string, check: string): string {
   return `${agentId} ${check}`;
 }
 
-/** Each agent's own checks (its hooks), in registry order, under agentCheckId. */
+/**
+ * Each agent's own checks (its hooks), then its wiring run end to end (the launcher ran those),
+ * in registry order, under agentCheckId.
+ */
 async function agentChecks(job: DoctorJob, agents: readonly Agent[]): Promise<Check[]> {
   const out: Check[] = [];
   for (const agent of agents) {
     const checks = await agent.doctor({ agent: jobAgent(job, agent), bin: job.bin, read: readOrNull });
-    out.push(...checks.map((c) => ({ ...c, id: agentCheckId(agent.id, c.id) })));
+    const wired = job.wiring.find((w) => w.agent === agent.id)?.checks ?? [];
+    out.push(...[...checks, ...wired].map((c) => ({ ...c, id: agentCheckId(agent.id, c.id) })));
   }
   return out;
 }
@@ -326,6 +344,7 @@ export async function runDoctor(
     ...recordsCheck(job),
     ...await agentChecks(job, agents),
     await mcpCheck(job, agents),
+    job.hookTrouble,
     await scheduleCheck(job),
     await sandboxCheck(job, env),
   ];

@@ -9,6 +9,7 @@
  * `*Grants` functions at the end), so it stays light: types and path arithmetic only (type
  * imports are erased).
  */
+import type { Check } from "../hostfile/checks.ts";
 import type { DoctorAgent } from "../agents/agent.ts";
 import { sqliteFiles } from "../store/paths.ts";
 import { tempPathFor } from "../fsutil/atomic.ts";
@@ -52,6 +53,8 @@ export interface InstallJob {
   readonly dryRun: boolean;
   /** The program the entries run. */
   readonly bin: string;
+  /** The from-source launcher `bin` names, as the launcher side left it ("created"…), or null. */
+  readonly launcher: { readonly path: string; readonly status: string } | null;
   /** VERDICT_* variables carried into the entries. */
   readonly env: Readonly<Record<string, string>>;
   readonly files: readonly InstallFile[];
@@ -133,6 +136,15 @@ export interface DoctorJob {
   readonly bin: string;
   /** argv of `sandbox-probe --as collect --read <path>` through this very program, or null. */
   readonly probe: { readonly argv: readonly string[]; readonly path: string } | null;
+  /**
+   * Checks the launcher ran before the Worker (it may start programs and read the state folder):
+   * each agent's wiring run end to end (src/install/wiring.ts), ids without the agent, and the
+   * hook's trouble ledger of the last day.
+   */
+  readonly wiring: readonly { readonly agent: string; readonly checks: readonly Check[] }[];
+  readonly hookTrouble: Check;
+  /** What systemd or launchd said about the job (the launcher asked), or null when not asked. */
+  readonly scheduleActive: { readonly active: string | null; readonly detail: string } | null;
 }
 
 /** Every path the doctor's checks read. */

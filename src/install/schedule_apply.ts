@@ -107,6 +107,32 @@ async function runOne(argv: readonly string[], env: Env): Promise<CommandOutcome
   return { argv, ok, detail: ok ? "" : stderr || `exit status ${r.code}`, stdout: r.stdout };
 }
 
+/** What the scheduler says when a running job is what it says. */
+export const RUNNING: Readonly<Partial<Record<Scheduler, string>>> = { systemd: "active", launchd: "loaded" };
+
+/**
+ * Asks systemd or launchd about verdict's job: what it said ("active", "inactive", "loaded",
+ * "not loaded"), or null with why it could not be asked (no user bus, no systemctl). Nothing to
+ * ask for cron and schtasks.
+ */
+export async function askScheduler(
+  scheduler: Scheduler,
+  env: Env,
+): Promise<{ active: string | null; activeDetail: string }> {
+  if (scheduler === "systemd") {
+    const r = await runOne(["systemctl", "--user", "is-active", SYSTEMD_TIMER], env);
+    const said = r.stdout.trim();
+    return said ? { active: said, activeDetail: "" } : { active: null, activeDetail: r.detail };
+  }
+  if (scheduler === "launchd") {
+    const r = await runOne(["launchctl", "list", LAUNCHD_LABEL], env);
+    if (r.ok) return { active: "loaded", activeDetail: "" };
+    if (/could not find|not find/i.test(r.detail)) return { active: "not loaded", activeDetail: "" };
+    return { active: null, activeDetail: r.detail };
+  }
+  return { active: null, activeDetail: "" };
+}
+
 export interface ScheduleStatus {
   readonly scheduler: Scheduler;
   readonly files: readonly { path: string; present: boolean }[];
@@ -131,19 +157,7 @@ export async function scheduleStatus(job: ScheduleJob, env: Env): Promise<Schedu
     if (text !== null) interval = installedInterval(plan.scheduler, text) ?? interval;
   }
   const installed = files.length > 0 && files.every((f) => f.present);
-  let active: string | null = null;
-  let activeDetail = "";
-  if (plan.scheduler === "systemd") {
-    const r = await runOne(["systemctl", "--user", "is-active", SYSTEMD_TIMER], env);
-    const said = r.stdout.trim();
-    if (said) active = said;
-    else activeDetail = r.detail;
-  } else if (plan.scheduler === "launchd") {
-    const r = await runOne(["launchctl", "list", LAUNCHD_LABEL], env);
-    if (r.ok) active = "loaded";
-    else if (/could not find|not find/i.test(r.detail)) active = "not loaded";
-    else activeDetail = r.detail;
-  }
+  const { active, activeDetail } = await askScheduler(plan.scheduler, env);
   let archive: ArchiveStatus | null = null;
   try {
     archive = archiveStatus(storePaths(job.records));

@@ -4,7 +4,7 @@
  * builds the same plan without loading the command table.
  */
 import { type ParsedArgs, stringOption } from "./args.ts";
-import { UsageError } from "../errors.ts";
+import { InputError, UsageError } from "../errors.ts";
 import { type CommandPlan, EMPTY_ROOTS, type PlanSpec } from "./plan.ts";
 
 import type { HookInput } from "../agents/agent.ts";
@@ -42,6 +42,8 @@ export async function buildPlan(
     config: configOpt ? abs(configOpt) : base.config,
     records: recordsOpt ? abs(recordsOpt) : base.records,
   };
+  const named = stringOption(args, "records");
+  if (named && READS_NAMED_ARCHIVE.has(spec.name)) await requireArchive(abs(named));
   // Version and help need no config; everything else fails early on a bad one.
   const config: Config = spec.sandbox === "none"
     ? (await import("../config/config.ts")).DEFAULT_CONFIG
@@ -71,6 +73,28 @@ export async function buildPlan(
     stdin,
     hookInput: stdin ? await hookInputOf(stdin, stringOption(args, "agent")) : null,
   };
+}
+
+/**
+ * Commands that only read the archive: one named with --records that is not there is a
+ * misspelled path, not an empty memory (collect, which creates it, is not among them).
+ */
+const READS_NAMED_ARCHIVE: ReadonlySet<string> = new Set(["export", "recall", "query", "hint"]);
+
+async function requireArchive(records: string): Promise<void> {
+  const base = records.replace(/\.(db|jsonl)$/, "");
+  for (const candidate of [records, `${base}.db`, `${base}.jsonl`]) {
+    try {
+      await Deno.lstat(candidate);
+      return;
+    } catch {
+      // not this one
+    }
+  }
+  throw new InputError(
+    `no archive at ${records} (given with --records)`,
+    'check the path; leave --records out for the default archive, or run "verdict collect --out FILE" to make this one',
+  );
 }
 
 /** Options naming files or directories, made absolute so a Worker never needs the cwd. */

@@ -43,6 +43,7 @@ export const WARM_ENV_KEYS = [
   "VERDICT_CONFIG",
   "VERDICT_RECORDS",
   "VERDICT_STATE",
+  "VERDICT_HOOK_DEADLINE_MS",
 ] as const;
 
 /** The variables of `env` named in `keys` that are set (a request's env, a started helper's). */

@@ -2,7 +2,7 @@
  * `deno task test:clients [--latest] [--keep] [-- <deno test options>]`: the client tests
  * (tests/clients/) against the pinned agent CLIs, or with `--latest` against the newest
  * versions the registry has, then one line per agent version saying what passed and which
- * tests that version broke. CI runs the pinned versions (through `deno task test`).
+ * tests that version broke. CI runs the pinned versions (.ci/run, after `deno task test`).
  *
  *   deno task test:clients                 # pinned versions (what CI runs)
  *   deno task test:clients --latest        # newest versions; says which version broke what

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
-import { copyTree, denoDir, runCli, tempHome } from "../cli_helper.ts";
+import { copyTree, denoDir, GENEROUS_HOOK_DEADLINE_MS, runCli, tempHome } from "../cli_helper.ts";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
 const AS_OF = "2026-03-05T00:00:00Z";
@@ -27,6 +27,7 @@ async function hookWithOpenStdin(sub: string, json: string, env: Record<string, 
       DENO_DIR: denoDir(),
       NO_COLOR: "1",
       VERDICT_WARM: "off",
+      VERDICT_HOOK_DEADLINE_MS: GENEROUS_HOOK_DEADLINE_MS,
       ...env,
     },
     clearEnv: true,

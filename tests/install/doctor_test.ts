@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { copyTree, runCli, tempHome } from "../cli_helper.ts";
+import { verdictWrapper } from "./_world.ts";
 
 const BIN = "/opt/verdict/bin/verdict";
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
@@ -47,9 +48,21 @@ async function fullHome(): Promise<Record<string, string>> {
     `${home}/.config/verdict/config.json`,
     JSON.stringify({ doc_roots: ["~/notes"], git_repos: ["~/src/app"] }),
   );
-  const env = { HOME: home, VERDICT_BIN: BIN };
+  // A verdict that runs (the hooks and the MCP server are run end to end), and a systemctl that
+  // says yes to everything (the user's own systemd is never touched).
+  const env = {
+    HOME: home,
+    VERDICT_BIN: await verdictWrapper(`${home}/opt/verdict/bin`),
+    PATH: `${home}/fakebin:${Deno.env.get("PATH")}`,
+  };
+  await Deno.mkdir(`${home}/fakebin`);
+  await Deno.writeTextFile(
+    `${home}/fakebin/systemctl`,
+    '#!/bin/sh\ncase "$*" in *is-active*) echo active;; esac\nexit 0\n',
+    { mode: 0o755 },
+  );
   for (const args of [["collect"], ["install"], ["schedule", "install", "--scheduler", "systemd"]]) {
-    const r = await runCli(args, { env: { ...env, PATH: `${home}/no-systemctl:${Deno.env.get("PATH")}` } });
+    const r = await runCli(args, { env });
     assert.equal(r.code, 0, `${args.join(" ")}: ${r.stderr}`);
   }
   return env;
@@ -71,8 +84,13 @@ Deno.test({
       ["records", "ok"],
       ["index", "ok"],
       ["claude hooks", "ok"],
+      ["claude hook run", "ok"],
+      ["claude mcp run", "ok"],
       ["codex hooks", "ok"],
+      ["codex hook run", "ok"],
+      ["codex mcp run", "ok"],
       ["mcp", "ok"],
+      ["hook trouble", "ok"],
       ["schedule", "ok"],
       ["sandbox", "ok"],
     ]);
@@ -91,9 +109,9 @@ Deno.test({
     const text = await runCli(["doctor"], { env });
     assert.equal(text.code, 0);
     const lines = text.stdout.trimEnd().split("\n").filter((l) => !l.startsWith("skip"));
-    assert.equal(lines.length, 11);
-    assert.match(lines[0]!, /^ok {4}config {7}.*config\.json parses$/);
-    assert.equal(lines[10], "doctor: all ok");
+    assert.equal(lines.length, 16);
+    assert.match(lines[0]!, /^ok {4}config {11}.*config\.json parses$/);
+    assert.equal(lines[15], "doctor: all ok");
   },
 });
 
@@ -207,10 +225,13 @@ Deno.test({
     );
     const moved = await doctor(env);
     assert.equal(moved.one("claude hooks").status, "warn");
-    assert.match(
+    assert.equal(
       moved.one("claude hooks").message,
-      /^the hooks run \/old\/verdict, but this verdict is \/opt\/verdict\/bin\/verdict$/,
+      `the hooks run /old/verdict, but this verdict is ${env.VERDICT_BIN}`,
     );
+    // A hook that runs a program that is not there never reaches verdict: a failure, not "ok".
+    assert.equal(moved.one("claude hook run").status, "fail");
+    assert.equal(moved.code, 1);
   },
 });
 

@@ -3,7 +3,7 @@
  * with the hook sub-command and stdin, and exits 0 silently when there is no binary.
  */
 import assert from "node:assert/strict";
-import { copyTree, runCli, tempHome } from "../cli_helper.ts";
+import { copyTree, GENEROUS_HOOK_DEADLINE_MS, runCli, tempHome } from "../cli_helper.ts";
 import { verdictWrapper } from "./_world.ts";
 import { findCommand } from "../../src/cli/commands.ts";
 
@@ -49,7 +49,12 @@ Deno.test("through the shim, the real hook prints a hint with verdict nowhere on
   const home = await tempHome();
   const examples = new URL("../../examples/", import.meta.url).pathname;
   await copyTree(`${examples}claude`, `${home}/.claude`);
-  const env = { HOME: home, VERDICT_ASOF: "2026-03-05T00:00:00Z", VERDICT_SEEN: "" };
+  const env = {
+    HOME: home,
+    VERDICT_ASOF: "2026-03-05T00:00:00Z",
+    VERDICT_SEEN: "",
+    VERDICT_HOOK_DEADLINE_MS: GENEROUS_HOOK_DEADLINE_MS,
+  };
   assert.equal((await runCli(["collect"], { env })).code, 0);
   const bin = await verdictWrapper(`${home}/bin`);
   const input = JSON.stringify({

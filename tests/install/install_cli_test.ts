@@ -3,7 +3,7 @@
  * Code and Codex files already hold other tools' hooks and MCP servers.
  */
 import assert from "node:assert/strict";
-import { copyTree, runCli, tempHome } from "../cli_helper.ts";
+import { copyTree, GENEROUS_HOOK_DEADLINE_MS, runCli, tempHome } from "../cli_helper.ts";
 import { fixture, GOLDEN_BIN, GOLDEN_ENV } from "./_golden.ts";
 import { homeWithHostFiles, hostFiles, snapshot, verdictWrapper } from "./_world.ts";
 import { hookCommand } from "../../src/agents/claude/hooks.ts";
@@ -377,7 +377,13 @@ Deno.test("the installed hook works without verdict on PATH, and is silent when 
   const sh = (cmd: string) =>
     new Deno.Command("/bin/sh", {
       args: ["-c", cmd],
-      env: { HOME: home, PATH: "/usr/bin:/bin", VERDICT_ASOF: "2026-03-05T00:00:00Z", VERDICT_SEEN: "" },
+      env: {
+        HOME: home,
+        PATH: "/usr/bin:/bin",
+        VERDICT_ASOF: "2026-03-05T00:00:00Z",
+        VERDICT_SEEN: "",
+        VERDICT_HOOK_DEADLINE_MS: GENEROUS_HOOK_DEADLINE_MS,
+      },
       clearEnv: true,
       stdin: "piped",
       stdout: "piped",

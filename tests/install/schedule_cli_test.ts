@@ -15,9 +15,9 @@ async function fakeSystemctl(home: string, exitCode = 0): Promise<{ path: string
   const log = `${home}/systemctl.log`;
   await Deno.writeTextFile(
     `${dir}/systemctl`,
-    `#!/bin/sh\necho "$*" >> '${log}'\ncase "$*" in *is-active*) echo active;; esac\n` +
+    `#!/bin/sh\necho "$*" >> '${log}'\n` +
       (exitCode === 0
-        ? "exit 0\n"
+        ? `case "$*" in *is-active*) echo active;; esac\nexit 0\n`
         : `echo "Failed to connect to bus: No medium found" >&2\nexit ${exitCode}\n`),
     { mode: 0o755 },
   );
@@ -68,29 +68,38 @@ Deno.test({
 });
 
 Deno.test({
-  name: "schedule install without systemctl (or when it fails) keeps the files and says what to run by hand",
+  name:
+    "schedule install without systemctl (or when it fails) keeps the files, says what to run by hand and exits 4",
   ignore: !linux,
   fn: async () => {
     const home = await tempHome();
     const r = await runCli(["schedule", "install"], {
       env: { HOME: home, PATH: `${home}/nothing`, VERDICT_BIN: BIN },
     });
-    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.code, 4, r.stderr);
     assert.match(r.stdout, /could not run "systemctl --user daemon-reload": /);
     assert.match(
       r.stdout,
-      /not activated: the files are in place; run this by hand:\n {2}systemctl --user daemon-reload && systemctl --user enable --now verdict-collect\.timer\n$/,
+      /not activated: the files are in place, but nothing runs them yet; run this by hand:\n {2}systemctl --user daemon-reload && systemctl --user enable --now verdict-collect\.timer\n$/,
     );
     assert.ok(await Deno.stat(`${home}/.config/systemd/user/verdict-collect.timer`));
     const sys = await fakeSystemctl(home, 1);
     const failing = await runCli(["schedule", "install"], {
       env: { HOME: home, PATH: sys.path, VERDICT_BIN: BIN },
     });
+    assert.equal(failing.code, 4, failing.stderr);
     assert.match(
       failing.stdout,
       /could not run "systemctl --user daemon-reload": Failed to connect to bus: No medium found/,
     );
     assert.deepEqual(await readLog(sys.log), ["--user daemon-reload"], "stops at the first failure");
+    // The files are there, but the timer is not running: status says so rather than "yes".
+    const status = await runCli(["schedule", "status"], {
+      env: { HOME: home, PATH: sys.path, VERDICT_BIN: BIN },
+    });
+    assert.equal(status.code, 0, status.stderr);
+    assert.match(status.stdout, /^timer: not active \(Failed to connect to bus: No medium found\)$/m);
+    assert.doesNotMatch(status.stdout, /^timer: active$/m);
   },
 });
 
@@ -122,15 +131,13 @@ Deno.test("schedule install: interval from the config, --interval overrides; bou
   assert.match(bad.stderr, /Option "--interval" must be between 5 and 10080, got 2/);
 });
 
-Deno.test("schedule install refuses a bare program name: a background job needs an absolute path", async () => {
+Deno.test("schedule install from source without VERDICT_BIN schedules the launcher it writes, never a bare word", async () => {
   const home = await tempHome();
   const r = await runCli(["schedule", "install", "--scheduler", "cron"], { env: { HOME: home } });
-  assert.equal(r.code, 3);
-  assert.equal(
-    r.stderr,
-    'verdict: refusing to schedule "verdict": a background job needs the absolute path of the verdict binary\n' +
-      "hint: run the installed verdict binary, or set VERDICT_BIN=/absolute/path/to/verdict\n",
-  );
+  assert.equal(r.code, 0, r.stderr);
+  const launcher = `${home}/.local/share/verdict/bin/verdict`;
+  assert.ok(r.stdout.includes(`\n0 * * * * ${launcher} collect --quiet\n`), r.stdout);
+  assert.match(await Deno.readTextFile(launcher), /^#!\/bin\/sh\n/);
 });
 
 Deno.test("cron and Task Scheduler: the line or command is printed, nothing is written", async () => {

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { binaryLikeRunFlags, lockFlags, MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
-import { denoDir } from "../cli_helper.ts";
+import { denoDir, GENEROUS_HOOK_DEADLINE_MS } from "../cli_helper.ts";
 import { answered, CASES, OFF, ON, removeWorld, startHelper, warmWorld } from "../warm/_warm.ts";
 
 async function hook(
@@ -18,7 +18,13 @@ async function hook(
 ): Promise<{ code: number; stdout: string }> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...flags, MAIN_TS, "hook", "user-prompt", ...argv],
-    env: { PATH: Deno.env.get("PATH") ?? "", DENO_DIR: denoDir(), NO_COLOR: "1", ...env },
+    env: {
+      PATH: Deno.env.get("PATH") ?? "",
+      DENO_DIR: denoDir(),
+      NO_COLOR: "1",
+      VERDICT_HOOK_DEADLINE_MS: GENEROUS_HOOK_DEADLINE_MS,
+      ...env,
+    },
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",

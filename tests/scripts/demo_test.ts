@@ -40,6 +40,9 @@ Deno.test("deno task demo on an empty Deno cache prints the demo, with no Downlo
       /^demo: no Claude Code, Codex, .* or Copilot CLI history here; using the bundled examples/m,
     );
     assert.match(text, /^collect: \d+ new/m);
+    // The look-up is built from a decision the archive holds, not a canned question.
+    assert.match(text, /^demo: a recent decision in the archive \(\d{4}-\d{2}-\d{2}, (prompt|note)\): "/m);
+    assert.match(text, /^demo: looking it up as a new prompt about it would: "/m);
     assert.match(text, /^1\. \d{4}-\d{2}-\d{2} /m, "the look-up printed no result");
     // It fetched verdict's own packages only: not the conformance suite's.
     const fetched = await npmPackages(`${denoDir}/npm`);
@@ -71,6 +74,8 @@ Deno.test("deno task demo with only Gemini CLI sessions here collects them, not 
     const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
     assert.equal(out.code, 0, text);
     assert.match(text, /^demo: collecting your Gemini CLI history into the default archive$/m);
+    // What it reads, said before the collect starts.
+    assert.match(text, /^demo: {3}Gemini CLI: .*\/\.gemini\/tmp \(\d+ session files?\)$/m);
     assert.doesNotMatch(text, /bundled examples/);
     // Every typed prompt of the samples, and nothing from examples/ (no Claude Code or Codex there).
     laid.close();
@@ -84,4 +89,16 @@ Deno.test("deno task demo with only Gemini CLI sessions here collects them, not 
   } finally {
     await Deno.remove(home, { recursive: true }).catch(() => {});
   }
+});
+
+Deno.test("the demo's look-up names the things of the decision it found, as a new prompt would", async () => {
+  const { promptAbout } = await import("../../scripts/demo.ts");
+  assert.equal(
+    promptAbout("We decided: the orders service uses PostgreSQL, not MySQL."),
+    "decided orders service PostgreSQL MySQL",
+  );
+  assert.equal(
+    promptAbout("决定：订单金额一律用整数分存储，不要用浮点数。"),
+    "决定：订单金额一律用整数分存储，不要用浮点数。",
+  );
 });

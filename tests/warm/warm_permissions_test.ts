@@ -31,7 +31,9 @@ Deno.test("permission table: warm serve writes only the ledgers and its folder, 
     const state = `${home}/.local/state/verdict`;
     const where = warmSocketOf(state, Deno.uid());
     const folders = [...new Set([`${state}/warm`, where.folder])];
-    assert.deepEqual([...p.write].sort(), [`${state}/seen`, ...folders].sort());
+    // The hook's trouble ledger and the temp file it is rewritten through (src/gate/health.ts).
+    const trouble = [`${state}/hook-trouble.jsonl`, `${state}/hook-trouble.jsonl.tmp`];
+    assert.deepEqual([...p.write].sort(), [`${state}/seen`, ...trouble, ...folders].sort());
     assert.deepEqual(p.net, [`unix:${where.socket}`]);
     assert.deepEqual(p.run, []);
     assert.deepEqual(p.sys, ["uid"]);
@@ -41,7 +43,8 @@ Deno.test("permission table: warm serve writes only the ledgers and its folder, 
       assert.ok(
         r === config || r === `${home}/entities.tsv` ||
           r.startsWith(`${home}/.local/share/verdict/records.`) ||
-          r === `${state}/seen` || folders.includes(r) || r === Deno.execPath() || r.endsWith("/main.ts"),
+          r === `${state}/seen` || trouble.includes(r) || folders.includes(r) || r === Deno.execPath() ||
+          r.endsWith("/main.ts"),
         `unexpected read grant ${r}`,
       );
     }

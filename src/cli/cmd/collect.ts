@@ -31,6 +31,12 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
     );
   }
   const quiet = booleanOption(plan.args, "quiet");
+  // Said even under --quiet: a scheduled collect's log is where a config typo shows.
+  for (const u of plan.roots.unusable ?? []) {
+    await io.stderr(
+      `collect: warning: ${u.path} (in "${u.key}" of ${plan.paths.config}) ${u.why}; fix or remove it there\n`,
+    );
+  }
   const progress = !quiet && io.stderrIsTerminal;
   let problems = 0;
   let lastDraw = 0;

@@ -9,14 +9,16 @@
  */
 import { booleanOption } from "../../plan/args.ts";
 import { nowMs } from "../../plan/clock.ts";
-import { EXIT, UsageError } from "../../errors.ts";
+import { EXIT, InputError, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan, RunConfined } from "../../plan/plan.ts";
 import { basename, dirname, joinPath } from "../../config/paths.ts";
 import type { Agent, AgentEnv } from "../../agents/agent.ts";
 import { LOADED_AGENTS } from "../../agents/loaded.ts";
 import { hostFileAgentPath, isPresent, realPathOf } from "../../agents/locate.ts";
 import { andList, noneOfList, orList } from "../../agents/registry.ts";
-import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../hostfile/binary.ts";
+import { carriedEnv } from "../../hostfile/binary.ts";
+import { writeLauncher } from "../../install/launcher.ts";
+import { wiredBinary } from "../wired_bin.ts";
 import { unifiedDiff } from "../../install/diff.ts";
 import { backupPath, backupStamp } from "../../install/host_files.ts";
 import { applyJob, type FileReport, hostFileByRole, planJob } from "../../install/install.ts";
@@ -95,6 +97,18 @@ async function chooseHosts(
   return { hosts, skipped };
 }
 
+/** Writes the from-source launcher; a file there that is not one is a refusal (exit 3, nothing written). */
+async function writeLauncherOrSay(path: string, text: string): Promise<string> {
+  try {
+    return await writeLauncher(path, text);
+  } catch (err) {
+    throw new InputError(
+      `Cannot write the verdict launcher: ${(err as Error).message}`,
+      `move ${path} away, or set VERDICT_BIN=/absolute/path/to/verdict, then run verdict install again`,
+    );
+  }
+}
+
 /** Launcher half, shared by install and uninstall. */
 export async function launchInstall(
   plan: CommandPlan,
@@ -127,6 +141,16 @@ export async function launchInstall(
       });
     }
   }
+  const wired = wiredBinary(Deno.execPath(), plan.env, plan.cwd, plan.paths.home);
+  let launcher: InstallJob["launcher"] = null;
+  if (action === "install" && wired.launcher) {
+    launcher = {
+      path: wired.launcher.path,
+      status: dryRun
+        ? "would be written"
+        : await writeLauncherOrSay(wired.launcher.path, wired.launcher.text),
+    };
+  }
   if (!dryRun && action === "install") {
     // The Worker may write only the files themselves (and the ledger), so their folders are made here.
     for (const f of files) await Deno.mkdir(dirname(f.real), { recursive: true, mode: 0o700 });
@@ -135,7 +159,8 @@ export async function launchInstall(
   const job: InstallJob = {
     action,
     dryRun,
-    bin: verdictBinary(Deno.execPath(), plan.env, plan.cwd, plan.paths.home),
+    bin: wired.bin,
+    launcher,
     env: carriedEnv(plan.env, plan.cwd, plan.paths.home),
     files,
     skipped,
@@ -185,9 +210,9 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   const changed = reports.filter((r) => r.changes.length > 0);
   if (job.action === "install") {
     out.push(`verdict install: the entries run ${job.bin}`);
-    if (!isAbsoluteProgram(job.bin)) {
+    if (job.launcher) {
       out.push(
-        `  note: "${job.bin}" is looked up on PATH when a host runs it; run the installed binary, or set VERDICT_BIN=/path/to/verdict, to wire an absolute path`,
+        `  launcher ${job.launcher.status}: it runs this checkout (${job.launcher.path}; put its folder on PATH to type "verdict")`,
       );
     }
   }

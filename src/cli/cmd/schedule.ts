@@ -13,7 +13,9 @@ import { EXIT, UsageError } from "../../errors.ts";
 import type { CommandIO, CommandPlan, RunConfined } from "../../plan/plan.ts";
 import { dirname, joinPath } from "../../config/paths.ts";
 import { storePaths } from "../../store/paths.ts";
-import { carriedEnv, isAbsoluteProgram, verdictBinary } from "../../hostfile/binary.ts";
+import { carriedEnv } from "../../hostfile/binary.ts";
+import { writeLauncher } from "../../install/launcher.ts";
+import { wiredBinary } from "../wired_bin.ts";
 import { formatAge } from "../../install/doctor.ts";
 import { decodeJob, encodeJob, JOB_OPTION, type ScheduleJob } from "../../install/jobs.ts";
 import { defaultScheduler, schedulePlan, type Scheduler, SCHEDULERS } from "../../install/schedule.ts";
@@ -21,6 +23,7 @@ import {
   type CommandOutcome,
   removeScheduleFiles,
   runCommands,
+  RUNNING,
   scheduleStatus,
   writeScheduleFiles,
 } from "../../install/schedule_apply.ts";
@@ -53,12 +56,10 @@ export async function launch(plan: CommandPlan, _io: CommandIO, runConfined: Run
     MAX_INTERVAL,
   );
   const home = plan.paths.home;
-  const bin = verdictBinary(Deno.execPath(), plan.env, plan.cwd, home);
-  if (action === "install" && !isAbsoluteProgram(bin)) {
-    throw new UsageError(
-      `refusing to schedule "${bin}": a background job needs the absolute path of the verdict binary`,
-      "run the installed verdict binary, or set VERDICT_BIN=/absolute/path/to/verdict",
-    );
+  const wired = wiredBinary(Deno.execPath(), plan.env, plan.cwd, home);
+  const bin = wired.bin;
+  if (action === "install" && wired.launcher && !booleanOption(plan.args, "dry-run")) {
+    await writeLauncher(wired.launcher.path, wired.launcher.text);
   }
   const xdg = plan.env.XDG_CONFIG_HOME;
   const configHome = xdg && xdg.startsWith("/") ? xdg : joinPath(home, ".config");
@@ -101,7 +102,8 @@ function reportCommands(outcomes: readonly CommandOutcome[], out: string[]): boo
   return outcomes.every((o) => o.ok);
 }
 
-async function install(job: ScheduleJob, plan: CommandPlan, out: string[]): Promise<void> {
+/** Installs; false when the files are written but the scheduler could not be told to run them. */
+async function install(job: ScheduleJob, plan: CommandPlan, out: string[]): Promise<boolean> {
   const p = job.plan;
   if (p.files.length === 0) {
     out.push(
@@ -109,13 +111,13 @@ async function install(job: ScheduleJob, plan: CommandPlan, out: string[]): Prom
     );
     out.push(...p.manualInstall);
     if (p.note) out.push(`note: ${p.note}`);
-    return;
+    return true;
   }
   if (job.dryRun) {
     for (const f of p.files) out.push(`--- would write ${f.path}`, f.text.trimEnd());
     for (const c of p.activate) out.push(`would run: ${commandLine(c)}`);
     out.push("dry run: nothing was written");
-    return;
+    return true;
   }
   out.push(`schedule: ${p.scheduler} runs "${job.bin} collect" every ${job.intervalMinutes} minutes`);
   if (p.note) out.push(`note: ${p.note}`);
@@ -123,10 +125,13 @@ async function install(job: ScheduleJob, plan: CommandPlan, out: string[]): Prom
   for (const f of files) out.push(`  ${f.status} ${f.path}`);
   const ok = reportCommands(await runCommands(p.activate, plan.env), out);
   if (ok) out.push(`done: ${p.scheduler} runs verdict collect from now on`);
-  else {out.push(
-      "not activated: the files are in place; run this by hand:",
+  else {
+    out.push(
+      "not activated: the files are in place, but nothing runs them yet; run this by hand:",
       ...p.manualInstall.map((l) => `  ${l}`),
-    );}
+    );
+  }
+  return ok;
 }
 
 async function remove(job: ScheduleJob, plan: CommandPlan, out: string[]): Promise<void> {
@@ -174,9 +179,12 @@ async function status(job: ScheduleJob, plan: CommandPlan, io: CommandIO): Promi
         f.path
       ).join(", ")
     } missing)`);}
-  if (s.active !== null) out.push(`${s.scheduler === "systemd" ? "timer" : "agent"}: ${s.active}`);
-  else if (s.activeDetail) {
-    out.push(`${s.scheduler === "systemd" ? "timer" : "agent"}: unknown (${s.activeDetail})`);
+  const unit = s.scheduler === "systemd" ? "timer" : "agent";
+  const running = RUNNING[s.scheduler];
+  if (s.active === running) out.push(`${unit}: ${s.active}`);
+  else if (s.active !== null || s.activeDetail) {
+    // Anything but a scheduler saying it runs the job (no user bus included) is not active.
+    out.push(`${unit}: not active (${s.active ?? s.activeDetail})`);
   }
   if (s.lastWritten === null) out.push(`last collect: none yet (no records at ${job.records})`);
   else {
@@ -202,8 +210,10 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
     return EXIT.ok;
   }
   const out: string[] = [];
-  if (job.action === "install") await install(job, plan, out);
-  else await remove(job, plan, out);
+  const activated = job.action === "install"
+    ? await install(job, plan, out)
+    : (await remove(job, plan, out), true);
   await io.stdout(out.join("\n") + "\n");
-  return EXIT.ok;
+  // Files a scheduler never loads collect nothing: a script must not read that as done.
+  return activated ? EXIT.ok : EXIT.runtime;
 }

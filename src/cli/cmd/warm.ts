@@ -20,6 +20,8 @@ import {
 import { hookDialectOf } from "../../agents/registry.ts";
 import { AGENTS } from "../../agents/registry.ts";
 import { writeAll } from "../../fsutil/bytes.ts";
+import { describeTrouble, readTroubleSummary } from "../../gate/health.ts";
+import { nowMs } from "../../plan/clock.ts";
 
 export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   const build = buildIdentity(Deno.execPath());
@@ -44,8 +46,9 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
     return EXIT.runtime;
   }
   const status = problem === null ? await ask(socket, op, build) : null;
+  const trouble = op === "status" ? [hookTroubleLine(plan)] : [];
   if (status === null) {
-    await io.stdout(`verdict warm: no helper running (socket ${socket})\n`);
+    await io.stdout([`verdict warm: no helper running (socket ${socket})`, ...trouble].join("\n") + "\n");
     return op === "stop" ? EXIT.ok : EXIT.finding;
   }
   if (op === "stop") {
@@ -67,9 +70,19 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
       ...(typeof s.warmUpPrompts === "number"
         ? [`  warm-up: asked itself ${s.warmUpPrompts} of the archive's newest prompt(s), answers dropped`]
         : []),
+      ...trouble,
     ].join("\n") + "\n",
   );
   return EXIT.ok;
+}
+
+/** What the hook's trouble ledger (src/gate/health.ts) holds for the last day, in one line. */
+function hookTroubleLine(plan: CommandPlan): string {
+  const summary = readTroubleSummary(plan.paths.stateDir, nowMs(plan.asOf));
+  const what = summary === null ? null : describeTrouble(summary);
+  return what === null
+    ? "  hook: no trouble counted in the last day"
+    : `  hook: ${what} (run "verdict doctor" to see why)`;
 }
 
 /** One request; the status (or `true` for a stop) or null when no helper answered. */

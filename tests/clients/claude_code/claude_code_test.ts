@@ -68,6 +68,8 @@ interface Story {
 
 const story = once(async (): Promise<Story> => {
   await using ws = await Workspace.create("claude-code");
+  // From a clone: install from `deno run`, no VERDICT_BIN, no verdict on Claude Code's PATH.
+  ws.fromSource = true;
   const P = ws.project;
   await using server = anthropicServer([
     { when: "from now on use pnpm", reply: { text: "Understood: pnpm only, never npm." } },
@@ -154,7 +156,7 @@ const story = once(async (): Promise<Story> => {
     // none written
   }
   return {
-    verdictBin: ws.verdictBin,
+    verdictBin: ws.wiredBin,
     requests: [...server.requests],
     marks,
     install,
@@ -211,6 +213,9 @@ Deno.test({
     assert.deepEqual(s.install.code, 0, s.install.stderr);
     assertIncludes(s.install.stdout, "UserPromptSubmit hook added");
     assertIncludes(s.install.stdout, "mcpServers.verdict added");
+    // The entries run the launcher install wrote, by absolute path: Claude Code's PATH has no verdict.
+    assertIncludes(s.install.stdout, `verdict install: the entries run ${s.verdictBin}`);
+    assertIncludes(s.install.stdout, "launcher created");
     // Claude Code ran the installed hooks: the SessionStart(compact) one succeeded with our output,
     const hookRuns = allLines(s).filter((l) =>
       (l.attachment as Record<string, unknown> | undefined)?.type === "hook_success"

@@ -95,6 +95,8 @@ async function doctorChecks(ws: Workspace): Promise<Record<string, DoctorLine>> 
 
 const story = once(async (): Promise<Story> => {
   await using ws = await Workspace.create("codex");
+  // From a clone: install from `deno run`, no VERDICT_BIN, no verdict on Codex's PATH.
+  ws.fromSource = true;
   // Disposed before the workspace: ends the app-server daemons Codex starts from its HOME.
   await using _daemons = codexDaemons(ws);
   await using server = responsesServer([
@@ -297,6 +299,10 @@ Deno.test({
       s.doctor["codex hooks"]!.message,
       /^UserPromptSubmit, PreCompact, SessionStart\(compact\) in .*, trusted$/,
     );
+    // doctor ran the installed hook and MCP commands as Codex runs them (PATH without verdict).
+    assert.equal(s.doctor["codex hook run"]?.status, "ok", s.doctor["codex hook run"]?.message);
+    assert.equal(s.doctor["codex mcp run"]?.status, "ok", s.doctor["codex mcp run"]?.message);
+    assertIncludes(s.install.stdout, "launcher created");
     // Codex did not ask to review the hook: it found it trusted.
     assert.ok(!/hooks? need review/i.test(s.startScreen), s.startScreen);
     // It ran them: their context reached the model (see the hint and compaction tests), and exec says so.

@@ -8,7 +8,7 @@
  * status) in `hooks.log`, so a test whose hint did not arrive can say whether the hook ran and
  * whether it overran its own deadline (it prints nothing past HOOK_DEADLINE_MS, by design).
  */
-import { type CliResult, denoDir, exportedRecords } from "../../cli_helper.ts";
+import { type CliResult, denoDir, exportedRecords, GENEROUS_HOOK_DEADLINE_MS } from "../../cli_helper.ts";
 import { verdictWrapper } from "../../install/_world.ts";
 
 /** Commit identity and time of the project's first commit (fixed: the tree is the same every run). */
@@ -36,6 +36,13 @@ export class Workspace {
   readonly hookLog: string;
   /** The hooks may start and ask the warm helper (off unless a test is about it). */
   warm = false;
+  /**
+   * verdict as a newcomer has it from a clone: no VERDICT_BIN and no `verdict` on the agent's
+   * PATH. `verdict install` (still started through `bin/verdict`, a `deno run` of this checkout)
+   * then wires the launcher it writes under the data folder, and the agent must reach verdict
+   * through that absolute command alone (no hook log is kept then: the launcher is install's).
+   */
+  fromSource = false;
 
   private constructor(root: string, verdictBin: string) {
     this.root = root;
@@ -69,9 +76,10 @@ export class Workspace {
    * a fixed locale and time zone, this checkout's `verdict` first on PATH, plus `extra`.
    */
   env(extra: Readonly<Record<string, string>> = {}): Record<string, string> {
+    const path = Deno.env.get("PATH") ?? "/usr/bin:/bin";
     return {
       HOME: this.home,
-      PATH: `${this.bin}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`,
+      PATH: this.fromSource ? withoutVerdict(path) : `${this.bin}:${path}`,
       USER: "dev",
       SHELL: "/bin/bash",
       LANG: "C.UTF-8",
@@ -83,9 +91,12 @@ export class Workspace {
       XDG_STATE_HOME: `${this.home}/.local/state`,
       XDG_CACHE_HOME: `${this.home}/.cache`,
       DENO_DIR: denoDir(),
-      VERDICT_BIN: this.verdictBin,
+      ...(this.fromSource ? {} : { VERDICT_BIN: this.verdictBin }),
       // The hooks the agent CLIs run use no warm helper unless a test turns it on (`warm`).
       VERDICT_WARM: this.warm ? "on" : "off",
+      // A loaded machine must not turn the hint into silence (the deadline's own tests inject
+      // the clock: tests/hint/hook_trouble_test.ts).
+      VERDICT_HOOK_DEADLINE_MS: GENEROUS_HOOK_DEADLINE_MS,
       ...extra,
     };
   }
@@ -140,6 +151,11 @@ export class Workspace {
       );
     }
     return r;
+  }
+
+  /** The program install wires: `bin/verdict`, or (fromSource) the launcher install writes. */
+  get wiredBin(): string {
+    return this.fromSource ? `${this.home}/.local/share/verdict/bin/verdict` : this.verdictBin;
   }
 
   /** The archive a default collect writes. */
@@ -204,6 +220,18 @@ export class Workspace {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.dispose();
   }
+}
+
+/** `path` without any folder holding a `verdict` (the agent must not find one by name). */
+function withoutVerdict(path: string): string {
+  return path.split(":").filter((dir) => {
+    try {
+      Deno.statSync(`${dir}/verdict`);
+      return false;
+    } catch {
+      return true;
+    }
+  }).join(":");
 }
 
 /** One `verdict hook …` the agent ran. */
