@@ -157,6 +157,25 @@ export function installedPromptHook(value: unknown): FoundHook | null {
   return null;
 }
 
+/** A shell word as shellQuote writes it: bare safe characters, or single-quoted with '\'' inside. */
+const WORD = String.raw`(?:[A-Za-z0-9_./:@%+,-]+|'[^']*(?:'\\''[^']*)*')`;
+const INSTALL_SHAPED = new RegExp(
+  String.raw`^(?:test -x (${WORD})|command -v (${WORD}) >/dev/null) && (?:[A-Z_][A-Z0-9_]*=${WORD} )*` +
+    String
+      .raw`exec (${WORD}) hook user-prompt(?: --agent [a-z][a-z0-9-]*)?; exit 0 # added by verdict install$`,
+);
+
+/**
+ * Is `command` exactly of the form install writes (src/hostfile/hook_json.ts hookCommand): a
+ * guard, variable assignments, `exec <program> hook user-prompt`, each word quoted as install
+ * quotes it? Only such a command is run: an entry edited into running anything else is named,
+ * never run by doctor.
+ */
+export function isInstallShaped(command: string): boolean {
+  const m = INSTALL_SHAPED.exec(command);
+  return m !== null && (m[1] ?? m[2]) === m[3];
+}
+
 /** The hook input an agent sends, in the field names of every dialect verdict reads. */
 function probeInput(event: string, prompt: string, cwd: string): string {
   return JSON.stringify({
@@ -242,6 +261,21 @@ async function hookRunCheck(w: WiringAgent, env: WiringEnv, fix: string): Promis
     if (found) break;
   }
   if (found === null) return null;
+  if (Deno.build.os === "windows") {
+    return check(
+      "hook run",
+      "skip",
+      `${w.agent.label}'s ${found.event} hook is not run here: no /bin/sh on Windows`,
+    );
+  }
+  if (!isInstallShaped(found.command)) {
+    return check(
+      "hook run",
+      "fail",
+      `${w.agent.label}'s ${found.event} hook carries verdict's marker but is not a command install writes, so doctor does not run it: ${found.command}`,
+      `remove that entry by hand, then ${fix}`,
+    );
+  }
   const nonce = env.nonce();
   const start = performance.now();
   const run = await runWith(

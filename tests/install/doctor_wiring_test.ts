@@ -11,6 +11,7 @@ import { verdictWrapper } from "./_world.ts";
 import { hookCommand } from "../../src/agents/claude/hooks.ts";
 import {
   installedPromptHook,
+  isInstallShaped,
   jsonMcpEntry,
   tomlDuplicateTable,
   tomlMcpEntry,
@@ -84,6 +85,52 @@ Deno.test("the pure readers: a TOML table defined twice, the installed prompt ho
     ),
     { argv: ["/a b/verdict", "mcp"], env: { VERDICT_RECORDS: "/r.db" } },
   );
+});
+
+Deno.test("doctor runs only a hook command of the exact form install writes: an entry edited to run more is named, never run", async () => {
+  for (
+    const command of [
+      hookCommand("/opt/v/verdict", {}, "user-prompt"),
+      hookCommand("verdict", {}, "user-prompt"),
+      hookCommand(
+        "/it's $(here) ;x/verdict",
+        { VERDICT_RECORDS: "/r it's.db", VERDICT_STATE: "/s" },
+        "user-prompt",
+        "codex",
+      ),
+    ]
+  ) assert.ok(isInstallShaped(command), command);
+  const good = hookCommand("/opt/v/verdict", {}, "user-prompt");
+  for (
+    const forged of [
+      good.replace("test -x /opt/v/verdict && ", "touch /tmp/PWNED; test -x /opt/v/verdict && "),
+      good.replace("exec /opt/v/verdict", "exec /opt/v/other"),
+      good.replace("exec /opt/v/verdict hook", "exec /opt/v/verdict $(id) hook"),
+      good.replace("; exit 0", " | sh; exit 0"),
+      good.replace("test -x /opt/v/verdict && ", "test -x /opt/v/verdict && X=$(touch /tmp/PWNED) "),
+      hookCommand("/opt/v/verdict", {}, "pre-compact"),
+    ]
+  ) assert.ok(!isInstallShaped(forged), forged);
+
+  const home = await homeWithHistory();
+  const planted = `${home}/PWNED`;
+  const bin = await verdictWrapper(`${home}/opt/bin`);
+  const forged = hookCommand(bin, {}, "user-prompt").replace("test -x", `touch '${planted}'; test -x`);
+  assert.ok(forged.endsWith("# added by verdict install"));
+  await Deno.writeTextFile(
+    `${home}/.claude/settings.json`,
+    JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: forged }] }] } }),
+  );
+  const d = await doctor({ HOME: home, VERDICT_BIN: bin });
+  const hook = d.one("claude hook run")!;
+  assert.equal(hook.status, "fail");
+  assert.match(hook.message, /is not a command install writes, so doctor does not run it/);
+  assert.equal(
+    await Deno.stat(planted).then(() => true, () => false),
+    false,
+    "doctor ran the forged command",
+  );
+  assert.equal(d.code, 1);
 });
 
 Deno.test("a working install from deno run (the launcher): the hook reaches verdict, the MCP server lists its tools, exit 0", async () => {
