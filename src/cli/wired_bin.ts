@@ -14,19 +14,46 @@ export interface WiredBin {
   /** The absolute program the entries run. */
   readonly bin: string;
   /** The launcher to write first (from source without $VERDICT_BIN), else null. */
-  readonly launcher: { readonly path: string; readonly text: string } | null;
+  readonly launcher: { readonly path: string; text(): Promise<string> } | null;
+}
+
+/**
+ * The cache folder the deno at `execPath` uses in `env` (what `deno info` says: DENO_DIR, else
+ * the platform's cache folder, which XDG_CACHE_HOME moves), or null when it cannot tell. The
+ * launcher names it, so an agent whose environment lacks those variables reads the same cached
+ * packages instead of fetching them on a prompt.
+ */
+export async function denoCacheDir(execPath: string, env: Env): Promise<string | null> {
+  const clean: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
+  try {
+    const out = await new Deno.Command(execPath, {
+      args: ["info", "--json", "--no-config"],
+      env: clean,
+      clearEnv: true,
+      stdin: "null",
+      stdout: "piped",
+      stderr: "null",
+    }).output();
+    if (!out.success) return null;
+    const dir = (JSON.parse(new TextDecoder().decode(out.stdout)) as { denoDir?: unknown }).denoDir;
+    return typeof dir === "string" && dir.startsWith("/") ? dir : null;
+  } catch {
+    return null;
+  }
 }
 
 export function wiredBinary(execPath: string, env: Env, cwd: string, home: string): WiredBin {
   const bin = verdictBinary(execPath, env, cwd, home);
   if (isAbsoluteProgram(bin)) return { bin, launcher: null };
   const path = launcherPath(env, home);
-  const text = launcherScript({
-    deno: execPath,
-    runFlags: verdictRunFlags(),
-    denoConfig: DENO_JSON,
-    main: MAIN_TS,
-    denoDir: env.DENO_DIR ? resolvePath(env.DENO_DIR, cwd, home) : null,
-  });
+  const text = async () =>
+    launcherScript({
+      deno: execPath,
+      runFlags: verdictRunFlags(),
+      denoConfig: DENO_JSON,
+      main: MAIN_TS,
+      denoDir: env.DENO_DIR ? resolvePath(env.DENO_DIR, cwd, home) : await denoCacheDir(execPath, env),
+    });
   return { bin: path, launcher: { path, text } };
 }

@@ -132,3 +132,23 @@ Deno.test("uninstall removes entries running a bare verdict (older installs) as 
   assert.doesNotMatch(await Deno.readTextFile(`${home}/.claude/settings.json`), /verdict/);
   assert.doesNotMatch(await Deno.readTextFile(`${home}/.claude.json`), /verdict/);
 });
+
+Deno.test({
+  name:
+    "the launcher names the Deno cache install's deno used, so an agent without DENO_DIR or XDG_CACHE_HOME reads the same packages",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const { denoCacheDir, wiredBinary } = await import("../../src/cli/wired_bin.ts");
+    const home = await tempHome();
+    assert.equal(
+      await denoCacheDir(Deno.execPath(), { HOME: home, XDG_CACHE_HOME: `${home}/cache` }),
+      `${home}/cache/deno`,
+    );
+    assert.equal(await denoCacheDir(Deno.execPath(), { HOME: home, DENO_DIR: `${home}/d` }), `${home}/d`);
+    const wired = wiredBinary(Deno.execPath(), { HOME: home, XDG_CACHE_HOME: `${home}/cache` }, "/", home);
+    assert.match(
+      await wired.launcher!.text(),
+      new RegExp(`^DENO_DIR=${home}/cache/deno\nexport DENO_DIR$`, "m"),
+    );
+  },
+});

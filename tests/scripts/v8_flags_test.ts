@@ -64,7 +64,7 @@ Deno.test("the launcher install writes for a deno run user passes the same V8 fl
   const { wiredBinary } = await import("../../src/cli/wired_bin.ts");
   const wired = wiredBinary("/usr/bin/deno", {}, "/", "/home/u");
   assert.equal(wired.bin, "/home/u/.local/share/verdict/bin/verdict");
-  const text = wired.launcher?.text ?? "";
+  const text = (await wired.launcher?.text()) ?? "";
   assert.ok(text.includes(`--v8-flags=${v8HeapFlags()}`), text);
   assert.ok(text.indexOf("--v8-flags=") < text.indexOf("/main.ts"), "before the entry");
 });

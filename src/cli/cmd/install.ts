@@ -148,7 +148,7 @@ export async function launchInstall(
       path: wired.launcher.path,
       status: dryRun
         ? "would be written"
-        : await writeLauncherOrSay(wired.launcher.path, wired.launcher.text),
+        : await writeLauncherOrSay(wired.launcher.path, await wired.launcher.text()),
     };
   }
   if (!dryRun && action === "install") {

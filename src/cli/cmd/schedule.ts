@@ -59,7 +59,7 @@ export async function launch(plan: CommandPlan, _io: CommandIO, runConfined: Run
   const wired = wiredBinary(Deno.execPath(), plan.env, plan.cwd, home);
   const bin = wired.bin;
   if (action === "install" && wired.launcher && !booleanOption(plan.args, "dry-run")) {
-    await writeLauncher(wired.launcher.path, wired.launcher.text);
+    await writeLauncher(wired.launcher.path, await wired.launcher.text());
   }
   const xdg = plan.env.XDG_CONFIG_HOME;
   const configHome = xdg && xdg.startsWith("/") ? xdg : joinPath(home, ".config");
