@@ -54,7 +54,7 @@ export interface InstallJob {
   /** The program the entries run. */
   readonly bin: string;
   /** The from-source launcher `bin` names, as the launcher side left it ("created"…), or null. */
-  readonly launcher: { readonly path: string; readonly status: string } | null;
+  readonly launcher?: { readonly path: string; readonly status: string } | null;
   /** VERDICT_* variables carried into the entries. */
   readonly env: Readonly<Record<string, string>>;
   readonly files: readonly InstallFile[];
