@@ -34,8 +34,6 @@ export interface JudgeOptions {
   readonly config: JudgeConfig;
   /** Decide by the local rules only: the band answers wait (ambiguous_band) without asking. */
   readonly localOnly?: boolean;
-  /** For tests of the client only; the real fetch otherwise. */
-  readonly fetchFn?: typeof fetch;
 }
 
 /** Checks `value` as a snapshot (throws InputError / StateBudgetError) and judges it. */
@@ -77,7 +75,7 @@ export async function judgeChecked(snapshot: Snapshot, options: JudgeOptions): P
   const url = config.service_url;
   if (url === null) return answer("wait", "no_service", `${band}; no service configured (judge.service_url)`);
   const request = buildServiceRequest(state, VERDICTS, config.service_model);
-  const result: ServiceResult = await askService(url, request, config.timeout_ms, options.fetchFn);
+  const result: ServiceResult = await askService(url, request, config.timeout_ms);
   switch (result.kind) {
     case "unreachable":
       return answer(

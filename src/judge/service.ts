@@ -9,6 +9,7 @@
  */
 import { isLoopbackUrl } from "../config/config.ts";
 import { DuplicateKeyError, parseJsonc } from "../config/jsonc.ts";
+import { directClient } from "./direct.ts";
 import { assertNoForbiddenKeys, ForbiddenKeyError } from "./forbidden.ts";
 import { isVerdict, type Verdict, VERDICTS } from "./rules.ts";
 
@@ -150,37 +151,51 @@ function repeatedKey(json: string): string | null {
   return null;
 }
 
-/** Sends a request; never throws. Unreachable covers refused connections, timeouts and HTTP errors. */
+/**
+ * Sends a request; never throws. Unreachable covers refused connections, timeouts and HTTP errors.
+ * The request goes straight to the URL's loopback host and port, never through a proxy the
+ * environment names (direct.ts).
+ */
 export async function askService(
   url: string,
   request: ServiceRequest,
   timeoutMs: number,
-  fetchFn: typeof fetch = fetch,
 ): Promise<ServiceResult> {
   if (!isLoopbackUrl(url)) {
     return { kind: "unreachable", note: `refusing to send to ${url}: not a loopback URL` };
   }
   const signal = AbortSignal.timeout(timeoutMs);
-  let response: Response;
+  let client: Deno.HttpClient;
   try {
-    response = await fetchFn(url, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(request),
-      signal,
-    });
+    client = directClient(new URL(url));
   } catch (err) {
     return { kind: "unreachable", note: fetchFailure(err, timeoutMs) };
   }
-  let body: string;
   try {
-    body = await readCapped(response, MAX_SERVICE_RESPONSE_BYTES);
-  } catch (err) {
-    if (err instanceof RangeError) return { kind: "invalid", note: err.message };
-    return { kind: "unreachable", note: fetchFailure(err, timeoutMs) };
+    let response: Response;
+    try {
+      response = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(request),
+        signal,
+        client,
+      });
+    } catch (err) {
+      return { kind: "unreachable", note: fetchFailure(err, timeoutMs) };
+    }
+    let body: string;
+    try {
+      body = await readCapped(response, MAX_SERVICE_RESPONSE_BYTES);
+    } catch (err) {
+      if (err instanceof RangeError) return { kind: "invalid", note: err.message };
+      return { kind: "unreachable", note: fetchFailure(err, timeoutMs) };
+    }
+    if (!response.ok) return { kind: "unreachable", note: `the service answered HTTP ${response.status}` };
+    return parseServiceReply(body);
+  } finally {
+    client.close();
   }
-  if (!response.ok) return { kind: "unreachable", note: `the service answered HTTP ${response.status}` };
-  return parseServiceReply(body);
 }
 
 function fetchFailure(err: unknown, timeoutMs: number): string {
