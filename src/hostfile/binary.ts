@@ -38,6 +38,24 @@ export function selfCommand(execPath: string, mainModulePath: string, runFlags: 
   return [execPath, "run", "--quiet", ...runFlags, mainModulePath];
 }
 
+/**
+ * Set in the environment of every Deno process verdict starts (the warm helper a hook starts,
+ * doctor's probe): under `deno run`, Deno asks its release server whether a newer Deno exists (a
+ * connection outside every permission, through any proxy the environment names), and could ask
+ * on the terminal for a permission. Neither may happen in a process verdict starts.
+ */
+export const CHILD_DENO_ENV: Readonly<Record<string, string>> = {
+  DENO_NO_UPDATE_CHECK: "1",
+  DENO_NO_PROMPT: "1",
+};
+
+/** `env` with CHILD_DENO_ENV over it (pure): the environment of a Deno process verdict starts. */
+export function childDenoEnv(env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) out[k] = v;
+  return { ...out, ...CHILD_DENO_ENV };
+}
+
 /** Environment variables carried into every entry install writes, when set at install time. */
 export const CARRIED_ENV = ["VERDICT_RECORDS", "VERDICT_STATE", "VERDICT_CONFIG"] as const;
 

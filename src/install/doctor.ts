@@ -13,6 +13,7 @@ import { type Check, check, parseFailure, readOrNull, reason } from "../hostfile
 import { installedInterval } from "./schedule.ts";
 import type { DoctorJob } from "./jobs.ts";
 import { RUNNING, runProgram } from "./schedule_apply.ts";
+import { childDenoEnv } from "../hostfile/binary.ts";
 import { type ArchiveStatus, archiveStatus } from "../store/status.ts";
 import { storePaths } from "../store/paths.ts";
 import { VerdictError } from "../errors.ts";
@@ -287,10 +288,15 @@ async function scheduleCheck(job: DoctorJob): Promise<Check> {
   return check("schedule", "ok", `${job.scheduler} runs collect${every} (${job.scheduleFiles.join(", ")})`);
 }
 
+/** The probe's environment: doctor's own, with Deno's update check and prompts off (pure). */
+export function probeEnv(env: Env): Record<string, string> {
+  return childDenoEnv(env);
+}
+
 async function sandboxCheck(job: DoctorJob, env: Env): Promise<Check> {
   if (!job.probe) return check("sandbox", "skip", "permission probe not run: the config does not load");
   const { argv, path } = job.probe;
-  const run = await runProgram(argv, env);
+  const run = await runProgram(argv, probeEnv(env));
   if (!run.started) return check("sandbox", "fail", `the permission probe did not start: ${run.error}`, null);
   const { code, stdout, stderr } = run;
   const probeCmd = `verdict sandbox-probe --as collect --read ${path}`;

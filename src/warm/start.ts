@@ -4,7 +4,7 @@
  * hold the prompt), as this very program: the compiled binary, or deno with the verdict task's
  * flags and main.ts. Loaded only when a hook starts a helper.
  */
-import { isCompiledBinary } from "../hostfile/binary.ts";
+import { childDenoEnv, isCompiledBinary } from "../hostfile/binary.ts";
 import { verdictRunFlags } from "../task_flags.ts";
 import { defaultPaths, type Env } from "../config/paths.ts";
 import { ensurePrivateFolder } from "./folder.ts";
@@ -21,7 +21,8 @@ export const WARM_RESPAWN_MS = 30_000;
 /**
  * What a started helper keeps of the hook's environment: the variables its paths come from
  * (WARM_ENV_KEYS), its log switch, and what the Deno runtime running it reads (its cache, and the
- * npm registry and proxy for a `deno run` install whose cache lacks a package). Nothing else: an
+ * npm registry and proxy for a `deno run` install whose cache lacks a package), with Deno's update
+ * check and prompts off (CHILD_DENO_ENV). Nothing else: an
  * agent's environment holds API keys and tokens, and a helper outlives the prompt that started it
  * by minutes. DENO_AUTH_TOKENS is left out too: verdict fetches nothing that needs one.
  */
@@ -33,7 +34,6 @@ export const HELPER_ENV_KEYS: readonly string[] = [
   "NO_COLOR",
   "XDG_CACHE_HOME",
   "DENO_DIR",
-  "DENO_NO_UPDATE_CHECK",
   "NPM_CONFIG_REGISTRY",
   "HTTPS_PROXY",
   "https_proxy",
@@ -50,7 +50,7 @@ export const HELPER_ENV_KEYS: readonly string[] = [
  * helper would listen where no hook asks.
  */
 export function helperEnv(env: Env, cwd: string): Record<string, string> {
-  const out = pickEnv(env, HELPER_ENV_KEYS);
+  const out = childDenoEnv(pickEnv(env, HELPER_ENV_KEYS));
   const paths = defaultPaths(env, cwd);
   const resolved = {
     VERDICT_CONFIG: paths.config,
