@@ -1,24 +1,30 @@
 /**
  * The warm helper for the benches: start `verdict warm serve` for a bench's env, wait until it
- * answers on its socket, stop it. And the first prompt's cost: a hook that finds no helper
+ * answers (at its address file, with the handshake), stop it. And the first prompt's cost: a hook that finds no helper
  * answers in-process and starts one; how long until that helper answers.
  */
-import { encodeFrame, readFrame, WARM_PROTOCOL, warmSocketOf } from "../src/warm/wire.ts";
+import { encodeFrame, readFrame, WARM_PROTOCOL, warmFolderOf } from "../src/warm/wire.ts";
+import { connectToHelper, WARM_ADDRESS } from "../src/warm/handshake.ts";
 import { defaultPaths } from "../src/config/paths.ts";
 
-/** The socket a bench env's helper listens on. */
-export function helperSocketOf(env: Record<string, string>): string {
-  return warmSocketOf(defaultPaths(env, "/").stateDir, Deno.uid()).socket;
+/** The address file of a bench env's helper. */
+export function helperAddressOf(env: Record<string, string>): string {
+  return `${warmFolderOf(defaultPaths(env, "/").stateDir)}/${WARM_ADDRESS}`;
 }
 
-/** Does a helper answer a status request on the env's socket? */
+/** A connection to the env's helper with the handshake done and the client's proof sent, or null. */
+export async function helperConn(env: Record<string, string>): Promise<Deno.TcpConn | null> {
+  const c = await connectToHelper(helperAddressOf(env), Deno.uid());
+  if (c.kind !== "connected") return null;
+  let off = 0;
+  while (off < c.proof.length) off += await c.conn.write(c.proof.subarray(off));
+  return c.conn;
+}
+
+/** Does a helper answer a status request at the env's address? */
 export async function helperAnswers(env: Record<string, string>): Promise<boolean> {
-  let conn: Deno.UnixConn;
-  try {
-    conn = await Deno.connect({ transport: "unix", path: helperSocketOf(env) });
-  } catch {
-    return false;
-  }
+  const conn = await helperConn(env).catch(() => null);
+  if (conn === null) return false;
   try {
     const header = {
       protocol: WARM_PROTOCOL,
@@ -50,7 +56,7 @@ export async function untilHelperAnswers(env: Record<string, string>, ms = 30_00
   return NaN;
 }
 
-/** Stops the env's helper (verdict warm stop) and waits until its socket answers no more. */
+/** Stops the env's helper (verdict warm stop) and waits until it answers no more. */
 export async function stopHelper(verdict: readonly string[], env: Record<string, string>): Promise<void> {
   await new Deno.Command(verdict[0]!, {
     args: [...verdict.slice(1), "warm", "stop"],

@@ -17,7 +17,7 @@ import { buildIdentity, encodeFrame, readFrame, WARM_PRINTED, WARM_PROTOCOL } fr
 import { writeAll } from "../src/fsutil/bytes.ts";
 import { queries } from "./hint_bench_data.ts";
 import { ensureHistory } from "./scale_history.ts";
-import { helperSocketOf, stopHelper, untilHelperAnswers } from "./warm_helper.ts";
+import { helperConn, stopHelper, untilHelperAnswers } from "./warm_helper.ts";
 
 function option(name: string): string | undefined {
   const i = Deno.args.indexOf(name);
@@ -54,8 +54,9 @@ function openFiles(pid: number): number {
   return n;
 }
 
-async function ask(socket: string, header: Record<string, unknown>, body: Uint8Array) {
-  const conn = await Deno.connect({ transport: "unix", path: socket });
+async function ask(env: Record<string, string>, header: Record<string, unknown>, body: Uint8Array) {
+  const conn = await helperConn(env);
+  if (conn === null) throw new Error("no helper to ask");
   try {
     await writeAll(
       conn,
@@ -110,7 +111,6 @@ async function soak(size: number, prompts: string[]): Promise<string[]> {
       stderr: "null",
     }).spawn();
     if (Number.isNaN(await untilHelperAnswers(env))) throw new Error("the helper did not start");
-    const socket = helperSocketOf(env);
     const pid = helper.pid;
     const before = procStatus(pid);
     rows.push(
@@ -133,13 +133,13 @@ async function soak(size: number, prompts: string[]): Promise<string[]> {
         JSON.stringify({ session_id: `soak-${i % 50}`, cwd: "/home/dev/p1", prompt }),
       );
       const t = performance.now();
-      const answer = await ask(socket, header, body);
+      const answer = await ask(env, header, body);
       block.push(performance.now() - t);
       if (answer.header.refused) throw new Error(`refused: ${answer.header.refused}`);
       if (answer.body.length > 0) fired++;
       const n = i + 1;
       if (n === BASELINE_PROMPTS || n % BLOCK === 0) {
-        const status = (await ask(socket, { op: "status" }, new Uint8Array())).header.status as {
+        const status = (await ask(env, { op: "status" }, new Uint8Array())).header.status as {
           archiveOpens?: number;
         };
         const mem = procStatus(pid);

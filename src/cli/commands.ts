@@ -15,7 +15,7 @@ import { doctorGrants, installGrants, KEEP_BACKUPS, scheduleGrants } from "../in
 import { NO_PERMISSIONS, type PermissionSet } from "../sandbox/permissions.ts";
 import { callLogPath, listenAddress, tokenFilePath } from "../serve/listen.ts";
 import { type OptionSpecs, stringOption } from "../plan/args.ts";
-import { MAIN_MODULE, warmFolderOf, warmSocketOf } from "../warm/wire.ts";
+import { MAIN_MODULE, warmFolderOf } from "../warm/wire.ts";
 import {
   type CommandModule,
   type CommandPlan,
@@ -129,22 +129,22 @@ function serverGrants(plan: CommandPlan, serving: boolean): PermissionSet {
 }
 
 /**
- * The warm helper's folders (its own under the state folder, and its socket's, the same one unless
- * that path is too long for a socket) and its socket (src/warm/wire.ts warmSocketOf).
+ * Where the warm helper listens: loopback, on a port the system picks (port 0: this grant allows
+ * no other); the helper gives the permission up once it listens. Its clients (the per-prompt
+ * hook, `warm status`, `warm stop`) read the port from its address file, so their grant is the
+ * loopback address, any port.
  */
-function warmPaths(plan: CommandPlan): { folders: string[]; socket: string } {
-  const { folder, socket } = warmSocketOf(plan.paths.stateDir, Deno.uid());
-  return { folders: [...new Set([warmFolderOf(plan.paths.stateDir), folder])], socket };
-}
+export const WARM_LISTEN_NET = "127.0.0.1:0";
+export const WARM_CLIENT_NET = "127.0.0.1";
 
 /**
- * `warm serve`: what the hint reads (config, archive, entity list, ledgers), its own folder and
- * socket, and the executable and main module (its build identity). Writes only the ledgers (the
- * cooldown ledgers and the hook trouble ledger) and
- * its folder; net only its own socket; runs nothing.
+ * `warm serve`: what the hint reads (config, archive, entity list, ledgers), its own folder,
+ * and the executable and main module (its build identity). Writes only the ledgers (the cooldown
+ * ledgers and the hook trouble ledger) and its folder; net only to listen on a loopback port;
+ * runs nothing.
  */
 function warmServeGrants(plan: CommandPlan): PermissionSet {
-  const { folders, socket } = warmPaths(plan);
+  const folder = warmFolderOf(plan.paths.stateDir);
   const ledgers = `${plan.paths.stateDir}/seen`;
   const trouble = troublePath(plan.paths.stateDir);
   const troubleFiles = [trouble, troubleTempPath(trouble)];
@@ -155,24 +155,24 @@ function warmServeGrants(plan: CommandPlan): PermissionSet {
       ...(plan.config.entities ? [plan.config.entities] : []),
       ledgers,
       ...troubleFiles,
-      ...folders,
+      folder,
       ...buildFiles(),
     ],
-    write: [ledgers, ...troubleFiles, ...folders],
-    net: [`unix:${socket}`],
+    write: [ledgers, ...troubleFiles, folder],
+    net: [WARM_LISTEN_NET],
     run: [],
     sys: ["uid"],
   };
 }
 
-/** `warm status` / `warm stop`: the helper's folder and socket, the build identity's files, the trouble ledger. */
+/** `warm status` / `warm stop`: the helper's folder (its address file), loopback, the build identity's files, the trouble ledger. */
 function warmClientGrants(plan: CommandPlan): PermissionSet {
-  const { folders, socket } = warmPaths(plan);
+  const folder = warmFolderOf(plan.paths.stateDir);
   return {
     // The hook's trouble ledger too: status reports the last day's counts.
-    read: [...folders, ...buildFiles(), troublePath(plan.paths.stateDir)],
-    write: folders,
-    net: [`unix:${socket}`],
+    read: [folder, ...buildFiles(), troublePath(plan.paths.stateDir)],
+    write: [],
+    net: [WARM_CLIENT_NET],
     run: [],
     sys: ["uid"],
   };
@@ -680,12 +680,14 @@ past its deadline. install writes the --agent of each agent it wires.`,
     summary: "the warm helper the per-prompt hook asks first (a hook starts it; it ends when idle)",
     usage: "verdict warm serve",
     help: `Runs the helper in the foreground (a hook starts it detached when it finds none; you
-never need to). It listens on the Unix socket $VERDICT_STATE/warm/helper.sock (default
+never need to). It listens on 127.0.0.1, on a port the system picks, and writes that port and
+a fresh secret into $VERDICT_STATE/warm/helper.addr (mode 0600; default
 ~/.local/state/verdict/warm/, a folder it makes 0700 and refuses to use unless it is a real
-directory of yours that no one else can reach), answers each prompt with the same output the
-in-process hook prints, and ends after 10 minutes without a prompt, when its socket or folder
-is removed, on a prompt from another verdict build, on "verdict warm stop", SIGINT or SIGTERM.
-Listens on no TCP port. Off with VERDICT_WARM=off or "warm_helper": false in the config.
+directory of yours that no one else can reach). A client and the helper each prove they hold
+the secret before a prompt is sent. It answers each prompt with the same output the in-process
+hook prints, and ends after 10 minutes without a prompt, when its address file or folder is
+removed, on a prompt from another verdict build, on "verdict warm stop", SIGINT or SIGTERM.
+Off with VERDICT_WARM=off or "warm_helper": false in the config.
 VERDICT_WARM_LOG=1 makes it say on stderr why it ended.`,
     // No --config: the helper's config is the one the hook's environment names.
     options: {},
@@ -695,9 +697,7 @@ VERDICT_WARM_LOG=1 makes it say on stderr why it ended.`,
     // The Worker may write only inside its folder, not create it (a folder that exists, whatever
     // it is, is left as it is: the helper checks it and refuses an unsafe one).
     prepare: async (plan) => {
-      for (const folder of warmPaths(plan).folders) {
-        await Deno.mkdir(folder, { recursive: true, mode: 0o700 });
-      }
+      await Deno.mkdir(warmFolderOf(plan.paths.stateDir), { recursive: true, mode: 0o700 });
     },
     listed: true,
   },
@@ -708,7 +708,7 @@ VERDICT_WARM_LOG=1 makes it say on stderr why it ended.`,
     help: `Example:
   verdict warm status
 
-Prints whether a helper answers on $VERDICT_STATE/warm/helper.sock, its pid, start time,
+Prints whether a helper answers at $VERDICT_STATE/warm/helper.addr, its pid, start time,
 prompts answered and whether it is this build's. Exit 0 when one runs, 1 when none does.`,
     // No --config: the helper's config is the one the hook's environment names.
     options: {},
@@ -724,7 +724,7 @@ prompts answered and whether it is this build's. Exit 0 when one runs, 1 when no
     help: `Example:
   verdict warm stop
 
-Asks the helper on $VERDICT_STATE/warm/helper.sock to end. Exit 0 whether or not one ran.
+Asks the helper at $VERDICT_STATE/warm/helper.addr to end. Exit 0 whether or not one ran.
 To keep it from starting again: VERDICT_WARM=off in the agent's environment, or
 "warm_helper": false in the config.`,
     // No --config: the helper's config is the one the hook's environment names.

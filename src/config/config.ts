@@ -8,6 +8,7 @@ import { ConfigError } from "../errors.ts";
 import { compileCredentialRules } from "../record/secrets.ts";
 import { JsoncSyntaxError, parseJsonc } from "./jsonc.ts";
 import { dirname, resolvePath } from "./paths.ts";
+import { isGrantedLoopback } from "./loopback.ts";
 
 export interface JudgeConfig {
   /** Optional loopback chat-completions endpoint asked in the ambiguous band. */
@@ -205,9 +206,7 @@ export function parseConfig(text: string, path: string, home: string): Config {
   };
 }
 
-const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
-
-/** True for http(s) URLs whose host is a loopback address (127.0.0.0/8, ::1, localhost). */
+/** True for http(s) URLs whose host is one of the loopback names verdict's net permission holds. */
 export function isLoopbackUrl(url: string): boolean {
   let parsed: URL;
   try {
@@ -217,15 +216,15 @@ export function isLoopbackUrl(url: string): boolean {
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
   if (parsed.username || parsed.password) return false;
-  const host = parsed.hostname;
-  return LOOPBACK_HOSTS.has(host) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return isGrantedLoopback(parsed.hostname);
 }
 
 function checkLoopbackUrl(url: string, where: string): void {
   if (!isLoopbackUrl(url)) {
     throw new ConfigError(
       `Refusing ${where}: judge.service_url "${url}" is not a loopback http URL`,
-      "the judge service must run on this machine (http://127.0.0.1:PORT/...); nothing leaves it",
+      "the judge service must run on this machine, at http://127.0.0.1:PORT/..., http://localhost:PORT/... or " +
+        "http://[::1]:PORT/... (verdict's network permission holds these alone); nothing leaves it",
     );
   }
 }

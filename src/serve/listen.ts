@@ -5,6 +5,7 @@
  */
 import { type Env, resolvePath } from "../config/paths.ts";
 import { UsageError } from "../errors.ts";
+import { isGrantedLoopback } from "../config/loopback.ts";
 
 export const DEFAULT_BIND = "127.0.0.1";
 export const DEFAULT_PORT = 8933;
@@ -63,8 +64,9 @@ export function normalizeHost(raw: string, from: string): string {
   throw new ServeRefusal(`refusing to listen on ${from} "${raw}": not an IP address`, BIND_HINT);
 }
 
+/** Is `host` a loopback name verdict's net permission holds (127.0.0.1, localhost, ::1)? */
 export function isLoopbackHost(host: string): boolean {
-  return host === "localhost" || host === "::1" || (ipv4(host) && host.startsWith("127."));
+  return isGrantedLoopback(host);
 }
 
 function isWildcard(host: string): boolean {
@@ -82,7 +84,7 @@ export function parsePort(raw: string | undefined): number {
 
 /**
  * The listen settings for a request. Throws ServeRefusal for a malformed address or port, and
- * for a bind that is not loopback without a token file.
+ * for a bind outside the loopback names verdict's permission holds (a token file or not).
  */
 export function resolveListen(req: ListenRequest): ListenSettings {
   const bindFrom = req.bind !== undefined ? "--bind" : "VERDICT_MCP_BIND";
@@ -92,10 +94,13 @@ export function resolveListen(req: ListenRequest): ListenSettings {
   const rawToken = req.tokenFile ?? (req.env.VERDICT_MCP_TOKEN_FILE || undefined);
   const tokenFile = rawToken === undefined ? null : resolvePath(rawToken, req.cwd, req.home);
   const loopback = isLoopbackHost(host);
-  if (!loopback && tokenFile === null) {
+  if (!loopback) {
+    // Token or not: the binary's own permission holds these names alone (src/config/loopback.ts).
     throw new ServeRefusal(
-      `refusing to listen on ${hostPort(host, port)} without a token: it is not a loopback address`,
-      "pass --token-file FILE (a secret of 16+ characters, mode 0600), or bind to 127.0.0.1",
+      `refusing to listen on ${hostPort(host, port)}: verdict reaches the network on 127.0.0.1, localhost ` +
+        "and ::1 alone",
+      "bind to 127.0.0.1 (the default); to reach it from another machine, forward a port to it " +
+        "(ssh -L 8933:127.0.0.1:8933 <this machine>)",
     );
   }
   return { host, port, tokenFile, loopback, wildcard: isWildcard(host) };

@@ -1,6 +1,7 @@
 /**
  * The per-prompt hook's first step: hand the hook's input to the user's warm helper (serve.ts)
- * over its Unix socket and take its answer, which is what the in-process hook would print. This
+ * over loopback TCP, once both sides proved they hold the secret of its private folder
+ * (handshake.ts), and take its answer, which is what the in-process hook would print. This
  * module and what it imports are all a warm prompt loads (tests/warm/client_modules_test.ts pins
  * them): no SQLite, no gate, no ranking.
  *
@@ -12,6 +13,7 @@ import { defaultPaths, type Env } from "../config/paths.ts";
 import { readFirstJsonValueSync, writeAll, writeAllSync } from "../fsutil/bytes.ts";
 import { HINT_MAX_STDIN } from "../hint/hook_limits.ts";
 import { privateFolderProblem } from "./folder.ts";
+import { connectToHelper, WARM_ADDRESS } from "./handshake.ts";
 import {
   buildIdentity,
   encodeFrame,
@@ -20,8 +22,8 @@ import {
   WARM_ENV_KEYS,
   WARM_PRINTED,
   WARM_PROTOCOL,
+  warmFolderOf,
   type WarmRequest,
-  warmSocketOf,
 } from "./wire.ts";
 
 /**
@@ -96,27 +98,28 @@ export async function askWarmHelper(
   });
   if (warmOffByEnv(env)) return fallback(false, "VERDICT_WARM is off");
   if (stdin === null) return fallback(false, "stdin is over the hook's limit");
-  if (Deno.build.os === "windows") return fallback(false, "no Unix socket on Windows");
+  // No owner or mode to check a folder or an address file by.
+  if (Deno.build.os === "windows") return fallback(false, "no private folder check on Windows");
   // The helper writes the per-session ledgers under its state folder only (an empty
   // VERDICT_SEEN, the cooldown off, it honours).
   if (env.VERDICT_SEEN) return fallback(false, "VERDICT_SEEN names a ledger of its own");
-  let where: { folder: string; socket: string };
+  let folder: string;
   let problem: string | null;
   try {
-    where = warmSocketOf(defaultPaths(env, cwd).stateDir, Deno.uid());
-    problem = privateFolderProblem(where.folder);
+    folder = warmFolderOf(defaultPaths(env, cwd).stateDir);
+    problem = privateFolderProblem(folder);
   } catch {
     return fallback(false, "cannot find or check the helper's folder");
   }
   if (problem === "it does not exist") return fallback(true, "no helper folder yet");
   if (problem !== null) return fallback(false, `the helper's folder is unsafe: ${problem}`);
-  let conn: Deno.UnixConn;
-  try {
-    conn = await Deno.connect({ transport: "unix", path: where.socket });
-  } catch (err) {
-    const absent = err instanceof Deno.errors.NotFound || err instanceof Deno.errors.ConnectionRefused;
-    return fallback(absent, absent ? "no helper listening" : `cannot connect (${(err as Error).name})`);
-  }
+  // One wait for the connection, the handshake and the answer.
+  const late = timeout();
+  const connecting = await Promise.race([connectToHelper(`${folder}/${WARM_ADDRESS}`, Deno.uid()), late]);
+  if (connecting === null) return fallback(false, "no answer in time");
+  if (connecting.kind === "absent") return fallback(true, connecting.why);
+  if (connecting.kind === "refused") return fallback(connecting.startHelper, connecting.why);
+  const { conn, proof } = connecting;
   try {
     const build = buildIdentity(Deno.execPath());
     const request: WarmRequest = {
@@ -129,7 +132,7 @@ export async function askWarmHelper(
       elapsedMs: performance.now(),
       bodyBytes: stdin.length,
     };
-    const answer = await Promise.race([exchange(conn, request, stdin), timeout()]);
+    const answer = await Promise.race([exchange(conn, proof, request, stdin), late]);
     if (answer === null) return fallback(false, "no answer in time");
     const h = answer.header;
     if (h.protocol !== WARM_PROTOCOL || h.build !== build) {
@@ -153,9 +156,13 @@ export async function askWarmHelper(
   }
 }
 
-async function exchange(conn: Deno.UnixConn, request: WarmRequest, stdin: Uint8Array) {
+async function exchange(conn: Deno.TcpConn, proof: Uint8Array, request: WarmRequest, stdin: Uint8Array) {
   const frame = encodeFrame(request, stdin);
-  await writeAll(conn, frame);
+  // The proof and the request in one write: one segment for a usual prompt.
+  const bytes = new Uint8Array(proof.length + frame.length);
+  bytes.set(proof);
+  bytes.set(frame, proof.length);
+  await writeAll(conn, bytes);
   // An answer's body is what the hook prints: a hint is a few KB.
   return await readFrame(conn, WARM_MAX_ANSWER_BYTES);
 }

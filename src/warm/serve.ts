@@ -1,15 +1,18 @@
 /**
- * The warm helper: `verdict warm serve` listens on the Unix socket in the user's private folder
- * ($VERDICT_STATE/warm/helper.sock) and answers each hook request with the function the
+ * The warm helper: `verdict warm serve` listens on loopback TCP (127.0.0.1, a port the system
+ * picks), writes that port and a fresh secret into the address file of the user's private folder
+ * ($VERDICT_STATE/warm/helper.addr, mode 0600), and answers each hook request whose client
+ * proved it holds that secret (handshake.ts) with the function the
  * in-process hook runs (runUserPromptHook: the same plan, typed-prompt check, secrets screening,
  * gate, per-session cooldown ledger and deadline), so its answer is the hook's output byte for
  * byte. It keeps the archive open between requests and opens it afresh whenever a collect
  * changed it (src/warm/kept_archive.ts), so a collect in between is seen by the next prompt.
  *
  * It runs in a Worker holding read on its config, archive, ledgers and folder, write on its
- * ledgers and folder, and net on its own socket only (src/cli/commands.ts "warm serve").
+ * ledgers and folder, and net to listen on a loopback port only (src/cli/commands.ts "warm
+ * serve"), which it gives up once it listens (HelperSettings.onListening).
  *
- * It ends: after WARM_IDLE_MS without a request; when its socket file or folder disappears (or
+ * It ends: after WARM_IDLE_MS without a request; when its address file or folder disappears (or
  * is replaced); on a request from another build (that client starts a helper of its own); when
  * the config turns it off; on `verdict warm stop`, SIGINT or SIGTERM.
  */
@@ -21,15 +24,16 @@ import { runUserPromptHook } from "../hint/hook_entry.ts";
 import type { CommandIO } from "../plan/plan.ts";
 import { REFUSED_BUILD, WARM_ANSWER_CODE } from "./client.ts";
 import { ensurePrivateFolder } from "./folder.ts";
+import { formatAddress, helperHandshake, newSecret, proofKey, WARM_ADDRESS } from "./handshake.ts";
 import {
   encodeFrame,
   FrameError,
   readFrame,
   WARM_ENV_KEYS,
+  WARM_LOCK,
   WARM_PRINTED,
   WARM_PROTOCOL,
   warmFolderOf,
-  warmSocketOf,
   type WarmStatus,
 } from "./wire.ts";
 import { writeAll } from "../fsutil/bytes.ts";
@@ -81,8 +85,11 @@ export interface HelperSettings {
   readonly env: Env;
   readonly cwd: string;
   readonly build: string;
-  /** Called once listening. */
-  readonly onListening?: (socket: string) => void;
+  /**
+   * Called once listening, with the port and the address file (the command then drops its net
+   * permission: accepting needs none).
+   */
+  readonly onListening?: (port: number, addressFile: string) => void;
   readonly signal?: AbortSignal;
   /** Idle exit (default WARM_IDLE_MS; tests give a short one). */
   readonly idleMs?: number;
@@ -108,11 +115,38 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
   const startConfig = configs.load(home.config, home.home);
   if (!startConfig.warm_helper) return "the config turns the helper off";
   const own = rootsOf(settings.env, settings.cwd, startConfig.entities);
-  const { folder, socket } = warmSocketOf(own.stateDir, Deno.uid());
-  for (const f of new Set([warmFolderOf(own.stateDir), folder])) {
-    const problem = ensurePrivateFolder(f);
-    if (problem !== null) return `the folder "${f}" is not private: ${problem}`;
+  const folder = warmFolderOf(own.stateDir);
+  const problem = ensurePrivateFolder(folder);
+  if (problem !== null) return `the folder "${folder}" is not private: ${problem}`;
+  // One helper per folder: the lock is held for the helper's life (the system drops it when the
+  // process ends, however it ends).
+  const lock = holdLock(`${folder}/${WARM_LOCK}`);
+  if (lock === null) return "another helper is listening";
+  try {
+    return await serveLocked(settings, configs, startConfig, own, folder);
+  } finally {
+    lock.close();
   }
+}
+
+/** The lock file, locked, or null when another helper holds it. */
+function holdLock(path: string): Deno.FsFile | null {
+  const file = Deno.openSync(path, { read: true, write: true, create: true, mode: 0o600 });
+  try {
+    if (file.tryLockSync(true)) return file;
+  } catch { /* not lockable: as if held */ }
+  file.close();
+  return null;
+}
+
+async function serveLocked(
+  settings: HelperSettings,
+  configs: ConfigKeeper,
+  startConfig: Config,
+  own: Roots,
+  folder: string,
+): Promise<string> {
+  const addressFile = `${folder}/${WARM_ADDRESS}`;
   // The first prompts would compile the code and read the common words' lists: done before
   // listening, so no prompt waits behind it (src/warm/warm_up.ts).
   const archive = new KeptArchive();
@@ -125,14 +159,15 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
     personas: startConfig.hook_personas,
     stopped: () => aborted,
   });
-  const listener = await listenOnce(socket);
-  if (listener === null) {
-    archive.close();
-    return "another helper is listening";
-  }
-  const inode = Deno.lstatSync(socket).ino;
-  settings.onListening?.(socket);
-
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  // A fresh secret for each helper: a listener that takes this port after the helper is gone
+  // cannot prove it, nor can a client that could not read this file.
+  const secret = newSecret();
+  const key = await proofKey(secret);
+  const inode = writePrivateFile(addressFile, formatAddress({ port, secret }));
+  secret.fill(0);
+  settings.onListening?.(port, addressFile);
   const idleMs = settings.idleMs ?? WARM_IDLE_MS;
   const startedAt = new Date().toISOString();
   let requests = 0;
@@ -149,11 +184,11 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
   const watch = setInterval(() => {
     if (performance.now() - lastActive > idleMs) return stop("idle");
     try {
-      const st = Deno.lstatSync(socket);
-      if (st.ino !== inode) stop("its socket was replaced");
-      Deno.lstatSync(warmFolderOf(own.stateDir));
+      const st = Deno.lstatSync(addressFile);
+      if (st.ino !== inode) stop("its address file was replaced");
+      Deno.lstatSync(folder);
     } catch {
-      stop("its socket or folder is gone");
+      stop("its address file or folder is gone");
     }
   }, WARM_WATCH_MS);
 
@@ -189,6 +224,15 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
     giveUp.addEventListener("abort", onGiveUp);
     const reader = new ChunkedReader(conn);
     try {
+      // Nothing is read or answered before the client proved the secret; a client that cannot
+      // gets the connection closed.
+      const proved = await helperHandshake(
+        { read: (b) => reader.read(b), write: (b) => conn.write(b) },
+        key,
+        port,
+      )
+        .catch(() => false);
+      if (!proved) return;
       let frame;
       try {
         frame = await readFrame(reader, HINT_MAX_STDIN);
@@ -293,38 +337,26 @@ export async function serveWarm(settings: HelperSettings): Promise<string> {
     clearInterval(watch);
     stop("stopped");
     archive.close();
-    // Remove the socket only while it is still ours (a newer helper may have taken the name).
+    // Remove the address file only while it is still ours (a newer helper may have written its own).
     try {
-      if (Deno.lstatSync(socket).ino === inode) Deno.removeSync(socket);
+      if (Deno.lstatSync(addressFile).ino === inode) Deno.removeSync(addressFile);
     } catch { /* gone */ }
   }
   return exitReason ?? "stopped";
 }
 
 /**
- * Listens on `socket`. A socket file left by a helper that died is removed; one a live helper
- * answers on is left to it (null).
+ * Writes `text` to `path` as a new file of mode 0600 (a temporary file renamed over it, so a
+ * client reads either the old file or the whole new one); returns its inode.
  */
-async function listenOnce(socket: string): Promise<Deno.UnixListener | null> {
+function writePrivateFile(path: string, text: string): number | null {
+  const tmp = `${path}.${Deno.pid}.tmp`;
   try {
-    return Deno.listen({ transport: "unix", path: socket });
-  } catch (err) {
-    if (!(err instanceof Deno.errors.AddrInUse)) throw err;
-  }
-  try {
-    const probe = await Deno.connect({ transport: "unix", path: socket });
-    probe.close();
-    return null;
-  } catch { /* nobody listens: a stale file */ }
-  const st = Deno.lstatSync(socket);
-  if (!st.isSocket) throw new Error(`"${socket}" is not a socket`);
-  Deno.removeSync(socket);
-  try {
-    return Deno.listen({ transport: "unix", path: socket });
-  } catch (err) {
-    if (err instanceof Deno.errors.AddrInUse) return null; // another helper won the race
-    throw err;
-  }
+    Deno.removeSync(tmp);
+  } catch { /* none */ }
+  Deno.writeTextFileSync(tmp, text, { mode: 0o600, createNew: true });
+  Deno.renameSync(tmp, path);
+  return Deno.lstatSync(path).ino;
 }
 
 /** A connection read through WARM_READ_CHUNK-byte reads; what a read took beyond its ask waits for the next. */

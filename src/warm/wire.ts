@@ -9,8 +9,11 @@
  * only then does the helper record the hint as shown in the session's cooldown ledger.
  */
 
-/** Bumped whenever a frame's fields change: a helper and client that disagree never talk. */
-export const WARM_PROTOCOL = 1;
+/**
+ * Bumped whenever a frame's fields or the handshake change (handshake.ts): a helper and client
+ * that disagree never talk.
+ */
+export const WARM_PROTOCOL = 2;
 
 /**
  * The byte a client sends once it has printed a non-empty answer. Until it comes, the helper does
@@ -22,8 +25,8 @@ export const WARM_PRINTED = 0x01;
 
 /** The helper's folder under the state folder ($VERDICT_STATE/warm): 0700, the user's own. */
 export const WARM_FOLDER = "warm";
-/** The socket inside it. */
-export const WARM_SOCKET = "helper.sock";
+/** Held locked (flock) by the running helper, so that one helper serves a folder. */
+export const WARM_LOCK = "helper.lock";
 /** Touched when a hook starts a helper: no second start within WARM_RESPAWN_MS of it. */
 export const WARM_STARTING = "starting";
 
@@ -118,7 +121,8 @@ interface Reader {
   read(buffer: Uint8Array): Promise<number | null>;
 }
 
-async function readExactly(conn: Reader, n: number): Promise<Uint8Array> {
+/** Reads exactly `n` bytes, or throws FrameError when the connection ends first. */
+export async function readExactly(conn: Reader, n: number): Promise<Uint8Array> {
   const out = new Uint8Array(n);
   let off = 0;
   while (off < n) {
@@ -160,38 +164,9 @@ export async function readFrame(
   return { header: h, body: await readExactly(conn, bodyBytes) };
 }
 
-/** The helper's folder under a state folder (its socket, when the path is short enough; the start marker). */
+/** The helper's folder under a state folder (its address file, lock and start marker). */
 export function warmFolderOf(stateDir: string): string {
   return `${stateDir}/${WARM_FOLDER}`;
-}
-
-/**
- * Longest socket path used as is: a Unix socket's path must fit the system's sockaddr (108 bytes
- * on Linux, 104 on macOS, the terminating NUL included), with a margin.
- */
-export const WARM_MAX_SOCKET_BYTES = 100;
-
-/**
- * Where the helper of a state folder listens: helper.sock in its folder, or, when that path is
- * too long for a socket, a short one in /tmp/verdict-<uid> (made 0700 and checked like the other:
- * a folder someone else made there is refused, never used), named by a hash of the state folder.
- */
-export function warmSocketOf(stateDir: string, uid: number | null): { folder: string; socket: string } {
-  const folder = warmFolderOf(stateDir);
-  const socket = `${folder}/${WARM_SOCKET}`;
-  if (new TextEncoder().encode(socket).length <= WARM_MAX_SOCKET_BYTES) return { folder, socket };
-  const short = `/tmp/verdict-${uid}`;
-  return { folder: short, socket: `${short}/warm-${fnv1a32(stateDir)}.sock` };
-}
-
-/** FNV-1a, 32 bits, as 8 hex digits: a short stable name (not a security measure). */
-function fnv1a32(text: string): string {
-  let h = 0x811c9dc5;
-  for (const byte of new TextEncoder().encode(text)) {
-    h ^= byte;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h.toString(16).padStart(8, "0");
 }
 
 /** verdict's main module, as both the client and the helper see it (a Worker has no Deno.mainModule). */

@@ -37,6 +37,7 @@ export const WARM_CLIENT_MODULES = [
   "src/hint/hook_limits.ts",
   "src/warm/client.ts",
   "src/warm/folder.ts",
+  "src/warm/handshake.ts",
   "src/warm/wire.ts",
 ];
 

@@ -7,6 +7,7 @@ import { compileArgs, hostTarget, INCLUDES, selectTargets, TARGETS } from "../..
 import { LOCK_FILE } from "../../src/task_flags.ts";
 import { verdictRunFlags } from "../../src/task_flags.ts";
 import denoJson from "../../deno.json" with { type: "json" };
+import { LOOPBACK_NAMES } from "../../src/config/loopback.ts";
 
 Deno.test("compile: the five release targets, each with its own output under dist/", () => {
   assert.deepEqual(
@@ -32,12 +33,16 @@ Deno.test("compile: every target bakes exactly the verdict task's permission, un
   ) {
     assert.ok(taskFlags.includes(flag), flag);
   }
-  // The base grant holds net unscoped: the per-prompt hook's warm client connects to a Unix
-  // socket under the user's state folder, and Deno 2.9 scopes a unix grant to one exact path
-  // only, which a binary built before install cannot name. Every command narrows from it to its
-  // row's loopback addresses (tests/sandbox/sandbox_test.ts), the hint revokes it.
-  assert.ok(taskFlags.includes("--allow-net"), "net: the base grant every command narrows from");
-  assert.ok(!taskFlags.some((f) => f.startsWith("--allow-net=")), "one net flag");
+  // Net is loopback in the base grant itself: exactly the loopback names (the warm helper is on
+  // 127.0.0.1 too). Every command narrows from it to its row's addresses
+  // (tests/sandbox/sandbox_test.ts), the hint revokes it.
+  const nets = taskFlags.filter((f) => f.startsWith("--allow-net"));
+  assert.deepEqual(nets, ["--allow-net=127.0.0.1,localhost,[::1]"], "net: loopback only, one flag");
+  assert.deepEqual(
+    nets[0]!.slice("--allow-net=".length).split(",").map((h) => h.replace(/^\[(.*)\]$/, "$1")),
+    [...LOOPBACK_NAMES],
+    "the names src/config/loopback.ts holds a judge URL and serve's bind to",
+  );
   // System information: the user's uid only (the warm helper's folder must be the user's own).
   assert.deepEqual(taskFlags.filter((f) => f.startsWith("--allow-sys")), ["--allow-sys=uid"]);
   assert.ok(taskFlags.some((f) => f === "--allow-run" || f.startsWith("--allow-run=")));

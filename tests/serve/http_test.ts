@@ -28,20 +28,26 @@ async function post(url: string, body: BodyInit, headers: Record<string, string>
   return await fetch(url, { method: "POST", headers: { ...MCP_HEADERS, ...headers }, body });
 }
 
-Deno.test("serve refuses a non-loopback bind without a token file: exit 3, 'refusing to …' and a hint", async () => {
+Deno.test("serve refuses a bind outside the loopback names, token file or not: exit 3, 'refusing to …' and a hint", async () => {
   const home = await tempHome();
   const port = String(freePort());
+  const token = await tokenFile(home, 0o600);
   for (
     const [args, env] of [
       [["serve", "--bind", "0.0.0.0", "--port", port], {}],
       [["serve", "--port", port], { VERDICT_MCP_BIND: "0.0.0.0" }],
       [["serve", "--bind", "::", "--port", port], {}],
+      [["serve", "--bind", "0.0.0.0", "--port", port, "--token-file", token], {}],
+      [["serve", "--bind", "127.0.0.2", "--port", port], {}],
     ] as const
   ) {
     const r = await runCli(args, { env: { HOME: home, ...env } });
     assert.equal(r.code, 3, r.stderr);
-    assert.match(r.stderr, /^verdict: refusing to listen on (0\.0\.0\.0|\[::\]):\d+ without a token/m);
-    assert.match(r.stderr, /^hint: pass --token-file FILE/m);
+    assert.match(
+      r.stderr,
+      /^verdict: refusing to listen on (0\.0\.0\.0|\[::\]|127\.0\.0\.2):\d+: verdict reaches the network on 127\.0\.0\.1, localhost and ::1 alone/m,
+    );
+    assert.match(r.stderr, /^hint: bind to 127\.0\.0\.1 \(the default\)/m);
     assert.equal(r.stdout, "");
   }
 });
@@ -362,13 +368,17 @@ Deno.test("--print-addr prints where serve would listen, or JSON with --json", a
     token: false,
   });
   const file = await tokenFile(home, 0o600);
-  const wide = await runCli(["serve", "--print-addr", "--json", "--bind", "0.0.0.0"], {
+  const withToken = await runCli(["serve", "--print-addr", "--json", "--bind", "0.0.0.0"], {
     env: { HOME: home, VERDICT_MCP_TOKEN_FILE: file },
   });
-  assert.equal(wide.code, 0, wide.stderr);
-  assert.deepEqual(JSON.parse(wide.stdout), {
-    url: "http://0.0.0.0:8933/mcp",
-    host: "0.0.0.0",
+  assert.equal(withToken.code, 3, "a token does not widen the loopback names");
+  const loopToken = await runCli(["serve", "--print-addr", "--json"], {
+    env: { HOME: home, VERDICT_MCP_TOKEN_FILE: file },
+  });
+  assert.equal(loopToken.code, 0, loopToken.stderr);
+  assert.deepEqual(JSON.parse(loopToken.stdout), {
+    url: "http://127.0.0.1:8933/mcp",
+    host: "127.0.0.1",
     port: 8933,
     token: true,
   });

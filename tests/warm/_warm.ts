@@ -1,11 +1,13 @@
 /**
  * What the warm helper's tests share: a temp HOME with collected records, a real `verdict warm
- * serve` child started and stopped by the test, and raw frames spoken to its socket.
+ * serve` child started and stopped by the test, and raw frames spoken to it once the handshake
+ * is done (src/warm/handshake.ts).
  */
 import assert from "node:assert/strict";
 import { copyTree, denoDir, runCli, tempHome } from "../cli_helper.ts";
 import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
-import { buildIdentity, encodeFrame, readFrame, WARM_PROTOCOL, warmSocketOf } from "../../src/warm/wire.ts";
+import { buildIdentity, encodeFrame, readFrame, WARM_PROTOCOL } from "../../src/warm/wire.ts";
+import { connectToHelper, WARM_ADDRESS } from "../../src/warm/handshake.ts";
 import { writeAll } from "../../src/fsutil/bytes.ts";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
@@ -15,7 +17,7 @@ export async function warmWorld(
   config: Record<string, unknown> = {},
   shortPath = false,
 ): Promise<Record<string, string>> {
-  // A short path keeps the socket in the world's own state folder (the run's temp folder is deep).
+  // A short path: a world of its own under /tmp, as the tests that start helpers by hooks had.
   const home = shortPath
     ? await Deno.realPath(await Deno.makeTempDir({ dir: "/tmp", prefix: "vw-" }))
     : await tempHome();
@@ -29,9 +31,9 @@ export async function warmWorld(
   return env;
 }
 
-/** The helper's socket for a world (in its state folder, or in /tmp/verdict-<uid> when that path is long). */
-export function socketOf(env: Record<string, string>): string {
-  return warmSocketOf(`${env.HOME}/.local/state/verdict`, Deno.uid()).socket;
+/** The helper's address file for a world (port and secret, in its private folder). */
+export function addressOf(env: Record<string, string>): string {
+  return `${folderOf(env)}/${WARM_ADDRESS}`;
 }
 
 export function folderOf(env: Record<string, string>): string {
@@ -69,7 +71,7 @@ export interface Helper {
   stop(): Promise<Deno.CommandOutput>;
 }
 
-/** Starts `verdict warm serve` in the foreground and waits until it answers on its socket. */
+/** Starts `verdict warm serve` in the foreground and waits until it answers. */
 export async function startHelper(env: Record<string, string>): Promise<Helper> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, "warm", "serve"],
@@ -89,7 +91,7 @@ export async function startHelper(env: Record<string, string>): Promise<Helper> 
   let ended = false;
   output.then(() => ended = true, () => ended = true);
   await until(
-    async () => ended || (await exists(socketOf(env)) && (await frame(env, { op: "status" })) !== null),
+    async () => ended || (await exists(addressOf(env)) && (await frame(env, { op: "status" })) !== null),
     30_000,
     "the helper to listen",
   );
@@ -128,7 +130,7 @@ export async function frame(
   fields: Record<string, unknown> = {},
   body: Uint8Array = new Uint8Array(),
 ): Promise<{ header: Record<string, unknown>; body: string } | null> {
-  return await raw(socketOf(env), hintRequest(env, fields, body));
+  return await raw(addressOf(env), hintRequest(env, fields, body));
 }
 
 /** The bytes of a hint request as the client sends them, `fields` replacing the client's. */
@@ -150,18 +152,19 @@ export function hintRequest(
   }, body);
 }
 
-/** Writes `bytes` to the socket, then reads one answer frame (null when none came). */
+/**
+ * Connects to the helper of an address file and proves the secret (as the client does), writes
+ * `bytes`, then reads one answer frame (null when none came).
+ */
 export async function raw(
-  socket: string,
+  address: string,
   bytes: Uint8Array,
 ): Promise<{ header: Record<string, unknown>; body: string } | null> {
-  let conn: Deno.UnixConn;
+  const connecting = await connectToHelper(address, Deno.uid());
+  if (connecting.kind !== "connected") return null;
+  const { conn, proof } = connecting;
   try {
-    conn = await Deno.connect({ transport: "unix", path: socket });
-  } catch {
-    return null;
-  }
-  try {
+    await writeAll(conn, proof);
     await writeAll(conn, bytes);
     const answer = await readFrame(conn, 8 * 1024 * 1024);
     return { header: answer.header, body: new TextDecoder().decode(answer.body) };
@@ -249,3 +252,24 @@ export const CASES: { name: string; argv: string[]; stdin: (session: string) => 
     stdin: (s) => claudeJson(CONTRADICTION, s),
   },
 ];
+
+/** The port in a world's address file (the helper's), or null when there is none. */
+export function portOf(env: Record<string, string>): number | null {
+  try {
+    const m = /^verdict-warm \d+ (\d+) /.exec(Deno.readTextFileSync(addressOf(env)));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A connection to a world's helper on which the handshake is done and the client's proof sent,
+ * as the client leaves it before it writes its request.
+ */
+export async function provedConn(env: Record<string, string>): Promise<Deno.TcpConn> {
+  const connecting = await connectToHelper(addressOf(env), Deno.uid());
+  if (connecting.kind !== "connected") throw new Error(`no helper to connect to: ${connecting.why}`);
+  await writeAll(connecting.conn, connecting.proof);
+  return connecting.conn;
+}

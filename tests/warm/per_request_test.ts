@@ -13,8 +13,8 @@ import {
   hintRequest,
   OFF,
   ON,
+  provedConn,
   removeWorld,
-  socketOf,
   startHelper,
   until,
   warmWorld,
@@ -104,7 +104,7 @@ Deno.test("a request sent in pieces, and one larger than a read chunk, are answe
       const cold = await hook(env, false, claudeJson(prompt, `cold-${name}`));
       const stdin = claudeJson(prompt, `warm-${name}`);
       const bytes = hintRequest(env, { cwd: "/home/dev/shop" }, new TextEncoder().encode(stdin));
-      const conn = await Deno.connect({ transport: "unix", path: socketOf(env) });
+      const conn = await provedConn(env);
       try {
         const step = Math.ceil(bytes.length / pieces);
         for (let off = 0; off < bytes.length; off += step) {

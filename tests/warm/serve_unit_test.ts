@@ -7,31 +7,36 @@ import { serveWarm } from "../../src/warm/serve.ts";
 import { helperCommand } from "../../src/warm/start.ts";
 import { warmOffByEnv } from "../../src/warm/client.ts";
 import { ensurePrivateFolder, privateFolderProblem } from "../../src/warm/folder.ts";
-import { buildIdentity, WARM_MAX_SOCKET_BYTES, warmSocketOf } from "../../src/warm/wire.ts";
+import { buildIdentity, warmFolderOf } from "../../src/warm/wire.ts";
+import { WARM_ADDRESS } from "../../src/warm/handshake.ts";
 import { tempHome } from "../cli_helper.ts";
 
-Deno.test("the helper ends by itself after its idle period, and removes its socket", async () => {
+Deno.test("the helper ends by itself after its idle period, and removes its address file", async () => {
   const home = await tempHome();
   try {
-    let socket = "";
+    let address = "";
     const t0 = performance.now();
     const why = await serveWarm({
       env: { HOME: home },
       cwd: home,
       build: buildIdentity(Deno.execPath()),
       idleMs: 200,
-      onListening: (s) => socket = s,
+      onListening: (_port, file) => address = file,
     });
     assert.equal(why, "idle");
     assert.ok(performance.now() - t0 >= 200, "not before its idle period");
-    assert.equal(socket, warmSocketOf(`${home}/.local/state/verdict`, Deno.uid()).socket);
-    assert.equal(await Deno.lstat(socket).then(() => true, () => false), false, "its socket is removed");
+    assert.equal(address, `${home}/.local/state/verdict/warm/${WARM_ADDRESS}`);
+    assert.equal(
+      await Deno.lstat(address).then(() => true, () => false),
+      false,
+      "its address file is removed",
+    );
   } finally {
     await Deno.remove(home, { recursive: true });
   }
 });
 
-Deno.test("a second helper for the same folder leaves the socket to the one that listens", async () => {
+Deno.test("a second helper for the same folder leaves it to the one that listens (its lock)", async () => {
   const home = await tempHome();
   try {
     const stop = new AbortController();
@@ -124,15 +129,8 @@ Deno.test({
   },
 });
 
-Deno.test("a socket path too long for the system moves to /tmp/verdict-<uid>, named by its state folder", () => {
-  assert.deepEqual(warmSocketOf("/home/u/.local/state/verdict", 1000), {
-    folder: "/home/u/.local/state/verdict/warm",
-    socket: "/home/u/.local/state/verdict/warm/helper.sock",
-  });
-  const deep = `/home/u/${"d".repeat(80)}/state`;
-  const a = warmSocketOf(deep, 1000);
-  assert.equal(a.folder, "/tmp/verdict-1000");
-  assert.match(a.socket, /^\/tmp\/verdict-1000\/warm-[0-9a-f]{8}\.sock$/);
-  assert.ok(new TextEncoder().encode(a.socket).length <= WARM_MAX_SOCKET_BYTES);
-  assert.notEqual(warmSocketOf(deep + "2", 1000).socket, a.socket, "another state folder, another socket");
+Deno.test("the helper's folder is under its state folder however long that path is (no socket path limit)", () => {
+  assert.equal(warmFolderOf("/home/u/.local/state/verdict"), "/home/u/.local/state/verdict/warm");
+  const deep = `/home/u/${"d".repeat(200)}/state`;
+  assert.equal(warmFolderOf(deep), `${deep}/warm`);
 });

@@ -1,16 +1,18 @@
 /**
- * An adversarial review of the warm helper, with real processes: whoever answers on the helper's
- * socket, the hook prints only what the in-process hook could have printed (or runs in-process);
+ * An adversarial review of the warm helper, with real processes: whoever answers at the helper's
+ * address, the hook prints only what the in-process hook could have printed (or runs in-process);
  * whatever a connection sends, the helper stays bounded; a started helper carries no more of the
  * agent's environment than it needs.
  *
- * The impostor helpers here are this test process listening on the socket of a world whose
- * config sets `warm_helper: false`: the client does not read the config (it only connects), so it
- * reaches the impostor, and its fallback starts no real helper.
+ * The impostor helpers here are this test process, listening on a loopback port it wrote, with a
+ * secret of its own, into the address file of a world whose config sets `warm_helper: false`: a
+ * process of the user's own can do that (SECURITY.md). The client does not read the config (it
+ * only connects), so it reaches the impostor, and its fallback starts no real helper.
  */
 import assert from "node:assert/strict";
 import { denoDir, runCli } from "../cli_helper.ts";
 import {
+  addressOf,
   alive,
   answered,
   BUILD,
@@ -21,20 +23,21 @@ import {
   hintRequest,
   OFF,
   ON,
+  provedConn,
   raw,
   removeWorld,
-  socketOf,
   startHelper,
   until,
   warmWorld,
 } from "./_warm.ts";
+import { encodeFrame, readFrame, WARM_MAX_HEADER_BYTES, WARM_PROTOCOL } from "../../src/warm/wire.ts";
 import {
-  encodeFrame,
-  readFrame,
-  WARM_MAX_HEADER_BYTES,
-  WARM_PROTOCOL,
-  warmSocketOf,
-} from "../../src/warm/wire.ts";
+  formatAddress,
+  helperHandshake,
+  newSecret,
+  proofKey,
+  WARM_ADDRESS,
+} from "../../src/warm/handshake.ts";
 import { WARM_MAX_ANSWER_BYTES } from "../../src/warm/client.ts";
 import { WARM_MAX_CONNECTIONS } from "../../src/warm/serve.ts";
 import { HINT_MAX_STDIN } from "../../src/hint/hook_limits.ts";
@@ -44,7 +47,7 @@ import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 const enc = new TextEncoder();
 
 /** What an impostor does with one connection, given the request's header (its build, echoed back). */
-type Reply = (conn: Deno.UnixConn, request: Record<string, unknown>) => Promise<void>;
+type Reply = (conn: Deno.TcpConn, request: Record<string, unknown>) => Promise<void>;
 
 /** An answer frame with the request's own protocol and build: every check but the answer's shape passes. */
 const answer = (request: Record<string, unknown>, fields: Record<string, unknown>, body: Uint8Array) =>
@@ -105,15 +108,23 @@ const IMPOSTORS: [string, Reply][] = [
   }],
 ];
 
-/** Listens on the world's socket as an impostor; counts connections; stop() closes it. */
-function impostor(env: Record<string, string>, reply: Reply) {
-  const listener = Deno.listen({ transport: "unix", path: socketOf(env) });
+/**
+ * Listens as an impostor that holds a secret of its own (its address file replaces the world's),
+ * proves it as the helper does, then replies; counts connections; stop() closes it.
+ */
+async function impostor(env: Record<string, string>, reply: Reply) {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  const secret = newSecret();
+  const key = await proofKey(secret);
+  await Deno.writeTextFile(addressOf(env), formatAddress({ port, secret }), { mode: 0o600 });
   let connections = 0;
   const served = (async () => {
     for await (const conn of listener) {
       connections++;
       (async () => {
         try {
+          if (!(await helperHandshake(conn, key, port))) return;
           const request = await readFrame(conn, HINT_MAX_STDIN);
           await reply(conn, request.header);
         } catch {
@@ -131,12 +142,12 @@ function impostor(env: Record<string, string>, reply: Reply) {
     async stop() {
       listener.close();
       await served;
-      await Deno.remove(socketOf(env)).catch(() => {});
+      await Deno.remove(addressOf(env)).catch(() => {});
     },
   };
 }
 
-Deno.test("an impostor on the helper's socket gets only the in-process hook's bytes printed: exit codes, shapes, sizes, lengths, silence", async () => {
+Deno.test("an impostor that proves a secret of its own gets only the in-process hook's bytes printed: exit codes, shapes, sizes, lengths, silence", async () => {
   const env = await warmWorld({ warm_helper: false }, true);
   await Deno.mkdir(folderOf(env), { recursive: true, mode: 0o700 });
   try {
@@ -148,7 +159,7 @@ Deno.test("an impostor on the helper's socket gets only the in-process hook's by
     assert.match(cold.stdout, /\[verdict recall\]/, "the prompt fires in-process");
 
     // The control: an answer in the hook's own shape is printed, so the impostor is reached.
-    const control = impostor(
+    const control = await impostor(
       env,
       async (c, q) => await writeAll(c, answer(q, { code: 0 }, enc.encode('{"x":1}\n'))),
     );
@@ -164,7 +175,7 @@ Deno.test("an impostor on the helper's socket gets only the in-process hook's by
     }
 
     for (const [i, [what, reply]] of IMPOSTORS.entries()) {
-      const fake = impostor(env, reply);
+      const fake = await impostor(env, reply);
       try {
         const t0 = performance.now();
         const r = await runCli(["hook", "user-prompt"], {
@@ -192,20 +203,15 @@ Deno.test("an impostor on the helper's socket gets only the in-process hook's by
   }
 });
 
-Deno.test("a stale socket file with no listener: the hook answers in-process", async () => {
+Deno.test("a stale address file with no listener: the hook answers in-process", async () => {
   const env = await warmWorld({ warm_helper: false }, true);
   await Deno.mkdir(folderOf(env), { recursive: true, mode: 0o700 });
   try {
-    const l = Deno.listen({ transport: "unix", path: socketOf(env) });
-    l.close(); // Deno removes nothing: the file stays, nobody listens.
-    if (!(await exists(socketOf(env)))) {
-      // Some systems unlink on close; make a stale file the way a killed helper leaves one.
-      const k = Deno.listen({ transport: "unix", path: socketOf(env) });
-      Deno.renameSync(socketOf(env), `${socketOf(env)}.keep`);
-      k.close();
-      Deno.renameSync(`${socketOf(env)}.keep`, socketOf(env));
-    }
-    assert.ok((await Deno.lstat(socketOf(env))).isSocket, "a socket file is there");
+    // The file a killed helper leaves: a port nobody listens on any more.
+    const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = (l.addr as Deno.NetAddr).port;
+    l.close();
+    await Deno.writeTextFile(addressOf(env), formatAddress({ port, secret: newSecret() }), { mode: 0o600 });
     const cold = await runCli(["hook", "user-prompt"], {
       env: { ...env, ...OFF },
       stdin: claudeJson(CONTRADICTION, "c"),
@@ -221,15 +227,19 @@ Deno.test("a stale socket file with no listener: the hook answers in-process", a
   }
 });
 
-/** A script that listens on `socket` as another user and, on any connection, writes `marker` and answers. */
+/**
+ * A script that, as another user, listens on loopback, writes an address file naming its port at
+ * `address`, and on any connection writes `marker` and answers.
+ */
 const FOREIGN_LISTENER = `
-const [socket, marker] = Deno.args;
-const l = Deno.listen({ transport: "unix", path: socket });
+const [address, marker] = Deno.args;
+const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+Deno.writeTextFileSync(address, "verdict-warm ${WARM_PROTOCOL} " + l.addr.port + " " + "ab".repeat(32) + "\\n", { mode: 0o600 });
 console.log("listening");
 for await (const c of l) {
   Deno.writeTextFileSync(marker, "reached");
   const body = new TextEncoder().encode('{"evil":"answer"}\\n');
-  const h = new TextEncoder().encode(JSON.stringify({ protocol: 1, build: "any", code: 0, bodyBytes: body.length }));
+  const h = new TextEncoder().encode(JSON.stringify({ protocol: ${WARM_PROTOCOL}, build: "any", code: 0, bodyBytes: body.length }));
   const f = new Uint8Array(4 + h.length + body.length);
   new DataView(f.buffer).setUint32(0, h.length); f.set(h, 4); f.set(body, 4 + h.length);
   await c.write(f).catch(() => {}); c.close();
@@ -272,7 +282,7 @@ Deno.test({
             "--quiet",
             "--allow-all",
             `${scratch}/listen.ts`,
-            socketOf(env),
+            addressOf(env),
             marker,
           ],
           env: { PATH: "/usr/bin:/bin", HOME: scratch, DENO_DIR: `${scratch}/deno`, NO_COLOR: "1" },
@@ -285,8 +295,8 @@ Deno.test({
         const first = await reader.read();
         assert.match(new TextDecoder().decode(first.value ?? new Uint8Array()), /listening/, kind);
         reader.releaseLock();
-        const st = await Deno.lstat(socketOf(env));
-        assert.equal(st.uid, NOBODY, `${kind}: the socket is the other user's`);
+        const st = await Deno.lstat(addressOf(env));
+        assert.equal(st.uid, NOBODY, `${kind}: the address file is the other user's`);
         const cold = await runCli(["hook", "user-prompt"], {
           env: { ...env, ...OFF },
           stdin: claudeJson(CONTRADICTION, "c"),
@@ -297,7 +307,10 @@ Deno.test({
         });
         assert.match(cold.stdout, /\[verdict recall\]/);
         assert.deepEqual([warm.code, warm.stdout], [0, cold.stdout], kind);
-        assert.ok(!(await exists(marker)), `${kind}: the client never connected to the other user's socket`);
+        assert.ok(
+          !(await exists(marker)),
+          `${kind}: the client never connected to the other user's listener`,
+        );
         const status = await runCli(["warm", "status"], { env });
         assert.notEqual(status.code, 0, `${kind}: warm status refuses it too`);
         assert.ok(!(await exists(marker)), `${kind}: nor did warm status`);
@@ -327,7 +340,7 @@ Deno.test("many connections each sending a full-size request cannot make the hel
   const helper = await startHelper(env);
   const pid = helper.child.pid;
   const floods = 3 * WARM_MAX_CONNECTIONS + 40;
-  const conns: Deno.UnixConn[] = [];
+  const conns: Deno.TcpConn[] = [];
   try {
     const before = rssOf(pid);
     const body = new Uint8Array(HINT_MAX_STDIN - 16).fill(0x61);
@@ -335,10 +348,17 @@ Deno.test("many connections each sending a full-size request cannot make the hel
     const frame = hintRequest(env, { build: "flood", bodyBytes: body.length + 1 }, body);
     const sends: Promise<void>[] = [];
     for (let i = 0; i < floods; i++) {
-      const c = await Deno.connect({ transport: "unix", path: socketOf(env) });
+      // Clients that prove the secret: only these get to send a request at all. Past the
+      // helper's WARM_MAX_CONNECTIONS, a connection is closed before the handshake.
+      const c = await provedConn(env).catch(() => null);
+      if (c === null) continue;
       conns.push(c);
       sends.push(writeAll(c, frame).catch(() => {}));
     }
+    assert.ok(
+      conns.length >= WARM_MAX_CONNECTIONS,
+      `${conns.length} clients got to send a full-size request`,
+    );
     let peak = 0;
     const sample = setInterval(() => {
       try {
@@ -396,18 +416,18 @@ Deno.test("many connections each sending a full-size request cannot make the hel
   }
 });
 
-/** The pid of the helper answering on `socket` (a status request), or null. */
-async function helperPid(socket: string): Promise<number | null> {
+/** The pid of the helper answering at `address` (a status request), or null. */
+async function helperPid(address: string): Promise<number | null> {
   const a = await raw(
-    socket,
+    address,
     encodeFrame({ protocol: WARM_PROTOCOL, build: BUILD, op: "status", bodyBytes: 0 }, new Uint8Array()),
   );
   return (a?.header.status as { pid?: number } | undefined)?.pid ?? null;
 }
 
-async function stopAt(socket: string, pid: number | null): Promise<void> {
+async function stopAt(address: string, pid: number | null): Promise<void> {
   await raw(
-    socket,
+    address,
     encodeFrame({ protocol: WARM_PROTOCOL, build: BUILD, op: "stop", bodyBytes: 0 }, new Uint8Array()),
   );
   if (pid !== null) {
@@ -433,7 +453,7 @@ Deno.test("a helper a hook starts keeps none of the agent's secrets in its envir
       stdin: claudeJson(CONTRADICTION, "s"),
     });
     assert.match(first.stdout, /\[verdict recall\]/, "answered in-process; a helper is started");
-    await until(async () => (pid = await helperPid(socketOf(env))) !== null, 30_000, "the started helper");
+    await until(async () => (pid = await helperPid(addressOf(env))) !== null, 30_000, "the started helper");
     const environ = (await Deno.readTextFile(`/proc/${pid}/environ`)).split("\0").filter((x) => x !== "");
     const names = environ.map((kv) => kv.slice(0, kv.indexOf("="))).sort();
     for (const [name, value] of Object.entries(secrets)) {
@@ -452,7 +472,7 @@ Deno.test("a helper a hook starts keeps none of the agent's secrets in its envir
     assert.equal(second.stdout, first.stdout, "and it answers as the hook does");
     assert.equal(await answered(env), 1);
   } finally {
-    await stopAt(socketOf(env), pid);
+    await stopAt(addressOf(env), pid);
     await removeWorld(env);
   }
 });
@@ -461,9 +481,9 @@ Deno.test("a hook whose VERDICT_STATE is relative starts a helper that listens w
   const env = await warmWorld({}, true);
   const hookEnv = { ...env, ...ON, VERDICT_STATE: "state" };
   const stateDir = `${env.HOME}/state`;
-  const socket = warmSocketOf(stateDir, Deno.uid()).socket;
+  const address = `${stateDir}/warm/${WARM_ADDRESS}`;
   // Where a helper that resolved "state" against its own folder (stateDir/warm) would listen.
-  const astray = warmSocketOf(`${stateDir}/warm/state`, Deno.uid()).socket;
+  const astray = `${stateDir}/warm/state/warm/${WARM_ADDRESS}`;
   let pid: number | null = null;
   try {
     const first = await runCli(["hook", "user-prompt"], {
@@ -473,14 +493,14 @@ Deno.test("a hook whose VERDICT_STATE is relative starts a helper that listens w
     });
     assert.match(first.stdout, /\[verdict recall\]/);
     const found = await until(
-      async () => (pid = await helperPid(socket)) !== null,
+      async () => (pid = await helperPid(address)) !== null,
       20_000,
-      "a helper at the hook's socket",
+      "a helper at the hook's address",
     )
       .then(() => true, () => false);
     const stray = await helperPid(astray);
     assert.equal(stray, null, "no helper listens in a folder no hook asks");
-    assert.ok(found, "the helper listens at the hook's own socket");
+    assert.ok(found, "the helper listens at the hook's own address");
     const second = await runCli(["hook", "user-prompt"], {
       env: hookEnv,
       cwd: env.HOME,
@@ -488,7 +508,7 @@ Deno.test("a hook whose VERDICT_STATE is relative starts a helper that listens w
     });
     assert.equal(second.stdout, first.stdout);
   } finally {
-    await stopAt(socket, pid);
+    await stopAt(address, pid);
     await stopAt(astray, await helperPid(astray));
     await removeWorld(env);
   }
@@ -600,7 +620,7 @@ Deno.test("a hint no client printed is not recorded as shown: the session's next
       // A client that sends its prompt and is gone before the answer (as one is that gave up
       // waiting and ran the hook itself).
       const body = enc.encode(claudeJson(CONTRADICTION, "gone"));
-      const c = await Deno.connect({ transport: "unix", path: socketOf(env) });
+      const c = await provedConn(env);
       await writeAll(c, hintRequest(env, {}, body));
       c.close();
       await until(async () => (await answered(env)) === 1, 10_000, "the helper to take the request");
@@ -662,9 +682,9 @@ Deno.test("hooks that find no helper at the same moment start one helper between
       }).output());
     const said = (await Promise.all(runs)).map((o) => new TextDecoder().decode(o.stdout).trim());
     assert.equal(said.filter((s) => s === "started").length, 1, `one start among ${said.join(", ")}`);
-    await until(async () => (pid = await helperPid(socketOf(env))) !== null, 30_000, "the helper");
+    await until(async () => (pid = await helperPid(addressOf(env))) !== null, 30_000, "the helper");
   } finally {
-    await stopAt(socketOf(env), pid);
+    await stopAt(addressOf(env), pid);
     await removeWorld(env);
   }
 });
@@ -681,20 +701,26 @@ Deno.test("a helper that is stopped (SIGSTOP) costs a prompt only the client's w
     });
     assert.match(cold.stdout, /\[verdict recall\]/);
     Deno.kill(pid, "SIGSTOP");
-    let warm;
+    let warm = { code: -1, stdout: "", stderr: "" };
     try {
-      warm = await runCli(["hook", "user-prompt"], {
-        env: { ...env, ...ON },
-        stdin: claudeJson(CONTRADICTION, "frozen"),
-      });
+      // A cold in-process run on a loaded machine can pass the hook's deadline and print nothing
+      // (nothing is then recorded): up to three prompts to see the hint.
+      for (let attempt = 1; attempt <= 3 && warm.stdout === ""; attempt++) {
+        warm = await runCli(["hook", "user-prompt"], {
+          env: { ...env, ...ON },
+          stdin: claudeJson(CONTRADICTION, "frozen"),
+        });
+      }
     } finally {
       Deno.kill(pid, "SIGCONT");
     }
     assert.deepEqual([warm.code, warm.stdout], [0, cold.stdout], "the in-process answer");
     const shown = (await Deno.readTextFile(ledger)).trim().split("\n").length;
-    // The helper now takes the request it was sent while stopped; its client is long gone.
-    await until(async () => (await answered(env)) === 1, 10_000, "the helper to take the stale request");
+    // The helper now answers the HELLO it was sent while stopped; the client, long gone, never
+    // sent its prompt (it does only once the helper has proved the secret): nothing to answer.
+    await until(async () => (await answered(env)) >= 0, 10_000, "the helper to answer again");
     await new Promise((r) => setTimeout(r, 300));
+    assert.equal(await answered(env), 0, "the stale connection carried no prompt");
     assert.equal((await Deno.readTextFile(ledger)).trim().split("\n").length, shown, "no second record");
   } finally {
     try {

@@ -7,9 +7,9 @@ import { buildPlan } from "../../src/plan/build_plan.ts";
 import { parseArgs } from "../../src/plan/args.ts";
 import { COMMANDS, findCommand, permissionsFor } from "../../src/cli/commands.ts";
 import { workerPermissions } from "../../src/sandbox/permissions.ts";
-import { warmSocketOf } from "../../src/warm/wire.ts";
+import { WARM_CLIENT_NET, WARM_LISTEN_NET } from "../../src/cli/commands.ts";
 import { tempHome } from "../cli_helper.ts";
-import { frame, removeWorld, startHelper, warmWorld } from "./_warm.ts";
+import { frame, portOf, removeWorld, startHelper, warmWorld } from "./_warm.ts";
 
 async function planFor(command: string, home: string, config?: string) {
   const spec = findCommand(command)!;
@@ -22,19 +22,20 @@ async function planFor(command: string, home: string, config?: string) {
   );
 }
 
-Deno.test("permission table: warm serve writes only the ledgers and its folder, reaches only its own socket, runs nothing", async () => {
+Deno.test("permission table: warm serve writes only the ledgers and its folder, may only listen on a loopback port, runs nothing", async () => {
   const home = await tempHome();
   try {
     const config = `${home}/c.json`;
     await Deno.writeTextFile(config, JSON.stringify({ entities: `${home}/entities.tsv` }));
     const p = permissionsFor("warm serve", await planFor("warm serve", home, config));
     const state = `${home}/.local/state/verdict`;
-    const where = warmSocketOf(state, Deno.uid());
-    const folders = [...new Set([`${state}/warm`, where.folder])];
+    const folders = [`${state}/warm`];
     // The hook's trouble ledger and the temp file it is rewritten through (src/gate/health.ts).
     const trouble = [`${state}/hook-trouble.jsonl`, `${state}/hook-trouble.jsonl.tmp`];
     assert.deepEqual([...p.write].sort(), [`${state}/seen`, ...trouble, ...folders].sort());
-    assert.deepEqual(p.net, [`unix:${where.socket}`]);
+    // Port 0: the system picks the port, and no other may be listened on or connected to.
+    assert.deepEqual(p.net, ["127.0.0.1:0"]);
+    assert.equal(WARM_LISTEN_NET, "127.0.0.1:0");
     assert.deepEqual(p.run, []);
     assert.deepEqual(p.sys, ["uid"]);
     // Reads: the config, the archive's files, the entity list, the ledgers, its folder, and the
@@ -52,13 +53,15 @@ Deno.test("permission table: warm serve writes only the ledgers and its folder, 
     assert.deepEqual([worker.env, worker.ffi, worker.run], [false, false, false]);
     for (const cmd of ["warm status", "warm stop"]) {
       const q = permissionsFor(cmd, await planFor(cmd, home));
-      assert.deepEqual(
-        [q.write, q.net, q.run],
-        [folders, [`unix:${where.socket}`], []],
-        cmd,
-      );
+      assert.deepEqual([q.read.filter((r) => folders.includes(r)), q.write, q.net, q.run], [
+        folders,
+        [],
+        [WARM_CLIENT_NET],
+        [],
+      ], cmd);
+      assert.equal(WARM_CLIENT_NET, "127.0.0.1");
     }
-    // No other command's set names a Unix socket or a non-loopback host.
+    // No other command's set names a non-loopback host.
     for (const spec of COMMANDS) {
       if (spec.name.startsWith("warm ") || spec.sandbox !== "worker") continue;
       const nets = permissionsFor(
@@ -85,30 +88,34 @@ async function socketInodes(pid: number): Promise<Set<string>> {
   return out;
 }
 
-/** Inodes of every TCP socket on the machine (Linux: /proc/net/tcp and tcp6). */
-async function tcpInodes(): Promise<Set<string>> {
-  const out = new Set<string>();
+/** Every TCP socket on the machine by inode: its local address and state (Linux: /proc/net/tcp, tcp6). */
+async function tcpSockets(): Promise<Map<string, { local: string; state: string }>> {
+  const out = new Map<string, { local: string; state: string }>();
   for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
     const text = await Deno.readTextFile(table).catch(() => "");
     for (const line of text.split("\n").slice(1)) {
       const cols = line.trim().split(/\s+/);
-      if (cols.length > 9) out.add(cols[9]!);
+      if (cols.length > 9) out.set(cols[9]!, { local: cols[1]!, state: cols[3]! });
     }
   }
   return out;
 }
 
 Deno.test({
-  name: "a running helper holds no TCP socket, and Deno refuses it a read outside its roots",
+  name:
+    "a running helper holds one TCP socket, its listener on 127.0.0.1, and Deno refuses it a read outside its roots",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
     const env = await warmWorld();
     const helper = await startHelper(env);
     try {
       const mine = await socketInodes(helper.child.pid);
-      assert.ok(mine.size >= 1, "it holds its Unix socket");
-      const tcp = await tcpInodes();
-      assert.deepEqual([...mine].filter((i) => tcp.has(i)), [], "no TCP socket");
+      const tcp = await tcpSockets();
+      const held = [...mine].filter((i) => tcp.has(i)).map((i) => tcp.get(i)!);
+      const port = portOf(env)!;
+      // 0100007F is 127.0.0.1 as the kernel writes it; 0A is LISTEN.
+      const own = `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+      assert.deepEqual(held, [{ local: own, state: "0A" }], "one TCP socket: its loopback listener");
       // A request naming another home: the config read there is Deno's to refuse.
       const other = await tempHome();
       try {

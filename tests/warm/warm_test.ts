@@ -8,6 +8,7 @@ import { runCli } from "../cli_helper.ts";
 import { claudePrompt } from "../collect/_claude_lines.ts";
 import { WARM_CLIENT_MODULES } from "../cli/commands_test.ts";
 import {
+  addressOf,
   alive,
   answered,
   CASES,
@@ -18,9 +19,9 @@ import {
   frame,
   OFF,
   ON,
+  portOf,
   raw,
   removeWorld,
-  socketOf,
   startHelper,
   until,
   warmWorld,
@@ -123,7 +124,7 @@ Deno.test("a hook that finds no helper answers in-process and starts one, detach
     const stop = await runCli(["warm", "stop"], { env });
     assert.match(stop.stdout, /^verdict warm: stopped the helper/);
     await until(async () => !(await alive(pid)), 10_000, "the helper to exit");
-    assert.ok(!(await exists(socketOf(env))), "it removes its socket");
+    assert.ok(!(await exists(addressOf(env))), "it removes its address file");
     const none = await runCli(["warm", "status"], { env });
     assert.deepEqual([none.code, none.stdout.startsWith("verdict warm: no helper running")], [1, true]);
   } finally {
@@ -160,7 +161,7 @@ Deno.test("VERDICT_WARM=off and warm_helper: false start no helper; a running he
     });
     assert.equal(again.stdout, off.stdout, `${again.stdout}\n---\n${off.stdout}\n---\n${told.stdout}`);
     await new Promise((r) => setTimeout(r, 1500));
-    assert.ok(!(await exists(socketOf(env))), "warm_helper: false: no helper is started");
+    assert.ok(!(await exists(addressOf(env))), "warm_helper: false: no helper is started");
   } finally {
     await removeWorld(env);
   }
@@ -200,10 +201,10 @@ Deno.test("the helper refuses malformed, oversized, foreign-argv and other-roots
     const refusals: [string, Promise<{ header: Record<string, unknown> } | null>][] = [
       [
         "a header that is not JSON",
-        raw(socketOf(env), Uint8Array.from([0, 0, 0, 5, 123, 123, 123, 123, 123])),
+        raw(addressOf(env), Uint8Array.from([0, 0, 0, 5, 123, 123, 123, 123, 123])),
       ],
-      ["a header over the limit", raw(socketOf(env), Uint8Array.from([0, 0x10, 0, 0]))],
-      ["no bodyBytes", raw(socketOf(env), Uint8Array.from([0, 0, 0, 2, 123, 125]))],
+      ["a header over the limit", raw(addressOf(env), Uint8Array.from([0, 0x10, 0, 0]))],
+      ["no bodyBytes", raw(addressOf(env), Uint8Array.from([0, 0, 0, 2, 123, 125]))],
       ["a body over the hook's stdin limit", frame(env, { bodyBytes: HINT_MAX_STDIN + 1 })],
       ["another command", frame(env, { argv: ["export"] }, good)],
       [
@@ -229,7 +230,7 @@ Deno.test("the helper refuses malformed, oversized, foreign-argv and other-roots
     assert.equal(ok?.header.code, 0);
     assert.match(ok!.body, /\[verdict recall\]/, "and it still answers a good request");
     // A connection that never sends its request is closed; the helper goes on.
-    const idle = await Deno.connect({ transport: "unix", path: socketOf(env) });
+    const idle = await Deno.connect({ hostname: "127.0.0.1", port: portOf(env)! });
     const ended = await idle.read(new Uint8Array(16)).catch(() => null);
     assert.equal(ended, null, "closed without an answer");
     idle.close();
@@ -279,7 +280,7 @@ Deno.test("an unsafe helper folder (open to others, a symlink) is refused by bot
   for (const kind of ["open", "symlink"] as const) {
     const env = await warmWorld({}, true);
     const folder = folderOf(env);
-    assert.equal(socketOf(env), `${folder}/helper.sock`, "the socket is in the world's folder");
+    assert.equal(addressOf(env), `${folder}/helper.addr`, "the address file is in the world's folder");
     try {
       await Deno.mkdir(`${env.HOME}/.local/state/verdict`, { recursive: true });
       if (kind === "open") {
@@ -309,7 +310,7 @@ Deno.test("an unsafe helper folder (open to others, a symlink) is refused by bot
       const warm = await hinted(true, "w");
       assert.equal(warm.stdout, cold.stdout, kind);
       await new Promise((r) => setTimeout(r, 1000));
-      assert.ok(!(await exists(`${folder}/helper.sock`)), `${kind}: no helper listens there`);
+      assert.ok(!(await exists(`${folder}/helper.addr`)), `${kind}: no helper listens there`);
       const st = await Deno.lstat(folder);
       if (kind === "open") assert.equal(st.mode! & 0o777, 0o755, "the folder's mode is left as it was");
       else assert.ok(st.isSymlink, "the link is left as it was");
@@ -339,15 +340,19 @@ Deno.test("a stdin over the hook's limit is not sent to the helper: silent, exit
   }
 });
 
-Deno.test("the helper ends when its socket file or its folder is removed, leaving no process", async () => {
-  for (const remove of ["socket", "folder"] as const) {
+Deno.test("the helper ends when its address file or its folder is removed, leaving no process", async () => {
+  for (const remove of ["address", "folder"] as const) {
     const env = await warmWorld();
     const helper = await startHelper(env);
     try {
       const pid = helper.child.pid;
-      await Deno.remove(remove === "socket" ? socketOf(env) : folderOf(env), { recursive: true });
+      await Deno.remove(remove === "address" ? addressOf(env) : folderOf(env), { recursive: true });
       const out = await helper.output;
-      assert.match(new TextDecoder().decode(out.stderr), /ended \(its socket or folder is gone\)/, remove);
+      assert.match(
+        new TextDecoder().decode(out.stderr),
+        /ended \(its address file or folder is gone\)/,
+        remove,
+      );
       assert.ok(!(await alive(pid)), remove);
     } finally {
       await removeWorld(env);

@@ -8,13 +8,14 @@ import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
 import { stopSignal } from "../../sandbox/stop.ts";
 import { serveWarm } from "../../warm/serve.ts";
 import { privateFolderProblem } from "../../warm/folder.ts";
+import { connectToHelper, WARM_ADDRESS } from "../../warm/handshake.ts";
 import {
   buildIdentity,
   encodeFrame,
   readFrame,
   WARM_PROTOCOL,
+  warmFolderOf,
   type WarmOp,
-  warmSocketOf,
   type WarmStatus,
 } from "../../warm/wire.ts";
 import { hookDialectOf } from "../../agents/registry.ts";
@@ -29,37 +30,45 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
     // Every hook dialect and the in-memory index now: this Worker cannot load a module later.
     for (const a of AGENTS) if (a.hookDialect !== null) await hookDialectOf(a.id);
     await import("../../rank/memory_index.ts");
-    const why = await serveWarm({ env: plan.env, cwd: plan.cwd, build, signal: stopSignal.signal });
+    const why = await serveWarm({
+      env: plan.env,
+      cwd: plan.cwd,
+      build,
+      signal: stopSignal.signal,
+      // Accepting on its listener needs no permission: from here the helper can reach nothing.
+      onListening: () => Deno.permissions.revokeSync({ name: "net" }),
+    });
     if (plan.env.VERDICT_WARM_LOG === "1") await io.stderr(`verdict warm serve: ended (${why})\n`);
     return EXIT.ok;
   }
   const op: WarmOp = plan.command === "warm stop" ? "stop" : "status";
-  const { folder, socket } = warmSocketOf(plan.paths.stateDir, Deno.uid());
+  const folder = warmFolderOf(plan.paths.stateDir);
+  const address = `${folder}/${WARM_ADDRESS}`;
   const problem = privateFolderProblem(folder);
   if (problem !== null && problem !== "it does not exist") {
     await io.stderr(
       `Cannot ${
         op === "stop" ? "stop" : "ask"
-      } the warm helper "${socket}": its folder is unsafe: ${problem}\n` +
+      } the warm helper "${address}": its folder is unsafe: ${problem}\n` +
         `hint: the hook ignores it and runs in-process; remove "${folder}" and the next prompt makes a private one\n`,
     );
     return EXIT.runtime;
   }
-  const status = problem === null ? await ask(socket, op, build) : null;
+  const status = problem === null ? await ask(address, op, build) : null;
   const trouble = op === "status" ? [hookTroubleLine(plan)] : [];
   if (status === null) {
-    await io.stdout([`verdict warm: no helper running (socket ${socket})`, ...trouble].join("\n") + "\n");
+    await io.stdout([`verdict warm: no helper running (address file ${address})`, ...trouble].join("\n") + "\n");
     return op === "stop" ? EXIT.ok : EXIT.finding;
   }
   if (op === "stop") {
-    await io.stdout(`verdict warm: stopped the helper (socket ${socket})\n`);
+    await io.stdout(`verdict warm: stopped the helper (address file ${address})\n`);
     return EXIT.ok;
   }
   const s = status as WarmStatus;
   await io.stdout(
     [
       `verdict warm: running, pid ${s.pid}, since ${s.startedAt}, ${s.requests} prompt(s) answered`,
-      `  socket: ${socket}`,
+      `  address file: ${address}`,
       `  build: ${
         s.build === build ? "this build" : `another build (${s.build}); it stops at this build's next prompt`
       }`,
@@ -86,18 +95,16 @@ function hookTroubleLine(plan: CommandPlan): string {
 }
 
 /** One request; the status (or `true` for a stop) or null when no helper answered. */
-async function ask(socket: string, op: WarmOp, build: string): Promise<WarmStatus | true | null> {
-  let conn: Deno.UnixConn;
-  try {
-    conn = await Deno.connect({ transport: "unix", path: socket });
-  } catch {
-    return null;
-  }
+async function ask(address: string, op: WarmOp, build: string): Promise<WarmStatus | true | null> {
+  const connecting = await connectToHelper(address, Deno.uid());
+  if (connecting.kind !== "connected") return null;
+  const { conn, proof } = connecting;
   try {
     const frame = encodeFrame(
       { protocol: WARM_PROTOCOL, build, op, argv: [], env: {}, cwd: "/", elapsedMs: 0, bodyBytes: 0 },
       new Uint8Array(),
     );
+    await writeAll(conn, proof);
     await writeAll(conn, frame);
     const { header } = await readFrame(conn, 1024 * 1024);
     if (header.protocol !== WARM_PROTOCOL) return null;
