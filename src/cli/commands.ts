@@ -537,12 +537,12 @@ Speaks MCP on stdin/stdout; diagnostics go to stderr.`,
     help: `Examples:
   verdict serve
   verdict serve --port 9000
-  verdict serve --bind 0.0.0.0 --token-file ~/.config/verdict/token
+  verdict serve --token-file ~/.config/verdict/token
 
 POST /mcp (Streamable HTTP) and GET /healthz. Defaults: --bind 127.0.0.1
-($VERDICT_MCP_BIND), --port 8933. A bind that is not loopback needs --token-file
-($VERDICT_MCP_TOKEN_FILE, mode 0600 or stricter). Requests with an Origin header are
-refused.`,
+($VERDICT_MCP_BIND), --port 8933. The bind must be 127.0.0.1, localhost or ::1 (verdict's
+network permission holds these alone). --token-file ($VERDICT_MCP_TOKEN_FILE, mode 0600 or
+stricter) makes every request carry the token. Requests with an Origin header are refused.`,
     options: {
       ...RECORDS,
       bind: { kind: "string", value: "ADDR", description: "address to listen on (default 127.0.0.1)" },

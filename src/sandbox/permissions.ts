@@ -5,8 +5,8 @@
  *
  * Never granted to any command: env (the plan carries the environment snapshot), sys (but the
  * warm helper's "uid": it checks its folder's owner), ffi,
- * remote import, and net beyond loopback addresses named by the plan (and the warm helper's own
- * Unix socket).
+ * remote import, and net beyond loopback addresses named by the plan (the warm helper: listening on
+ * 127.0.0.1:0, given up once it listens).
  */
 
 export interface PermissionSet {

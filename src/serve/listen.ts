@@ -36,13 +36,13 @@ export interface ListenSettings {
   readonly port: number;
   /** Absolute path of the bearer token file, or null. */
   readonly tokenFile: string | null;
-  /** Bound to a loopback address only (127.0.0.0/8, ::1, localhost). */
+  /** Bound to a loopback name verdict's permission holds (127.0.0.1, ::1, localhost): always, once resolved. */
   readonly loopback: boolean;
   /** Bound to every interface (0.0.0.0 or ::). */
   readonly wildcard: boolean;
 }
 
-const BIND_HINT = "give an IP address such as 127.0.0.1, ::1 or 0.0.0.0, or localhost";
+const BIND_HINT = "give 127.0.0.1, ::1 or localhost";
 
 function ipv4(text: string): boolean {
   const parts = text.split(".");

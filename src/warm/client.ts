@@ -63,7 +63,7 @@ export type WarmOutcome =
     readonly kind: "fallback";
     /** The hook's stdin as read here (null: over HINT_MAX_STDIN), for the in-process hook. */
     readonly stdin: Uint8Array | null;
-    /** No helper answers at this socket: the in-process hook may start one. */
+    /** No helper answers at this address: the in-process hook may start one. */
     readonly startHelper: boolean;
     readonly why: string;
   };

@@ -1,8 +1,9 @@
 /**
  * The helper's folder must be one only this user can reach: a real directory (not a symlink),
  * owned by this user, with no access for group or others. Both sides check it: the helper before
- * it listens, the client before it connects (a socket in a folder someone else controls could be
- * theirs, and its answer would be printed into the agent's context). Neither ever changes the
+ * it listens, the client before it connects (an address file in a folder someone else controls
+ * could name their listener and a secret they know, and its answer would be printed into the
+ * agent's context). Neither ever changes the
  * mode or owner of a folder it did not create. Imports nothing (the per-prompt client loads it).
  */
 

@@ -144,8 +144,13 @@ export async function clientHandshake(conn: Conn, key: CryptoKey, port: number):
   const reply = await readExactly(conn, WARM_NONCE_BYTES + WARM_PROOF_BYTES);
   const helperNonce = reply.subarray(0, WARM_NONCE_BYTES);
   const theirs = reply.subarray(WARM_NONCE_BYTES);
-  if (!sameBytes(theirs, await proof(key, SERVER, port, clientNonce, helperNonce))) return null;
-  return await proof(key, CLIENT, port, clientNonce, helperNonce);
+  // Both at once (one wait for the crypto ops, not two); the client's is sent only if the
+  // helper's checks out.
+  const [expected, ours] = await Promise.all([
+    proof(key, SERVER, port, clientNonce, helperNonce),
+    proof(key, CLIENT, port, clientNonce, helperNonce),
+  ]);
+  return sameBytes(theirs, expected) ? ours : null;
 }
 
 /**
@@ -206,6 +211,8 @@ export async function connectToHelper(addressPath: string, uid: number | null): 
     return { kind: "refused", why: `the helper's address file is unsafe: ${read.why}`, startHelper: false };
   }
   const { port, secret } = read.address;
+  // The key is made while the connection is opened.
+  const key = proofKey(secret);
   let conn: Deno.TcpConn;
   try {
     conn = await Deno.connect({ hostname: "127.0.0.1", port });
@@ -214,7 +221,7 @@ export async function connectToHelper(addressPath: string, uid: number | null): 
     return { kind: "refused", why: `cannot connect (${(err as Error).name})`, startHelper: false };
   }
   try {
-    const proof = await clientHandshake(conn, await proofKey(secret), port);
+    const proof = await clientHandshake(conn, await key, port);
     if (proof !== null) return { kind: "connected", conn, proof };
     conn.close();
     // Not the helper that wrote the file (it is gone, and something else took its port): a

@@ -47,7 +47,7 @@ import { warmUp } from "./warm_up.ts";
  */
 export const WARM_IDLE_MS = 10 * 60_000;
 
-/** How often the helper looks for its socket and folder (and the idle time): cheap, one lstat. */
+/** How often the helper looks for its address file and folder (and the idle time): cheap, one lstat. */
 export const WARM_WATCH_MS = 1000;
 
 /**

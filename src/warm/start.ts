@@ -13,8 +13,8 @@ import { HOOK_DEADLINE_MS } from "../hint/run.ts";
 import { MAIN_MODULE, pickEnv, WARM_ENV_KEYS, WARM_STARTING, warmFolderOf } from "./wire.ts";
 
 /**
- * No second start within this long of the last: a helper that cannot start (a socket path over
- * the system's limit, a broken install) must not cost every prompt a process start.
+ * No second start within this long of the last: a helper that cannot start (an unwritable folder,
+ * a broken install) must not cost every prompt a process start.
  */
 export const WARM_RESPAWN_MS = 30_000;
 
