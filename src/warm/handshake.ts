@@ -90,14 +90,24 @@ export function newSecret(): Uint8Array<ArrayBuffer> {
   return crypto.getRandomValues(new Uint8Array(WARM_SECRET_BYTES));
 }
 
-/** The secret as an HMAC-SHA-256 key. */
-export function proofKey(secret: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
-  return crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+/**
+ * HMAC-SHA-256 with the secret as its key, over a message. The client's is WebCrypto's (nothing to
+ * load); the helper passes a synchronous one (serve.ts), so its side of a handshake waits on no
+ * worker thread.
+ */
+export type Signer = (message: Uint8Array<ArrayBuffer>) => Uint8Array | Promise<Uint8Array>;
+
+/** A Signer of WebCrypto's HMAC-SHA-256 with `secret` as its key. */
+export async function webCryptoSigner(secret: Uint8Array<ArrayBuffer>): Promise<Signer> {
+  const key = await crypto.subtle.importKey("raw", secret, { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+  return async (message) => new Uint8Array(await crypto.subtle.sign("HMAC", key, message));
 }
 
 /** HMAC(secret, label, port, client nonce, helper nonce). */
 async function proof(
-  key: CryptoKey,
+  sign: Signer,
   label: number,
   port: number,
   clientNonce: Uint8Array,
@@ -109,7 +119,7 @@ async function proof(
   message[2] = port & 0xff;
   message.set(clientNonce, 3);
   message.set(helperNonce, 3 + WARM_NONCE_BYTES);
-  return new Uint8Array(await crypto.subtle.sign("HMAC", key, message));
+  return await sign(message);
 }
 
 /** Compares two byte strings in time that does not depend on where they differ. */
@@ -135,7 +145,7 @@ async function writeAll(conn: Conn, bytes: Uint8Array): Promise<void> {
  * returns its own proof (to send before the request, in the same write), or null when the
  * listener did not prove the secret (nothing more may be sent to it).
  */
-export async function clientHandshake(conn: Conn, key: CryptoKey, port: number): Promise<Uint8Array | null> {
+export async function clientHandshake(conn: Conn, sign: Signer, port: number): Promise<Uint8Array | null> {
   const clientNonce = crypto.getRandomValues(new Uint8Array(WARM_NONCE_BYTES));
   const hello = new Uint8Array(WARM_HELLO_BYTES);
   hello.set(HELLO_MAGIC);
@@ -147,8 +157,8 @@ export async function clientHandshake(conn: Conn, key: CryptoKey, port: number):
   // Both at once (one wait for the crypto ops, not two); the client's is sent only if the
   // helper's checks out.
   const [expected, ours] = await Promise.all([
-    proof(key, SERVER, port, clientNonce, helperNonce),
-    proof(key, CLIENT, port, clientNonce, helperNonce),
+    proof(sign, SERVER, port, clientNonce, helperNonce),
+    proof(sign, CLIENT, port, clientNonce, helperNonce),
   ]);
   return sameBytes(theirs, expected) ? ours : null;
 }
@@ -160,7 +170,7 @@ export async function clientHandshake(conn: Conn, key: CryptoKey, port: number):
  */
 export async function helperHandshake(
   conn: Conn,
-  key: CryptoKey,
+  sign: Signer,
   port: number,
 ): Promise<boolean> {
   const hello = await readExactly(conn, WARM_HELLO_BYTES);
@@ -169,10 +179,10 @@ export async function helperHandshake(
   const helperNonce = crypto.getRandomValues(new Uint8Array(WARM_NONCE_BYTES));
   const reply = new Uint8Array(WARM_NONCE_BYTES + WARM_PROOF_BYTES);
   reply.set(helperNonce);
-  reply.set(await proof(key, SERVER, port, clientNonce, helperNonce), WARM_NONCE_BYTES);
+  reply.set(await proof(sign, SERVER, port, clientNonce, helperNonce), WARM_NONCE_BYTES);
   await writeAll(conn, reply);
   const theirs = await readExactly(conn, WARM_PROOF_BYTES);
-  return sameBytes(theirs, await proof(key, CLIENT, port, clientNonce, helperNonce));
+  return sameBytes(theirs, await proof(sign, CLIENT, port, clientNonce, helperNonce));
 }
 
 function toHex(bytes: Uint8Array): string {
@@ -212,7 +222,7 @@ export async function connectToHelper(addressPath: string, uid: number | null): 
   }
   const { port, secret } = read.address;
   // The key is made while the connection is opened.
-  const key = proofKey(secret);
+  const signer = webCryptoSigner(secret);
   let conn: Deno.TcpConn;
   try {
     conn = await Deno.connect({ hostname: "127.0.0.1", port });
@@ -221,7 +231,7 @@ export async function connectToHelper(addressPath: string, uid: number | null): 
     return { kind: "refused", why: `cannot connect (${(err as Error).name})`, startHelper: false };
   }
   try {
-    const proof = await clientHandshake(conn, await key, port);
+    const proof = await clientHandshake(conn, await signer, port);
     if (proof !== null) return { kind: "connected", conn, proof };
     conn.close();
     // Not the helper that wrote the file (it is gone, and something else took its port): a

@@ -24,7 +24,8 @@ import { runUserPromptHook } from "../hint/hook_entry.ts";
 import type { CommandIO } from "../plan/plan.ts";
 import { REFUSED_BUILD, WARM_ANSWER_CODE } from "./client.ts";
 import { ensurePrivateFolder } from "./folder.ts";
-import { formatAddress, helperHandshake, newSecret, proofKey, WARM_ADDRESS } from "./handshake.ts";
+import { formatAddress, helperHandshake, newSecret, type Signer, WARM_ADDRESS } from "./handshake.ts";
+import { createHmac } from "node:crypto";
 import {
   encodeFrame,
   FrameError,
@@ -164,9 +165,9 @@ async function serveLocked(
   // A fresh secret for each helper: a listener that takes this port after the helper is gone
   // cannot prove it, nor can a client that could not read this file.
   const secret = newSecret();
-  const key = await proofKey(secret);
+  // Synchronous: a handshake waits on no worker thread (WebCrypto's sign runs on one).
+  const sign: Signer = (message) => new Uint8Array(createHmac("sha256", secret).update(message).digest());
   const inode = writePrivateFile(addressFile, formatAddress({ port, secret }));
-  secret.fill(0);
   settings.onListening?.(port, addressFile);
   const idleMs = settings.idleMs ?? WARM_IDLE_MS;
   const startedAt = new Date().toISOString();
@@ -201,6 +202,7 @@ async function serveLocked(
     archiveOpens: archive.stats.opens,
     archiveReused: archive.stats.reused,
     warmUpPrompts,
+    net: Deno.permissions.querySync({ name: "net" }).state,
   });
 
   const answer = async (conn: Deno.Conn, header: object, body = new Uint8Array()) => {
@@ -228,7 +230,7 @@ async function serveLocked(
       // gets the connection closed.
       const proved = await helperHandshake(
         { read: (b) => reader.read(b), write: (b) => conn.write(b) },
-        key,
+        sign,
         port,
       )
         .catch(() => false);

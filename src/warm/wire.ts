@@ -100,6 +100,8 @@ export interface WarmStatus {
   readonly archiveReused?: number;
   /** Prompts the helper's warm-up asked itself before it listened (src/warm/warm_up.ts). */
   readonly warmUpPrompts?: number;
+  /** Deno's answer for the helper's own net permission ("granted" until it gave it up). */
+  readonly net?: string;
 }
 
 const encoder = new TextEncoder();

@@ -6,17 +6,18 @@
  * the helper keeps serving; an address file others could read is refused.
  */
 import assert from "node:assert/strict";
+import { createHmac } from "node:crypto";
 import { runCli } from "../cli_helper.ts";
 import {
   clientHandshake,
   formatAddress,
   newSecret,
   parseAddress,
-  proofKey,
   readAddressFile,
   WARM_HELLO_BYTES,
   WARM_NONCE_BYTES,
   WARM_PROOF_BYTES,
+  webCryptoSigner,
 } from "../../src/warm/handshake.ts";
 import { WARM_PROTOCOL } from "../../src/warm/wire.ts";
 import { writeAll } from "../../src/fsutil/bytes.ts";
@@ -57,6 +58,17 @@ Deno.test("the address file: one line of protocol, port and secret; anything els
     assert.equal(parseAddress(bad), null, JSON.stringify(bad));
   }
   assert.notDeepEqual(newSecret(), secret, "a fresh secret each time");
+});
+
+Deno.test("the client's HMAC (WebCrypto) and the helper's (node:crypto) are the same function", async () => {
+  for (let i = 0; i < 20; i++) {
+    const secret = newSecret();
+    const message = crypto.getRandomValues(new Uint8Array(3 + 2 * WARM_NONCE_BYTES));
+    const web = await (await webCryptoSigner(secret))(message);
+    const node = new Uint8Array(createHmac("sha256", secret).update(message).digest());
+    assert.deepEqual(web, node);
+    assert.equal(web.length, WARM_PROOF_BYTES);
+  }
 });
 
 Deno.test("an address file others could read, a link or another's is refused; a private one is read", async () => {
@@ -144,12 +156,12 @@ const SQUATTERS: [string, (conn: Deno.TcpConn, hello: Uint8Array) => Promise<voi
   ["a proof made with a secret of its own", async (c, hello) => {
     // As the helper would answer, with the wrong secret.
     const nonce = crypto.getRandomValues(new Uint8Array(WARM_NONCE_BYTES));
-    const key = await proofKey(newSecret());
+    const sign = await webCryptoSigner(newSecret());
     const msg = new Uint8Array(3 + 2 * WARM_NONCE_BYTES);
     msg[0] = 0x53;
     msg.set(hello.subarray(4, 4 + WARM_NONCE_BYTES), 3);
     msg.set(nonce, 3 + WARM_NONCE_BYTES);
-    const proof = new Uint8Array(await crypto.subtle.sign("HMAC", key, msg));
+    const proof = await sign(msg);
     await writeAll(c, Uint8Array.from([...nonce, ...proof]));
   }],
   ["its HELLO echoed back", async (c, hello) => {
@@ -302,7 +314,7 @@ Deno.test("a client without the secret, or with a wrong one, gets no answer, and
         return await drain(c);
       }],
       ["the client's handshake with a wrong secret, then the request", async (c) => {
-        const proof = await clientHandshake(c, await proofKey(newSecret()), port);
+        const proof = await clientHandshake(c, await webCryptoSigner(newSecret()), port);
         // Its check of the helper's proof fails: a real client stops here. This one goes on.
         assert.equal(proof, null, "the helper's proof does not verify with another secret");
         await writeAll(c, Uint8Array.from([...new Uint8Array(WARM_PROOF_BYTES), ...request]));

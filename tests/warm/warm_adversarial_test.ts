@@ -35,8 +35,8 @@ import {
   formatAddress,
   helperHandshake,
   newSecret,
-  proofKey,
   WARM_ADDRESS,
+  webCryptoSigner,
 } from "../../src/warm/handshake.ts";
 import { WARM_MAX_ANSWER_BYTES } from "../../src/warm/client.ts";
 import { WARM_MAX_CONNECTIONS } from "../../src/warm/serve.ts";
@@ -116,7 +116,7 @@ async function impostor(env: Record<string, string>, reply: Reply) {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   const secret = newSecret();
-  const key = await proofKey(secret);
+  const key = await webCryptoSigner(secret);
   await Deno.writeTextFile(addressOf(env), formatAddress({ port, secret }), { mode: 0o600 });
   let connections = 0;
   const served = (async () => {

@@ -103,7 +103,7 @@ async function tcpSockets(): Promise<Map<string, { local: string; state: string 
 
 Deno.test({
   name:
-    "a running helper holds one TCP socket, its listener on 127.0.0.1, and Deno refuses it a read outside its roots",
+    "a running helper listens on one TCP socket, on 127.0.0.1, and holds no net permission; Deno refuses it a read outside its roots",
   ignore: Deno.build.os !== "linux",
   fn: async () => {
     const env = await warmWorld();
@@ -115,7 +115,15 @@ Deno.test({
       const port = portOf(env)!;
       // 0100007F is 127.0.0.1 as the kernel writes it; 0A is LISTEN.
       const own = `0100007F:${port.toString(16).toUpperCase().padStart(4, "0")}`;
-      assert.deepEqual(held, [{ local: own, state: "0A" }], "one TCP socket: its loopback listener");
+      assert.deepEqual(held.filter((h) => h.state === "0A"), [{ local: own, state: "0A" }], "one listener");
+      // Besides it, at most connections it accepted there (a status request just answered).
+      assert.ok(
+        held.every((h) => h.local === own),
+        `every TCP socket is on its own port: ${JSON.stringify(held)}`,
+      );
+      // Once listening, it gave up its net permission: it can connect to nothing, listen nowhere else.
+      const status = (await frame(env, { op: "status" }))?.header.status as { net?: string } | undefined;
+      assert.ok(status?.net !== undefined && status.net !== "granted", `net: ${status?.net}`);
       // A request naming another home: the config read there is Deno's to refuse.
       const other = await tempHome();
       try {
