@@ -177,13 +177,23 @@ Deno.test("an impostor that proves a secret of its own gets only the in-process 
     for (const [i, [what, reply]] of IMPOSTORS.entries()) {
       const fake = await impostor(env, reply);
       try {
-        const t0 = performance.now();
-        const r = await runCli(["hook", "user-prompt"], {
-          env: { ...env, ...ON },
-          stdin: claudeJson(CONTRADICTION, `w${i}`),
-        });
-        const wall = performance.now() - t0;
-        assert.equal(fake.connections(), 1, `${what}: the client asked the impostor`);
+        // The fallback is a cold in-process run after the client's wait: on a loaded machine it can
+        // pass the hook's deadline and print nothing (what the hook then does). Only nothing, or the
+        // in-process hint, may come out; up to three prompts to see the hint.
+        let r = { code: -1, stdout: "", stderr: "" };
+        let wall = 0;
+        let attempts = 0;
+        while (attempts < 3 && r.stdout === "") {
+          attempts++;
+          const t0 = performance.now();
+          r = await runCli(["hook", "user-prompt"], {
+            env: { ...env, ...ON },
+            stdin: claudeJson(CONTRADICTION, `w${i}`),
+          });
+          wall = performance.now() - t0;
+          assert.deepEqual([r.code, r.stderr], [0, ""], `${what}: exit 0, nothing on stderr`);
+        }
+        assert.equal(fake.connections(), attempts, `${what}: the client asked the impostor`);
         assert.deepEqual(
           [r.code, r.stdout, r.stderr],
           [0, cold.stdout, ""],
