@@ -206,7 +206,11 @@ export function parseConfig(text: string, path: string, home: string): Config {
   };
 }
 
-/** True for http(s) URLs whose host is one of the loopback names verdict's net permission holds. */
+/**
+ * True for http URLs whose host is one of the loopback names verdict's net permission holds. Not
+ * https: the judge's client speaks plain HTTP over its own connection to that address (so that no
+ * proxy variable can divert it, src/judge/direct.ts), and on loopback TLS would guard nothing.
+ */
 export function isLoopbackUrl(url: string): boolean {
   let parsed: URL;
   try {
@@ -214,7 +218,7 @@ export function isLoopbackUrl(url: string): boolean {
   } catch {
     return false;
   }
-  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return false;
+  if (parsed.protocol !== "http:") return false;
   if (parsed.username || parsed.password) return false;
   return isGrantedLoopback(parsed.hostname);
 }

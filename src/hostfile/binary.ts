@@ -47,6 +47,9 @@ export function selfCommand(execPath: string, mainModulePath: string, runFlags: 
 export const CHILD_DENO_ENV: Readonly<Record<string, string>> = {
   DENO_NO_UPDATE_CHECK: "1",
   DENO_NO_PROMPT: "1",
+  // Deno's OpenTelemetry export, which an inherited OTEL_DENO=true would turn on (doctor's probe
+  // gets doctor's environment): it sends to a collector, possibly another machine's.
+  OTEL_DENO: "false",
 };
 
 /** `env` with CHILD_DENO_ENV over it (pure): the environment of a Deno process verdict starts. */

@@ -15,7 +15,10 @@ export function connectTarget(url: URL): { hostname: string; port: number } {
   return { hostname, port };
 }
 
-/** A client whose every connection is to `url`'s own host and port; close it when done. */
+/**
+ * A client whose every connection is to `url`'s own host and port, in plain HTTP (the transport
+ * carries no TLS: the config takes http:// URLs only); close it when done.
+ */
 export function directClient(url: URL): Deno.HttpClient {
   return Deno.createHttpClient({ proxy: { transport: "tcp", ...connectTarget(url) } });
 }

@@ -60,6 +60,8 @@ Deno.test("a non-loopback judge service URL is a config error", () => {
       "https://api.example.com/v1",
       "http://user:pw@127.0.0.1/",
       "ftp://127.0.0.1/",
+      // Loopback, but the judge's direct client speaks plain HTTP.
+      "https://127.0.0.1:8443/v1",
     ]
   ) {
     assert.throws(

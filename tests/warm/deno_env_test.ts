@@ -12,13 +12,24 @@ import { denoDir, runCli } from "../cli_helper.ts";
 import { answered, removeWorld, until, warmWorld } from "./_warm.ts";
 
 Deno.test("the environment of a helper a hook starts, and of doctor's probe, turns Deno's update check and prompts off", () => {
-  const agent = { HOME: "/home/u", PATH: "/bin", HTTPS_PROXY: "http://127.0.0.1:3128", DENO_NO_PROMPT: "" };
+  const agent = {
+    HOME: "/home/u",
+    PATH: "/bin",
+    HTTPS_PROXY: "http://127.0.0.1:3128",
+    DENO_NO_PROMPT: "",
+    OTEL_DENO: "true",
+  };
   for (const env of [helperEnv(agent, "/"), probeEnv(agent)]) {
     assert.equal(env.DENO_NO_UPDATE_CHECK, "1");
     assert.equal(env.DENO_NO_PROMPT, "1");
+    assert.equal(env.OTEL_DENO, "false");
     assert.equal(env.HOME, "/home/u");
   }
-  assert.deepEqual(Object.keys(CHILD_DENO_ENV).sort(), ["DENO_NO_PROMPT", "DENO_NO_UPDATE_CHECK"]);
+  assert.deepEqual(Object.keys(CHILD_DENO_ENV).sort(), [
+    "DENO_NO_PROMPT",
+    "DENO_NO_UPDATE_CHECK",
+    "OTEL_DENO",
+  ]);
 });
 
 /** Starts a helper through start.ts's startHelper with exactly `env` as the hook's environment. */
