@@ -167,7 +167,14 @@ async function serveLocked(
   const secret = newSecret();
   // Synchronous: a handshake waits on no worker thread (WebCrypto's sign runs on one).
   const sign: Signer = (message) => new Uint8Array(createHmac("sha256", secret).update(message).digest());
-  const inode = writePrivateFile(addressFile, formatAddress({ port, secret }));
+  let inode: number | null;
+  try {
+    inode = writePrivateFile(addressFile, formatAddress({ port, secret }));
+  } catch (err) {
+    listener.close();
+    archive.close();
+    throw err;
+  }
   settings.onListening?.(port, addressFile);
   const idleMs = settings.idleMs ?? WARM_IDLE_MS;
   const startedAt = new Date().toISOString();
