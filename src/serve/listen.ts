@@ -118,8 +118,8 @@ export function mcpUrl(settings: Pick<ListenSettings, "host" | "port">): string 
 
 /**
  * The Host header values a request may carry (lower case, with the port), or null when any
- * Host is accepted: a wildcard bind cannot know the names it is reached by, and there the
- * token (required for every non-loopback bind) is the guard.
+ * Host is accepted: a wildcard bind cannot know the names it is reached by. resolveListen
+ * refuses every bind but the loopback names, so only settings made by hand carry one.
  */
 export function allowedHosts(settings: ListenSettings): ReadonlySet<string> | null {
   if (settings.wildcard) return null;
