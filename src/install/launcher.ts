@@ -9,6 +9,7 @@
  * The script's text is pure (launcherScript); writing it is the launcher's side of install and
  * `schedule install` (writeLauncher), which runs with the command's full permissions.
  */
+import { CHILD_DENO_ENV } from "../hostfile/binary.ts";
 import { dirname, type Env, joinPath } from "../config/paths.ts";
 import { writeTextFileAtomic } from "../fsutil/atomic.ts";
 import { shellQuote } from "../hostfile/shell.ts";
@@ -41,6 +42,8 @@ export function launcherScript(spec: LauncherSpec): string {
   const words = [spec.deno, "run", ...spec.runFlags, `--config=${spec.denoConfig}`, spec.main];
   const lines = ["#!/bin/sh", LAUNCHER_MARKER];
   if (spec.denoDir) lines.push(`DENO_DIR=${shellQuote(spec.denoDir)}`, "export DENO_DIR");
+  // deno run from source must not ask Deno's release server at a hook (the compiled binary never does).
+  for (const [k, v] of Object.entries(CHILD_DENO_ENV)) lines.push(`${k}=${shellQuote(v)}`, `export ${k}`);
   lines.push(`exec ${words.map(shellQuote).join(" ")} "$@"`);
   return lines.join("\n") + "\n";
 }

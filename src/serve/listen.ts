@@ -5,7 +5,7 @@
  */
 import { type Env, resolvePath } from "../config/paths.ts";
 import { UsageError } from "../errors.ts";
-import { isGrantedLoopback } from "../config/loopback.ts";
+import { isGrantedLoopback } from "../config/config.ts";
 
 export const DEFAULT_BIND = "127.0.0.1";
 export const DEFAULT_PORT = 8933;
@@ -95,7 +95,7 @@ export function resolveListen(req: ListenRequest): ListenSettings {
   const tokenFile = rawToken === undefined ? null : resolvePath(rawToken, req.cwd, req.home);
   const loopback = isLoopbackHost(host);
   if (!loopback) {
-    // Token or not: the binary's own permission holds these names alone (src/config/loopback.ts).
+    // Token or not: the binary's own permission holds these names alone (src/config/config.ts, LOOPBACK_NAMES).
     throw new ServeRefusal(
       `refusing to listen on ${hostPort(host, port)}: verdict reaches the network on 127.0.0.1, localhost ` +
         "and ::1 alone",

@@ -7,7 +7,7 @@ import { compileArgs, hostTarget, INCLUDES, selectTargets, TARGETS } from "../..
 import { LOCK_FILE } from "../../src/task_flags.ts";
 import { verdictRunFlags } from "../../src/task_flags.ts";
 import denoJson from "../../deno.json" with { type: "json" };
-import { LOOPBACK_NAMES } from "../../src/config/loopback.ts";
+import { LOOPBACK_NAMES } from "../../src/config/config.ts";
 
 Deno.test("compile: the five release targets, each with its own output under dist/", () => {
   assert.deepEqual(
@@ -41,7 +41,7 @@ Deno.test("compile: every target bakes exactly the verdict task's permission, un
   assert.deepEqual(
     nets[0]!.slice("--allow-net=".length).split(",").map((h) => h.replace(/^\[(.*)\]$/, "$1")),
     [...LOOPBACK_NAMES],
-    "the names src/config/loopback.ts holds a judge URL and serve's bind to",
+    "the names src/config/config.ts (LOOPBACK_NAMES) holds a judge URL and serve's bind to",
   );
   // System information: the user's uid only (the warm helper's folder must be the user's own).
   assert.deepEqual(taskFlags.filter((f) => f.startsWith("--allow-sys")), ["--allow-sys=uid"]);

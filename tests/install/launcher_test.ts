@@ -11,7 +11,7 @@ import { LAUNCHER_MARKER, launcherPath, launcherScript, writeLauncher } from "..
 
 const AS_OF = "2026-03-05T00:00:00Z";
 
-Deno.test("launcherScript quotes every word and carries DENO_DIR; writeLauncher never replaces another file", async () => {
+Deno.test("launcherScript quotes every word, carries DENO_DIR and turns Deno's update check off; writeLauncher never replaces another file", async () => {
   const text = launcherScript({
     deno: "/opt/deno dir/deno",
     runFlags: ["--quiet", "--lock=/src/it's/deno.lock"],
@@ -26,6 +26,12 @@ Deno.test("launcherScript quotes every word and carries DENO_DIR; writeLauncher 
       LAUNCHER_MARKER,
       "DENO_DIR=/cache/deno",
       "export DENO_DIR",
+      "DENO_NO_UPDATE_CHECK=1",
+      "export DENO_NO_UPDATE_CHECK",
+      "DENO_NO_PROMPT=1",
+      "export DENO_NO_PROMPT",
+      "OTEL_DENO=false",
+      "export OTEL_DENO",
       `exec '/opt/deno dir/deno' run --quiet '--lock=/src/it'\\''s/deno.lock' '--config=/src/deno.json' /src/main.ts "$@"`,
       "",
     ].join("\n"),

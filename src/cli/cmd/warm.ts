@@ -57,7 +57,9 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   const status = problem === null ? await ask(address, op, build) : null;
   const trouble = op === "status" ? [hookTroubleLine(plan)] : [];
   if (status === null) {
-    await io.stdout([`verdict warm: no helper running (address file ${address})`, ...trouble].join("\n") + "\n");
+    await io.stdout(
+      [`verdict warm: no helper running (address file ${address})`, ...trouble].join("\n") + "\n",
+    );
     return op === "stop" ? EXIT.ok : EXIT.finding;
   }
   if (op === "stop") {
