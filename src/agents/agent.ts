@@ -41,6 +41,11 @@ export interface AgentEntry {
   /** A sentence fragment for `doctor --help`: what its own check (AgentKit.doctor) looks at. */
   readonly checksHelp: string;
   /**
+   * Why verdict registers no MCP server with this agent (it has no MCP support), for messages;
+   * absent when one of its host files registers it (HostFile.mcpState).
+   */
+  readonly noMcp?: string;
+  /**
    * Loads the agent's hook dialect, or null when verdict wires no hook into it. One small module
    * importing no code but other dialects, since it is the only part of an agent the per-prompt
    * hook loads (tests/cli/commands_test.ts holds it so).

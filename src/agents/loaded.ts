@@ -20,6 +20,7 @@ export const AGENT_FOLDERS: Readonly<Record<string, () => Promise<{ readonly kit
   opencode: () => import("./opencode/mod.ts"),
   qwen: () => import("./qwen/mod.ts"),
   copilot: () => import("./copilot/mod.ts"),
+  pi: () => import("./pi/mod.ts"),
 };
 
 /** Loads every agent's folder, in table order. */

@@ -85,6 +85,19 @@ export const AGENTS: readonly AgentEntry[] = [
       "off (disableAllHooks), with how many folders its trust list holds",
     hookDialect: () => import("./copilot/hook_dialect.ts"),
   },
+  {
+    id: "pi",
+    label: "pi",
+    wires: "extension (hint and compaction verdict)",
+    readsHelp: "typed prompts and memory-file writes from pi sessions (~/.pi/agent/sessions; " +
+      "`pi -p` runs only with include_headless, told apart by verdict's extension)",
+    installHelp: "a TypeScript extension extensions/verdict.ts in $PI_CODING_AGENT_DIR, else ~/.pi/agent " +
+      "(the hint before pi starts on a prompt, the compaction verdict and its handoff; uninstall deletes " +
+      "it). No MCP server: pi has no MCP support.",
+    checksHelp: "its extension is verdict's, runs this verdict and is not excluded in settings.json",
+    noMcp: "pi has no MCP support, by design",
+    hookDialect: () => import("./pi/hook_dialect.ts"),
+  },
 ];
 
 /** Every agent id: the `origin` values of agent records. */

@@ -234,11 +234,24 @@ async function mcpCheck(job: DoctorJob, agents: readonly Agent[]): Promise<Check
     ? ""
     : `; the "verdict" server in ${andList(others)} runs another program, not "verdict mcp"`;
   const foreignFix = "remove or rename that entry by hand, then run verdict install";
+  const takers = agents.filter((a) => a.noMcp === undefined);
+  const without = agents.filter((a) => a.noMcp !== undefined && jobAgent(job, a).present);
+  if (
+    ours.length === 0 && others.length === 0 && without.length > 0 &&
+    !takers.some((a) => jobAgent(job, a).present)
+  ) {
+    // Only agents without MCP support are here (pi): nothing to register it with.
+    return check(
+      "mcp",
+      "skip",
+      `no agent found here takes an MCP server (${without.map((a) => a.noMcp).join("; ")})`,
+    );
+  }
   if (ours.length === 0) {
     return check(
       "mcp",
       "fail",
-      `the MCP server is registered with ${noneOfList(agents.map((a) => a.label))}${foreign}`,
+      `the MCP server is registered with ${noneOfList(takers.map((a) => a.label))}${foreign}`,
       others.length === 0 ? "run verdict install" : foreignFix,
     );
   }

@@ -8,6 +8,7 @@ import { CODEX_SAMPLES } from "./codex/samples.ts";
 import { COPILOT_SAMPLES } from "./copilot/samples.ts";
 import { GEMINI_SAMPLES } from "./gemini/samples.ts";
 import { OPENCODE_SAMPLES } from "./opencode/samples.ts";
+import { PI_SAMPLES } from "./pi/samples.ts";
 import { QWEN_SAMPLES } from "./qwen/samples.ts";
 
 export const ALL_SAMPLES: readonly AgentSamples[] = [
@@ -17,4 +18,5 @@ export const ALL_SAMPLES: readonly AgentSamples[] = [
   OPENCODE_SAMPLES,
   QWEN_SAMPLES,
   COPILOT_SAMPLES,
+  PI_SAMPLES,
 ];

@@ -62,7 +62,12 @@ Deno.test("registry: ids, reader kinds and host file roles are unique; every row
     );
     assert.ok(agent.sessions.length > 0, `${agent.id}: no session reader`);
     assert.ok(agent.hostFiles.length > 0, `${agent.id}: nothing for install to wire`);
-    assert.ok(agent.hostFiles.some((f) => f.mcpState), `${agent.id}: no file registers the MCP server`);
+    // An agent without MCP support says so (noMcp) instead of registering the server.
+    assert.equal(
+      agent.hostFiles.some((f) => f.mcpState),
+      agent.noMcp === undefined,
+      `${agent.id}: either a file registers the MCP server or noMcp says why none can`,
+    );
     if (agent.memory) {
       assert.ok(agent.sessions.some((r) => r.kind === agent.memory!.under), `${agent.id}: memory.under`);
     }

@@ -52,6 +52,12 @@ export const CLIENTS = {
     pkg: "opencode-ai",
     pinned: "1.18.33",
   },
+  "pi": {
+    id: "pi",
+    label: "pi",
+    pkg: "@mariozechner/pi-coding-agent",
+    pinned: "0.73.1",
+  },
 } as const satisfies Record<string, ClientSpec>;
 
 export type ClientId = keyof typeof CLIENTS;
