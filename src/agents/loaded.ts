@@ -21,6 +21,7 @@ export const AGENT_FOLDERS: Readonly<Record<string, () => Promise<{ readonly kit
   qwen: () => import("./qwen/mod.ts"),
   copilot: () => import("./copilot/mod.ts"),
   pi: () => import("./pi/mod.ts"),
+  cline: () => import("./cline/mod.ts"),
 };
 
 /** Loads every agent's folder, in table order. */

@@ -98,6 +98,19 @@ export const AGENTS: readonly AgentEntry[] = [
     noMcp: "pi has no MCP support, by design",
     hookDialect: () => import("./pi/hook_dialect.ts"),
   },
+  {
+    id: "cline",
+    label: "Cline CLI",
+    wires: "hint plugin and MCP server",
+    readsHelp: "typed prompts and .clinerules / AGENTS.md writes from Cline CLI sessions " +
+      '(~/.cline/data/sessions/*/*.messages.json, each read whole; `cline "<prompt>"` runs only with ' +
+      "include_headless, told apart by the session's meta file)",
+    installHelp: "a hint plugin plugins/verdict.js in $CLINE_DIR, else ~/.cline (it runs before each " +
+      "prompt; uninstall deletes it), and mcpServers.verdict in data/settings/cline_mcp_settings.json " +
+      "there ($CLINE_DATA_DIR moves data/). No compaction verdict: Cline runs no hook before a compaction.",
+    checksHelp: "its hint plugin is verdict's and runs this verdict",
+    hookDialect: () => import("./cline/hook_dialect.ts"),
+  },
 ];
 
 /** Every agent id: the `origin` values of agent records. */

@@ -4,6 +4,7 @@
  */
 import type { AgentSamples } from "./_samples.ts";
 import { CLAUDE_SAMPLES } from "./claude/samples.ts";
+import { CLINE_SAMPLES } from "./cline/samples.ts";
 import { CODEX_SAMPLES } from "./codex/samples.ts";
 import { COPILOT_SAMPLES } from "./copilot/samples.ts";
 import { GEMINI_SAMPLES } from "./gemini/samples.ts";
@@ -19,4 +20,5 @@ export const ALL_SAMPLES: readonly AgentSamples[] = [
   QWEN_SAMPLES,
   COPILOT_SAMPLES,
   PI_SAMPLES,
+  CLINE_SAMPLES,
 ];

@@ -37,7 +37,7 @@ Deno.test("deno task demo on an empty Deno cache prints the demo, with no Downlo
     assert.doesNotMatch(text, /Download/, "a Download line reached the demo's output");
     assert.match(
       text,
-      /^demo: no Claude Code, Codex, .* or pi history here; using the bundled examples/m,
+      /^demo: no Claude Code, Codex, .* or Cline CLI history here; using the bundled examples/m,
     );
     assert.match(text, /^collect: \d+ new/m);
     // The look-up is built from a decision the archive holds, not a canned question.

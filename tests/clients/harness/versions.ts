@@ -58,6 +58,12 @@ export const CLIENTS = {
     pkg: "@mariozechner/pi-coding-agent",
     pinned: "0.73.1",
   },
+  "cline": {
+    id: "cline",
+    label: "Cline CLI",
+    pkg: "cline",
+    pinned: "3.0.65",
+  },
 } as const satisfies Record<string, ClientSpec>;
 
 export type ClientId = keyof typeof CLIENTS;
