@@ -6,13 +6,40 @@
  * (its log says "plugin-sandbox call timed out"). A plugin written while Cline runs takes effect
  * at its next session. Cline has no moment before a compaction a plugin can reach, so the check
  * says the compaction verdict is not wired.
+ *
+ * Cline logs a plugin it could not load (`"msg":"plugin loading failed; continuing without plugins
+ * (…)"` in `<data>/logs/cline.log`, after the run's `"msg":"CLI run started"`) and nothing when
+ * the plugins load. When the newest of those two lines is a failure, Cline's last run went without
+ * the hint, and the check says why (a timed-out import: raise CLINE_PLUGIN_IMPORT_TIMEOUT_MS, which
+ * Cline's hub daemon reads when it starts).
  */
 import { type Check, check, reason } from "../../install/checks.ts";
 import type { DoctorContext } from "../agent.ts";
 import { IMPORT_TIMEOUT_VARIABLE, isOurPlugin, pluginProgram } from "./plugin.ts";
 
-/** The role of the plugin file. */
+/** The role of the plugin file, and of Cline's log (doctor reads it, install never edits it). */
 export const PLUGIN_ROLE = "cline-plugin";
+export const LOG_ROLE = "cline-log";
+
+const RUN_STARTED = '"msg":"CLI run started"';
+const PLUGINS_FAILED = '"msg":"plugin loading failed';
+
+/** The last run's plugin failure in Cline's log text (its time and message), or null. */
+export function lastRunPluginFailure(log: string): { time: string; msg: string } | null {
+  const lines = log.split("\n");
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (line.includes(RUN_STARTED)) return null;
+    if (!line.includes(PLUGINS_FAILED)) continue;
+    try {
+      const o = JSON.parse(line) as Record<string, unknown>;
+      return { time: String(o.time ?? "?"), msg: String(o.msg ?? "") };
+    } catch {
+      return { time: "?", msg: "plugin loading failed" };
+    }
+  }
+  return null;
+}
 
 const FIX = "run verdict install --cline";
 
@@ -41,6 +68,24 @@ export async function pluginCheck(ctx: DoctorContext): Promise<Check> {
       "warn",
       `the plugin runs ${program ?? "an unknown program"}, but this verdict is ${ctx.bin}`,
       `${FIX} to point it here`,
+    );
+  }
+  const logPath = ctx.agent.files.find((f) => f.role === LOG_ROLE)?.path ?? null;
+  let failure: { time: string; msg: string } | null = null;
+  try {
+    const log = logPath === null ? null : await ctx.read(logPath);
+    failure = log === null ? null : lastRunPluginFailure(log);
+  } catch {
+    // An unreadable log says nothing about the plugin.
+  }
+  if (failure !== null) {
+    return check(
+      "plugin",
+      "warn",
+      `Cline's last run (${failure.time}) went without plugins, so without the hint: its log says "${failure.msg}"`,
+      failure.msg.includes("timed out")
+        ? `end Cline's hub daemon (cline hub stop), then start cline with ${IMPORT_TIMEOUT_VARIABLE}=15000 set`
+        : `see ${logPath}`,
     );
   }
   return check(

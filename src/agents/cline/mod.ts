@@ -13,12 +13,12 @@
  *   mcpServers.verdict in `<data>/settings/cline_mcp_settings.json` (mcp.ts). No compaction
  *   verdict: Cline runs no hook before a compaction (its hook table maps PreCompact to nothing,
  *   and a plugin's hooks are around runs, model calls and tools only).
- * - Doctor: the plugin (doctor.ts).
+ * - Doctor: the plugin, and whether Cline's log says its last run could not load plugins (doctor.ts).
  */
 import { basename, dirname, joinPath } from "../../config/paths.ts";
 import type { AgentEnv, AgentKit, SideFileReader } from "../agent.ts";
 import { depthBelow, folderFromEnv } from "../folders.ts";
-import { PLUGIN_ROLE, pluginCheck } from "./doctor.ts";
+import { LOG_ROLE, PLUGIN_ROLE, pluginCheck } from "./doctor.ts";
 import { clineMcpState, installClineMcp, uninstallClineMcp } from "./mcp.ts";
 import { installPlugin, uninstallPlugin } from "./plugin.ts";
 import { type ClineSessionFacts, createClineParser, NO_FACTS, sessionFacts } from "./session.ts";
@@ -101,6 +101,7 @@ export const kit: AgentKit = {
       mcpState: clineMcpState,
     },
   ],
+  doctorFiles: [{ role: LOG_ROLE, path: (at) => joinPath(clineData(at), "logs", "cline.log") }],
   judgeTranscript: null,
   doctor: async (ctx) => [await pluginCheck(ctx)],
 };

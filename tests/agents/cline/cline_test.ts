@@ -25,9 +25,11 @@ import {
 } from "../../../src/agents/cline/plugin.ts";
 import { clineMcpState, installClineMcp, uninstallClineMcp } from "../../../src/agents/cline/mcp.ts";
 import { dialect } from "../../../src/agents/cline/hook_dialect.ts";
+import { lastRunPluginFailure } from "../../../src/agents/cline/doctor.ts";
 import { HostFileError } from "../../../src/install/errors.ts";
 import type { VerdictRecord } from "../../../src/collect/record.ts";
 import { feed, splitLines } from "../../collect/_feed.ts";
+import { runCli, tempHome } from "../../cli_helper.ts";
 import { CLINE_EXPECTATIONS, messagesFile, metaFile } from "./expectations.ts";
 
 const SAMPLES = fileURLToPath(new URL("../../fixtures/agents/cline/samples/", import.meta.url));
@@ -314,4 +316,47 @@ Deno.test("cline hook dialect: the hint as additionalContext, nothing for the co
   assert.equal(input.prompt, "p");
   assert.equal(input.session, "s");
   assert.equal(input.event, "user-prompt");
+});
+
+Deno.test("cline doctor: the last run's plugin failure in Cline's real log, and none once a later run started", () => {
+  const log = Deno.readTextFileSync(`${SAMPLES}plugin-timeout.log`);
+  const failure = lastRunPluginFailure(log);
+  assert.deepEqual(failure, {
+    time: "2026-12-07T02:23:49.305Z",
+    msg:
+      "plugin loading failed; continuing without plugins (plugin-sandbox call timed out after 1ms: initialize)",
+  });
+  const later = '{"level":30,"time":"2026-12-07T02:30:00.000Z","msg":"CLI run started"}';
+  assert.equal(lastRunPluginFailure(`${log}${later}\n`), null);
+  assert.equal(lastRunPluginFailure(""), null);
+});
+
+Deno.test("cline doctor: verdict doctor warns when Cline's last run loaded no plugin, and is ok once a later run started", async () => {
+  const home = await tempHome();
+  const env = { HOME: home, VERDICT_BIN: "/opt/verdict/bin/verdict" };
+  await Deno.mkdir(`${home}/.cline/data/logs`, { recursive: true });
+  const install = await runCli(["install", "--cline"], { env });
+  assert.equal(install.code, 0, install.stderr);
+  assert.match(install.stdout, /CLINE_PLUGIN_IMPORT_TIMEOUT_MS/, "install's note on the import timeout");
+  const log = `${home}/.cline/data/logs/cline.log`;
+  await Deno.writeTextFile(log, Deno.readTextFileSync(`${SAMPLES}plugin-timeout.log`));
+  const plugin = async () => {
+    const r = await runCli(["doctor", "--json"], { env });
+    const checks = JSON.parse(r.stdout).checks as {
+      id: string;
+      status: string;
+      message: string;
+      fix?: string;
+    }[];
+    return checks.find((c) => c.id === "cline plugin")!;
+  };
+  const warned = await plugin();
+  assert.equal(warned.status, "warn", warned.message);
+  assert.match(warned.message, /went without plugins.*timed out after 1ms/);
+  assert.match(JSON.stringify(warned), /CLINE_PLUGIN_IMPORT_TIMEOUT_MS=15000/);
+  await Deno.writeTextFile(log, '{"time":"2026-12-07T02:30:00.000Z","msg":"CLI run started"}\n', {
+    append: true,
+  });
+  const ok = await plugin();
+  assert.equal(ok.status, "ok", ok.message);
 });
