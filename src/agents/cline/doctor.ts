@@ -13,7 +13,7 @@
  * the hint, and the check says why (a timed-out import: raise CLINE_PLUGIN_IMPORT_TIMEOUT_MS, which
  * Cline's hub daemon reads when it starts).
  */
-import { type Check, check, reason } from "../../install/checks.ts";
+import { type Check, check, reason } from "../../hostfile/checks.ts";
 import type { DoctorContext } from "../agent.ts";
 import { IMPORT_TIMEOUT_VARIABLE, isOurPlugin, pluginProgram } from "./plugin.ts";
 

@@ -5,18 +5,18 @@
  * "command", "args", "env"}}`); Cline also reads the older flat shape (`command`, `args`), which
  * is recognised as verdict's own too. Each session loads the file's servers at its start and
  * offers their tools to the model as `verdict__<tool>` (seen with 3.0.65). The edits are the
- * shared ones (src/install/mcp_servers.ts); a settings file left empty by uninstall is deleted.
+ * shared ones (src/hostfile/mcp_servers.ts); a settings file left empty by uninstall is deleted.
  */
-import type { McpState } from "../agent.ts";
-import type { EditResult } from "../../install/errors.ts";
-import { removedWhenEmpty } from "../../install/host_json.ts";
+import type { EditResult, MayPrune } from "../../hostfile/errors.ts";
+import { removedWhenEmpty } from "../../hostfile/host_json.ts";
 import {
   installMcpServer,
   isVerdictMcpEntry,
   type McpServersSpec,
   mcpServerState,
+  type McpState,
   uninstallMcpServer,
-} from "../../install/mcp_servers.ts";
+} from "../../hostfile/mcp_servers.ts";
 import { isObject } from "../json.ts";
 
 /** Keys of an entry a person may set in Cline (its settings screen turns a server off with `disabled`). */
@@ -47,8 +47,8 @@ export function installClineMcp(
 }
 
 /** Removes mcpServers.verdict; a settings file left with nothing in it is deleted. */
-export function uninstallClineMcp(text: string, path: string): EditResult {
-  return removedWhenEmpty(uninstallMcpServer(CLINE_MCP, text, path));
+export function uninstallClineMcp(text: string, path: string, mayPrune?: MayPrune): EditResult {
+  return removedWhenEmpty(uninstallMcpServer(CLINE_MCP, text, path, mayPrune));
 }
 
 export function clineMcpState(text: string, path: string): McpState {

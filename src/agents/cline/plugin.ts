@@ -19,7 +19,7 @@
  * (CLINE_PLUGIN_IMPORT_TIMEOUT_MS); the file imports only node:child_process, so it loads as
  * fast as a plugin can, and install's note says what to raise on a slow machine.
  */
-import { type EditResult, HostFileError } from "../../install/errors.ts";
+import { type EditResult, HostFileError } from "../../hostfile/errors.ts";
 
 /** First line of every plugin install writes: how install and uninstall know the file is ours. */
 export const PLUGIN_MARKER =

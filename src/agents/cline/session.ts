@@ -30,9 +30,9 @@
  * - A document that does not parse (a read that met a writer midway) waits in the carry and is
  *   completed by the lines a later read adds; past MAX_PENDING_BYTES it is dropped and counted.
  */
-import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
-import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
-import { isMemoryPath } from "../../collect/memory_files.ts";
+import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../record/line_parser.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
+import { isMemoryPath } from "../memory_files.ts";
 import { isObject } from "../json.ts";
 
 /** What the session's meta file (`<id>.json`) says, as the reader's context hands it over. */

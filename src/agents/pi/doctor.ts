@@ -6,7 +6,7 @@
  * written while pi runs takes effect at its next start (or `/reload`).
  */
 import { parseJsonc } from "../../config/jsonc.ts";
-import { type Check, check, reason } from "../../install/checks.ts";
+import { type Check, check, reason } from "../../hostfile/checks.ts";
 import type { DoctorContext } from "../agent.ts";
 import { isObject } from "../json.ts";
 import { extensionProgram, isOurExtension } from "./extension.ts";

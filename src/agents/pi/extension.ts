@@ -21,7 +21,7 @@
  * - `session_compact`: `verdict hook session-start` with source "compact" gives the handoff back;
  *   it reaches the model with the next prompt (added to that prompt's custom message).
  */
-import { type EditResult, HostFileError } from "../../install/errors.ts";
+import { type EditResult, HostFileError } from "../../hostfile/errors.ts";
 
 /** First line of every extension install writes: how install and uninstall know the file is ours. */
 export const EXTENSION_MARKER =

@@ -27,9 +27,9 @@
  *   within a session only). A prompt or note without a usable time is skipped and counted in
  *   `malformed`, as every reader does. Unknown entries are ignored; nothing throws.
  */
-import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../collect/line_parser.ts";
-import { recordId, toRfc3339, type VerdictRecord } from "../../collect/record.ts";
-import { awaitResult, isMemoryPath, takeAwaited } from "../../collect/memory_files.ts";
+import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../record/line_parser.ts";
+import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
+import { awaitResult, isMemoryPath, takeAwaited } from "../memory_files.ts";
 import { isObject, looksLikeObjectLine, parseObjectLine } from "../json.ts";
 
 /** The customType of the entries verdict's extension appends (extension.ts). */

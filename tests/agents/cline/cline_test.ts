@@ -26,8 +26,8 @@ import {
 import { clineMcpState, installClineMcp, uninstallClineMcp } from "../../../src/agents/cline/mcp.ts";
 import { dialect } from "../../../src/agents/cline/hook_dialect.ts";
 import { lastRunPluginFailure } from "../../../src/agents/cline/doctor.ts";
-import { HostFileError } from "../../../src/install/errors.ts";
-import type { VerdictRecord } from "../../../src/collect/record.ts";
+import { HostFileError } from "../../../src/hostfile/errors.ts";
+import type { VerdictRecord } from "../../../src/record/record.ts";
 import { feed, splitLines } from "../../collect/_feed.ts";
 import { runCli, tempHome } from "../../cli_helper.ts";
 import { CLINE_EXPECTATIONS, messagesFile, metaFile } from "./expectations.ts";

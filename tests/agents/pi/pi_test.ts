@@ -17,7 +17,7 @@ import {
 import { excludingEntries } from "../../../src/agents/pi/doctor.ts";
 import { asClaudeTranscript } from "../../../src/agents/pi/judge_lines.ts";
 import { dialect } from "../../../src/agents/pi/hook_dialect.ts";
-import { HostFileError } from "../../../src/install/errors.ts";
+import { HostFileError } from "../../../src/hostfile/errors.ts";
 import { feed, spaced, splitLines } from "../../collect/_feed.ts";
 import { PI_EXPECTATIONS } from "./expectations.ts";
 
