@@ -306,8 +306,8 @@ Deno.test("doctor: an MCP entry named verdict that runs another program is named
     id: "mcp",
     status: "fail",
     message:
-      `the MCP server is registered with none of Claude Code, Codex, Gemini CLI, OpenCode, Qwen Code or ` +
-      `Copilot CLI; the "verdict" server in Claude Code (${home}/.claude.json) runs another program, not ` +
+      `the MCP server is registered with none of Claude Code, Codex, Gemini CLI, OpenCode, Qwen Code, ` +
+      `Copilot CLI or Cline CLI; the "verdict" server in Claude Code (${home}/.claude.json) runs another program, not ` +
       `"verdict mcp"`,
     fix: "remove or rename that entry by hand, then run verdict install",
   });
