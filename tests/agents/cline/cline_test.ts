@@ -360,3 +360,24 @@ Deno.test("cline doctor: verdict doctor warns when Cline's last run loaded no pl
   const ok = await plugin();
   assert.equal(ok.status, "ok", ok.message);
 });
+
+Deno.test("cline plugin: a program path or variable holding quotes, newlines or code stays a string in the plugin", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "verdict-cline-inject-" });
+  try {
+    const bin =
+      `${dir}/a"; globalThis.VERDICT_INJECTED = 1; "\n*/ \`\${globalThis.VERDICT_INJECTED = 2}\`/verdict`;
+    const env = { VERDICT_CONFIG: `x\u2028"}; globalThis.VERDICT_INJECTED = 3; ({"` };
+    const text = installPlugin("", `${dir}/verdict.js`, bin, env).text;
+    assert.equal(pluginProgram(text), bin);
+    await Deno.writeTextFile(`${dir}/verdict.js`, text);
+    const plugin = (await import(`file://${dir}/verdict.js`)).default;
+    assert.equal(plugin.name, "verdict");
+    assert.equal(
+      (globalThis as Record<string, unknown>).VERDICT_INJECTED,
+      undefined,
+      "the plugin ran injected code",
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
