@@ -29,6 +29,8 @@
  *   A prompt or note without a usable time is skipped and counted in `malformed`.
  * - A document that does not parse (a read that met a writer midway) waits in the carry and is
  *   completed by the lines a later read adds; past MAX_PENDING_BYTES it is dropped and counted.
+ *   Cline ends the document with a line break (seen): the collector feeds a last line without one
+ *   only when it is complete JSON, which a lone `}` is not, so such a document waits for its end.
  */
 import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../record/line_parser.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";

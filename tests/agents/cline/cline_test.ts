@@ -29,7 +29,7 @@ import { lastRunPluginFailure } from "../../../src/agents/cline/doctor.ts";
 import { HostFileError } from "../../../src/hostfile/errors.ts";
 import type { VerdictRecord } from "../../../src/record/record.ts";
 import { feed, splitLines } from "../../collect/_feed.ts";
-import { runCli, tempHome } from "../../cli_helper.ts";
+import { exportedRecords, runCli, tempHome } from "../../cli_helper.ts";
 import { CLINE_EXPECTATIONS, messagesFile, metaFile } from "./expectations.ts";
 
 const SAMPLES = fileURLToPath(new URL("../../fixtures/agents/cline/samples/", import.meta.url));
@@ -380,4 +380,43 @@ Deno.test("cline plugin: a program path or variable holding quotes, newlines or 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("cline collect: a session document Cline rewrites with more messages is read whole again, with no record twice", async () => {
+  const exp = CLINE_EXPECTATIONS[0]!;
+  const home = await tempHome();
+  const env = { HOME: home };
+  const dir = `${home}/.cline/data/sessions/${exp.session}`;
+  await Deno.mkdir(dir, { recursive: true });
+  await Deno.copyFile(`${SAMPLES}${metaFile(exp.session)}`, `${dir}/${exp.session}.json`);
+  const full = Deno.readTextFileSync(`${SAMPLES}${messagesFile(exp.session)}`);
+  const doc = JSON.parse(full);
+  const path = `${dir}/${exp.session}.messages.json`;
+  // As Cline leaves it after the first prompt's answer: the first two messages, an earlier updated_at.
+  await Deno.writeTextFile(
+    path,
+    JSON.stringify(
+      { ...doc, updated_at: "2026-12-07T02:03:04.800Z", messages: doc.messages.slice(0, 2) },
+      null,
+      2,
+    ) + "\n",
+  );
+  const first = await runCli(["collect"], { env });
+  assert.equal(first.code, 0, first.stderr);
+  assert.match(first.stderr, /\b1 new, 1 records\b/, first.stderr);
+  await Deno.writeTextFile(path, full);
+  const second = await runCli(["collect"], { env });
+  assert.equal(second.code, 0, second.stderr);
+  const records = (await exportedRecords(`${home}/.local/share/verdict/records.db`)).split("\n").filter((l) =>
+    l
+  )
+    .map((l) => JSON.parse(l));
+  assert.deepEqual(
+    records.map((r) => [r.kind, r.text, r.source_line]).sort(),
+    [
+      ...exp.prompts.map((p) => ["prompt", p.text, p.line]),
+      ...exp.notes.map((n) => ["note", n.text, n.line]),
+    ].sort(),
+  );
+  assert.match(second.stderr, new RegExp(`\\b3 new, ${records.length} records\\b`), second.stderr);
 });
