@@ -150,8 +150,8 @@ async function sourcesWorld(): Promise<{ home: string; env: Record<string, strin
 }
 
 /**
- * Gemini CLI, Qwen Code, Copilot CLI and OpenCode sessions holding one typed prompt per example,
- * each made from the agent's synthetic fixture (tests/fixtures/agents/<id>/home) by repeating
+ * Gemini CLI, Qwen Code, Copilot CLI, OpenCode, pi and Cline CLI sessions holding one typed prompt
+ * per example, each made from the agent's synthetic fixture (tests/fixtures/agents/<id>/home) by repeating
  * its typed prompt with the example as its text.
  */
 async function otherAgents(home: string): Promise<void> {
@@ -260,11 +260,54 @@ async function otherAgents(home: string): Promise<void> {
   } finally {
     db.close();
   }
+  // pi: the fixture session's header and mode entry, then each typed prompt.
+  const pi = ".pi/agent/sessions/--home-dev-shop--";
+  await Deno.mkdir(`${home}/${pi}`, { recursive: true });
+  const piName = "2026-03-02T09-15-00-000Z_01a24e25-2a4d-7667-8477-bea4c4534250.jsonl";
+  const piLines = (await Deno.readTextFile(`${AGENT_FIXTURES}pi/home/${pi}/${piName}`)).split("\n")
+    .filter((l) => l !== "").map((l) => JSON.parse(l));
+  const piHead = piLines.filter((e) => e.type === "session" || e.type === "custom");
+  await Deno.writeTextFile(
+    `${home}/${pi}/${piName}`,
+    [
+      ...piHead.map((e) => JSON.stringify(e)),
+      ...CREDENTIAL_EXAMPLES.map((ex, i) =>
+        JSON.stringify({
+          type: "message",
+          id: `p${String(i).padStart(7, "0")}`,
+          parentId: null,
+          timestamp: at(i),
+          message: { role: "user", content: [{ type: "text", text: said(i, ex.text) }], timestamp: 0 },
+        })
+      ),
+    ].join("\n") + "\n",
+  );
+  // Cline CLI: the fixture session's meta file, and its messages document with each typed prompt.
+  const clineId = "1772442900000_shop1";
+  const cline = `.cline/data/sessions/${clineId}`;
+  await Deno.mkdir(`${home}/${cline}`, { recursive: true });
+  await Deno.copyFile(
+    `${AGENT_FIXTURES}cline/home/${cline}/${clineId}.json`,
+    `${home}/${cline}/${clineId}.json`,
+  );
+  const clineDoc = JSON.parse(
+    await Deno.readTextFile(`${AGENT_FIXTURES}cline/home/${cline}/${clineId}.messages.json`),
+  );
+  clineDoc.messages = CREDENTIAL_EXAMPLES.map((ex, i) => ({
+    id: `c-${i}`,
+    role: "user",
+    content: [{ type: "text", text: `<user_input mode="act">${said(i, ex.text)}</user_input>` }],
+    ts: Date.parse(at(i)),
+  }));
+  await Deno.writeTextFile(
+    `${home}/${cline}/${clineId}.messages.json`,
+    JSON.stringify(clineDoc, null, 2) + "\n",
+  );
   assert.equal(n, CREDENTIAL_EXAMPLES.length);
 }
 
-/** Where each example is placed: Claude prompts, memory writes, history, Codex, four more agents, docs, memory files, commits. */
-const PLACES = 11;
+/** Where each example is placed: Claude prompts, memory writes, history, Codex, six more agents, docs, memory files, commits. */
+const PLACES = 13;
 
 Deno.test("no credential shape is stored from any source: every agent's sessions, history, notes, docs, memory files, commits", async () => {
   const w = await sourcesWorld();
