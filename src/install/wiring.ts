@@ -331,12 +331,19 @@ function stringRecord(v: unknown): Record<string, string> {
   >;
 }
 
-/** verdict's MCP entry in a JSON host file (`mcpServers.verdict`, or OpenCode's `mcp.verdict`). */
+/**
+ * verdict's MCP entry in a JSON host file (`mcpServers.verdict`, or OpenCode's `mcp.verdict`); the
+ * Cline CLI nests the command in the entry's `transport`.
+ */
 export function jsonMcpEntry(value: unknown): McpEntry | null {
   if (typeof value !== "object" || value === null) return null;
   const root = value as Record<string, Record<string, unknown> | undefined>;
-  const entry = (root.mcpServers?.verdict ?? root.mcp?.verdict) as Record<string, unknown> | undefined;
-  if (typeof entry !== "object" || entry === null) return null;
+  const outer = (root.mcpServers?.verdict ?? root.mcp?.verdict) as Record<string, unknown> | undefined;
+  if (typeof outer !== "object" || outer === null) return null;
+  const inner = outer.transport;
+  const entry = typeof inner === "object" && inner !== null && !Array.isArray(inner)
+    ? inner as Record<string, unknown>
+    : outer;
   const env = { ...stringRecord(entry.env), ...stringRecord(entry.environment) };
   if (Array.isArray(entry.command) && entry.command.every((w) => typeof w === "string")) {
     return entry.command.length > 0 ? { argv: entry.command as string[], env } : null;

@@ -80,6 +80,14 @@ Deno.test("the pure readers: a TOML table defined twice, the installed prompt ho
     },
   );
   assert.deepEqual(
+    jsonMcpEntry({
+      mcpServers: {
+        verdict: { transport: { type: "stdio", command: "/v", args: ["mcp"], env: { C: "3" } } },
+      },
+    }),
+    { argv: ["/v", "mcp"], env: { C: "3" } },
+  );
+  assert.deepEqual(
     tomlMcpEntry(
       '[x]\n[mcp_servers.verdict]\ncommand = "/a b/verdict"\nargs = ["mcp"]\nenv = { VERDICT_RECORDS = "/r.db" }\n[y]\n',
     ),
