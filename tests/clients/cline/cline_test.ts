@@ -206,6 +206,8 @@ Deno.test({
     assertIncludes(s.plugin, "verdict-cline-plugin");
     assert.match(s.doctor.stdout, /^ok +cline plugin +plugin \(the hint before each prompt\)/m);
     assert.match(s.doctor.stdout, /^ok +mcp /m);
+    // doctor starts the MCP server the way Cline's entry says (the command in its transport).
+    assert.match(s.doctor.stdout, /^ok +cline mcp run +.*lists \d+ tools \(verdict_recall/m, s.doctor.stdout);
     // Each of the five typed TUI prompts and the headless one ran the hint hook (tool turns do not).
     const ran = s.hookCalls.filter((c) => c.startsWith("hook user-prompt --agent cline")).length;
     assert.equal(ran, 6, s.hookReport);
