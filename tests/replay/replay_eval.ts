@@ -1,27 +1,35 @@
 /**
- * `deno task eval:replay`: the hint measured on real histories (../shared/EVAL.md), in three modes,
- * over the development set in ../shared/data/histories/ (read in place; absent → a printed skip).
+ * `deno task eval:replay`: the hint measured on real people's histories, in three modes, over the
+ * fourteen people of the shared data's `histories/` (five) and `more-histories/` (nine), read in
+ * place (an absent folder is a printed skip). Every figure per person, macro-averaged (each
+ * person once) and pooled (tests/replay/per_person.ts).
  *
  * 1. Own replay: each history through `verdict replay`'s engine; every quote shown is a pair
  *    (prompt, quoted text), judged by a label in tests/fixtures/replay/<history>.jsonl.
- * 2. Cross-paired: every history's prompts against every other history's whole archive; every
- *    hint that fires is false (no labels needed).
+ * 2. Cross-paired: every person's prompts against every other person's whole archive (182
+ *    ordered pairs; a fixed sample of CROSS_SAMPLE prompts per person); every hint that fires is
+ *    false (no labels needed). Summed per person and by language pair.
  * 3. Pooled recall: a fixed sample of each history's prompts; the pool is what the hint quoted
  *    plus the top 3 of an ungated recall over the same older records (own session left out);
  *    every candidate labelled.
  *
- * Labels are keys and verdicts only: fnv1a64(prompt text, NUL, quoted text), the label, a one-line
- * reason. The texts stay in ../shared. A pair without a label is **unlabelled**, counted beside
- * the figures and never as relevant; `--unlabelled` prints them (with their texts, for the
- * labeller, to a file outside the repository).
+ * Labels are keys and verdicts only (tests/replay/labels.ts). A pair without a label is
+ * **unlabelled**, counted beside the figures and never as relevant.
  *
- * Flags: --json (the figures as JSON), --unlabelled (JSONL of unlabelled pairs), --misses (JSONL
- * of the relevant pooled candidates the hint did not show, with the rule that refused each, and of
- * the shown quotes labelled irrelevant), --fires (JSONL of every cross-paired false fire, development
- * and transcripts, with the texts and the rule's detail), --digest (a hash of every replayed decision per history
- * and per cross pair: tests/fixtures/replay/decisions.json), --only NAME (one history, own replay and pooled recall only).
+ * Flags: --json (the figures as JSON), --blind-only (figures on blind labels only), --agreement
+ * (agreement and Cohen's kappa of the double-labelled pairs), --export-pairs FILE [--second N|all]
+ * (the pairs for a blind reader, {key, history, prompt, quote} only, to a file outside the
+ * repository), --import-labels FILE --labeller NAME [--second] [--fix] (a reader's labels, appended;
+ * an existing label is never overwritten), --only NAME (one person, own replay and pooled recall
+ * only), --cross-sample N|all, --data DIR and --labels DIR (other folders, for the harness's
+ * tests), --unlabelled (JSONL of unlabelled pairs with their records), --misses (JSONL of the
+ * relevant pooled candidates the hint did not show, with the rule that refused each, and of the
+ * shown quotes labelled irrelevant), --fires (JSONL of every cross-paired false fire, with the texts
+ * and the rule's detail), --digest (a hash of every replayed decision of the first five people and
+ * their cross pairs, every prompt: tests/fixtures/replay/decisions.json).
  */
 import { fnv1a64, type VerdictRecord } from "../../src/record/record.ts";
+import { EXIT } from "../../src/errors.ts";
 import { searchDistinct } from "../../src/lookup/recall.ts";
 import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
 import {
@@ -35,15 +43,35 @@ import {
   sortedRecords,
   whyNotAgainst,
 } from "../../src/replay/replay.ts";
-import { historiesMissing, type History, historyNames, loadHistory } from "./histories.ts";
+import {
+  DATA_DIR,
+  HISTORIES_DIR,
+  type History,
+  historyNames,
+  loadHistory,
+  people,
+  type PersonRef,
+} from "./histories.ts";
+import {
+  agreementReport,
+  applyImport,
+  doubleReadings,
+  exportJsonl,
+  type ExportPair,
+  figureLabels,
+  hasLabelFile,
+  type LabelEntry,
+  LABELS_DIR,
+  loadLabels,
+  pairKey,
+  parseReaderLabels,
+  planImport,
+} from "./labels.ts";
+import { languageTable, macro, type PersonRow, personTable } from "./per_person.ts";
 import { sameTextKey, statementKey, statementsOf } from "../../src/gate/statements.ts";
 import { loadTranscriptPeople, transcriptsMissing } from "./transcripts.ts";
 
-export const LABELS_DIR = new URL("../fixtures/replay/", import.meta.url);
-
-/** The labels a pair can get (../shared/EVAL.md's rubric). */
-export const LABELS = ["relevant", "not-decision", "off-topic", "paste", "repeat", "other"] as const;
-export type Label = typeof LABELS[number];
+export { type Label, type LabelEntry, LABELS, LABELS_DIR, loadLabels, pairKey } from "./labels.ts";
 
 /** Prompts per history in the pooled-recall sample: enough to find a few dozen opportunities. */
 export const POOL_SAMPLE = 40;
@@ -51,50 +79,41 @@ export const POOL_SAMPLE = 40;
 export const POOL_RECALL_TOP = 3;
 /** Sampled prompts per history at which replay is checked against a from-scratch index. */
 export const FRESH_CHECKS = 25;
+/**
+ * The same for the nine people of `more-histories/`: fewer, as one of them holds a prompt of
+ * 2.5 million characters and each check indexes the whole archive before its prompt again.
+ */
+export const FRESH_CHECKS_MORE = 5;
+/**
+ * Prompts per person replayed against each other person's archive in the fourteen-person run:
+ * a fixed sample (smallest fnv1a64("cross:" + id)), the same against every archive, so the 182
+ * pairs cost about as much as 14 own replays. `--cross-sample all` replays every prompt.
+ */
+export const CROSS_SAMPLE = 300;
 
-/** The language of each development history (for the cross-pair table). */
+/** The language of each person (for the cross-pair table); "?" for a person not listed. */
 export const LANGUAGE: Readonly<Record<string, string>> = {
   "addeuz-dfmain": "en",
   "minsky-specstory": "en",
   "twardoch-twat-specstory": "en",
   "data-agent-zh": "zh",
   "autofor-ja": "ja",
+  "maiixu-aurora-zh": "zh",
+  "d772-robomaster-zh-codex": "zh",
+  "ryo-mgawa-loogia-ja": "ja",
+  "uumk0n-luxflow-ru": "ru",
+  "helrabelo-thousanddays": "en",
+  "snozza-blended": "en",
+  "mlevison-pkm": "en",
+  "liamrohan-codex": "en",
+  "jtkirk-telecom-mobile": "en",
 };
 
+export function languageOf(person: string): string {
+  return LANGUAGE[person] ?? "?";
+}
+
 const SETTINGS: ReplaySettings = { entities: [], personas: [] };
-
-/** The key of a (prompt, quoted text) pair. */
-export function pairKey(prompt: string, quote: string): string {
-  return fnv1a64(`${prompt}\u0000${quote}`);
-}
-
-export interface LabelEntry {
-  readonly key: string;
-  readonly label: Label;
-  readonly reason: string;
-}
-
-/** A history's labels by key. Throws on a malformed line, an unknown label or a key given twice. */
-export function loadLabels(history: string): Map<string, LabelEntry> {
-  const labels = new Map<string, LabelEntry>();
-  let text = "";
-  try {
-    text = Deno.readTextFileSync(new URL(`${history}.jsonl`, LABELS_DIR));
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
-  }
-  text.split("\n").forEach((line, i) => {
-    if (line.trim() === "") return;
-    const v = JSON.parse(line) as LabelEntry;
-    const where = `${history}.jsonl:${i + 1}`;
-    if (typeof v.key !== "string" || !/^[0-9a-f]{16}$/.test(v.key)) throw new Error(`${where}: bad key`);
-    if (!LABELS.includes(v.label)) throw new Error(`${where}: unknown label "${v.label}"`);
-    if (typeof v.reason !== "string" || v.reason.trim() === "") throw new Error(`${where}: no reason`);
-    if (labels.has(v.key)) throw new Error(`${where}: key ${v.key} labelled twice`);
-    labels.set(v.key, v);
-  });
-  return labels;
-}
 
 /** One (prompt, quoted text) pair to judge. */
 export interface Pair {
@@ -197,9 +216,9 @@ export function poolCandidates(
 }
 
 /** Own replay of one history, with the pooled-recall sample drawn as it goes. */
-export function runOwn(history: History, explainMisses = false): OwnRun {
+export function runOwn(history: History, explainMisses = false, freshChecks = FRESH_CHECKS): OwnRun {
   const sample = sampleOf(history.records, POOL_SAMPLE);
-  const freshSample = sampleOf(history.records, FRESH_CHECKS);
+  const freshSample = sampleOf(history.records, freshChecks);
   const events: ReplayEvent[] = [];
   const shown: Pair[] = [];
   const pool: PoolItem[] = [];
@@ -302,16 +321,42 @@ function digestOf(decisions: readonly string[]): string {
   return fnv1a64(decisions.join("\n"));
 }
 
-/** A's prompts, in time order, each against B's whole archive (every hint is false). */
-export function runCross(a: History, b: History): CrossRun {
+/** The ids of a person's cross-paired sample: `size` prompts by fnv1a64("cross:" + id), or all. */
+export function crossSampleOf(records: readonly VerdictRecord[], size: number | null): Set<string> | null {
+  if (size === null) return null;
+  const prompts = records.filter((r) => r.kind === "prompt");
+  if (prompts.length <= size) return null;
+  return new Set(
+    prompts.map((r) => ({ id: r.id, h: fnv1a64(`cross:${r.id}`) }))
+      .sort((x, y) => (x.h < y.h ? -1 : x.h > y.h ? 1 : 0)).slice(0, size).map((x) => x.id),
+  );
+}
+
+/** B's whole archive in a replayer, to replay other people's prompts against. */
+export function archiveReplayer(b: History): Replayer {
   const archive = sortedRecords(b.records);
   const replayer = new Replayer(deriveCjkWords(archive.map((r) => r.text)), SETTINGS);
   for (const r of archive) replayer.add(r);
+  return replayer;
+}
+
+/**
+ * A's prompts (all, or those in `sample`), in time order, each against B's whole archive (every
+ * hint is false). `replayer` is B's archive (archiveReplayer), shared by every A: A's sessions are
+ * named apart (`A NUL session`), so each A meets a ledger of its own, as with a fresh replayer,
+ * and no session of B's is ever taken for A's.
+ */
+export function runCross(
+  a: History,
+  b: History,
+  sample: ReadonlySet<string> | null = null,
+  replayer: Replayer = archiveReplayer(b),
+): CrossRun {
   const fires: CrossRun["fires"][number][] = [];
   const decisions: string[] = [];
-  const prompts = sortedRecords(a.records).filter((r) => r.kind === "prompt");
+  const prompts = sortedRecords(a.records).filter((r) => r.kind === "prompt" && (sample?.has(r.id) ?? true));
   for (const p of prompts) {
-    const event = replayer.replay(p);
+    const event = replayer.replay({ ...p, session: `${a.name}\u0000${p.session ?? ""}` });
     decisions.push(decisionOf(event));
     if (event.quoted.length === 0) continue;
     fires.push({
@@ -442,15 +487,24 @@ export interface Evaluation {
   readonly runs: readonly OwnRun[];
   readonly own: readonly OwnFigures[];
   readonly total: OwnFigures;
+  /** Each person's row of the per-person table (own figures, language, labels, cross fires). */
+  readonly rows: readonly PersonRow[];
   readonly cross: readonly CrossRun[];
+  /** Prompts per person in the cross pairs, or null: every prompt. */
+  readonly crossSample: number | null;
   /**
-   * Beyond the development set: each transcript person's prompts against each history's archive,
+   * Beyond the histories: each transcript person's prompts against each history's archive,
    * and each history's prompts against each transcript person's archive (every hint is false).
    */
   readonly transcriptCross: readonly CrossRun[];
-  /** Why transcriptCross is empty (the transcripts are absent), or null. */
+  /** Why transcriptCross is empty (the transcripts are absent or not asked for), or null. */
   readonly transcriptsSkipped: string | null;
+  /** Shelves that are absent (printed as skipped). */
+  readonly skipped: readonly string[];
   readonly unlabelled: readonly Pair[];
+  /** Whether the figures count only blind labels. */
+  readonly blindOnly: boolean;
+  readonly labelsDir: URL;
 }
 
 /** The key of a transcript cross pair in decisions.json: apart from the development pairs. */
@@ -459,27 +513,56 @@ export function transcriptDigestKey(c: CrossRun): string {
 }
 
 /** The cross pairs between the transcripts' people and the histories, both ways. */
-function runTranscriptCross(histories: readonly History[]): CrossRun[] {
+function runTranscriptCross(histories: readonly History[], size: number | null): CrossRun[] {
   const people = loadTranscriptPeople();
   const out: CrossRun[] = [];
-  for (const p of people) for (const h of histories) out.push(runCross(p, h));
-  for (const h of histories) for (const p of people) out.push(runCross(h, p));
+  const theirs = new Map<string, CrossRun>();
+  for (const h of histories) {
+    const replayer = archiveReplayer(h);
+    for (const p of people) theirs.set(`${p.name}\u0000${h.name}`, runCross(p, h, null, replayer));
+  }
+  for (const p of people) for (const h of histories) out.push(theirs.get(`${p.name}\u0000${h.name}`)!);
+  for (const h of histories) {
+    const sample = crossSampleOf(h.records, size);
+    for (const p of people) out.push(runCross(h, p, sample));
+  }
   return out;
 }
 
-/** Runs all three modes over the development set (or the named histories). */
-export function evaluate(
-  names: readonly string[] = historyNames(),
-  withCross = true,
-  explainMisses = false,
-): Evaluation {
-  const histories = names.map(loadHistory);
+export interface EvaluateOptions {
+  /** The persons (default: the first five, in place). */
+  readonly people?: readonly PersonRef[];
+  /** Cross pairs: none, every prompt (null) or a sample of this many prompts per person. */
+  readonly cross?: "none" | number | null;
+  /** Also cross with the transcripts' people (when cross is not "none"). */
+  readonly transcripts?: boolean;
+  /** For --misses: why the hint did not show each unshown pool candidate. */
+  readonly explainMisses?: boolean;
+  readonly labelsDir?: URL;
+  readonly blindOnly?: boolean;
+  /** Shelves found absent, to print. */
+  readonly skipped?: readonly string[];
+}
+
+/** The first five people as references (the default set of the checks). */
+export function developmentPeople(): PersonRef[] {
+  return historyNames().map((name) => ({ name, shelf: "histories", dir: HISTORIES_DIR }));
+}
+
+/** Runs all three modes over the named persons. */
+export function evaluate(options: EvaluateOptions = {}): Evaluation {
+  const refs = options.people ?? developmentPeople();
+  const labelsDir = options.labelsDir ?? LABELS_DIR;
+  const blindOnly = options.blindOnly ?? false;
+  const crossMode = options.cross ?? null;
+  const histories = refs.map((r) => loadHistory(r.name, r.dir));
   const runs: OwnRun[] = [];
   const own: OwnFigures[] = [];
   const unlabelled: Pair[] = [];
-  for (const h of histories) {
-    const labels = loadLabels(h.name);
-    const run = runOwn(h, explainMisses);
+  histories.forEach((h, i) => {
+    const labels = figureLabels(h.name, labelsDir, blindOnly);
+    const fresh = refs[i]!.shelf === "histories" ? FRESH_CHECKS : FRESH_CHECKS_MORE;
+    const run = runOwn(h, options.explainMisses ?? false, fresh);
     runs.push(run);
     own.push(ownFigures(run, labels));
     const seen = new Set<string>();
@@ -488,62 +571,103 @@ export function evaluate(
       seen.add(p.key);
       unlabelled.push(p);
     }
-  }
+  });
   const cross: CrossRun[] = [];
   let transcriptCross: CrossRun[] = [];
-  const transcriptsSkipped = withCross ? transcriptsMissing() : null;
+  const withCross = crossMode !== "none";
+  const size = crossMode === "none" ? null : crossMode;
+  let transcriptsSkipped: string | null = withCross && (options.transcripts ?? true)
+    ? transcriptsMissing()
+    : "not asked for";
   if (withCross) {
-    for (const a of histories) for (const b of histories) if (a !== b) cross.push(runCross(a, b));
-    if (transcriptsSkipped === null) transcriptCross = runTranscriptCross(histories);
-  }
-  return { runs, own, total: totalFigures(own), cross, transcriptCross, transcriptsSkipped, unlabelled };
+    const samples = histories.map((a) => crossSampleOf(a.records, size));
+    const byPair = new Map<string, CrossRun>();
+    // Each archive is built once and every other person's prompts replayed against it.
+    for (const b of histories) {
+      const replayer = archiveReplayer(b);
+      histories.forEach((a, i) => {
+        if (a !== b) byPair.set(`${a.name}\u0000${b.name}`, runCross(a, b, samples[i]!, replayer));
+      });
+    }
+    for (const a of histories) {
+      for (const b of histories) if (a !== b) cross.push(byPair.get(`${a.name}\u0000${b.name}`)!);
+    }
+    if (transcriptsSkipped === null) transcriptCross = runTranscriptCross(histories, size);
+  } else transcriptsSkipped = "not asked for";
+  const rows: PersonRow[] = own.map((f) => {
+    const mine = cross.filter((c) => c.prompts === f.history);
+    return {
+      own: f,
+      language: languageOf(f.history),
+      labelled: hasLabelFile(f.history, labelsDir),
+      cross: {
+        fired: mine.reduce((s, c) => s + c.fired, 0),
+        prompts: mine.reduce((s, c) => s + c.promptCount, 0),
+      },
+    };
+  });
+  return {
+    runs,
+    own,
+    total: totalFigures(own),
+    rows,
+    cross,
+    crossSample: size,
+    transcriptCross,
+    transcriptsSkipped,
+    skipped: options.skipped ?? [],
+    unlabelled,
+    blindOnly,
+    labelsDir,
+  };
 }
 
 // --- printing -------------------------------------------------------------------------------
 
 const pct = (n: number, d: number) => (d === 0 ? "-" : `${(100 * n / d).toFixed(1)}%`);
 
-function ownTable(e: Evaluation): string[] {
+/** The per-person table with the reasons of the irrelevant quotes and the fresh-index check. */
+function ownSection(e: Evaluation): string[] {
   const lines = [
-    "own replay (labelled; a hint shows one or two quotes, each one pair)",
-    "history                    prompts  fired  fire rate  relevant/quotes shown   relevant first quotes  unlabelled  irrelevant by reason",
+    `per person (own replay: each shown quote is a pair; precision = relevant / labelled shown quotes; pooled recall on ${POOL_SAMPLE} sampled prompts per person, pool = hint quotes + recall top ${POOL_RECALL_TOP} distinct texts, own session left out; cross fires = the person's prompts against every other person's archive)`,
+    ...personTable(e.rows),
   ];
-  for (const f of [...e.own, e.total]) {
-    const reasons = Object.entries(f.irrelevant).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-      .map(([k, v]) => `${k} ${v}`).join(", ");
-    lines.push(
-      `${f.history.padEnd(26)} ${String(f.prompts).padStart(7)} ${String(f.fired).padStart(6)} ${
-        pct(f.fired, f.prompts).padStart(10)
-      }  ${`${f.relevantQuotes}/${f.quotes} = ${pct(f.relevantQuotes, f.quotes)}`.padEnd(22)} ${
-        `${f.relevantFirst}/${f.fired} = ${pct(f.relevantFirst, f.fired)}`.padEnd(22)
-      } ${String(f.unlabelledQuotes).padStart(10)}  ${reasons || "-"}`,
-    );
-  }
+  const reasons = e.own.filter((f) => Object.keys(f.irrelevant).length > 0).map((f) =>
+    `${f.history}: ${
+      Object.entries(f.irrelevant).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) =>
+        `${k} ${v}`
+      )
+        .join(", ")
+    }`
+  );
+  lines.push(`irrelevant shown quotes by reason: ${reasons.length === 0 ? "none" : reasons.join("; ")}`);
+  const t = e.total;
+  lines.push(
+    `relevant pool candidates shown earlier in the prompt's session (counted as shown): ${t.poolRelevantShownEarlier}`,
+    `replay vs. an index built from scratch at ${FRESH_CHECKS} sampled prompts per person of histories/, ${FRESH_CHECKS_MORE} of more-histories/: ${t.freshAgree}/${t.freshTotal} decisions equal`,
+  );
   return lines;
 }
 
-function crossTable(e: Evaluation): string[] {
+function crossSection(e: Evaluation): string[] {
   if (e.cross.length === 0) return [];
-  const lines = ["", "cross-paired (A's prompts against B's whole archive; every hint is false)"];
-  for (const c of e.cross) {
+  const sample = e.crossSample === null
+    ? "every prompt"
+    : `a fixed sample of at most ${e.crossSample} prompts per person (smallest fnv1a64("cross:" + id)), the same against every archive`;
+  const lines = [
+    "",
+    `cross-paired, all ${e.cross.length} ordered pairs (A's prompts against B's whole archive; every hint is false; ${sample})`,
+  ];
+  const firing = e.cross.filter((c) => c.fired > 0);
+  for (const c of firing) {
     lines.push(
-      `  ${`${c.prompts} → ${c.archive}`.padEnd(52)} ${`${c.fired}/${c.promptCount}`.padStart(9)}  ${
+      `  ${`${c.prompts} → ${c.archive}`.padEnd(56)} ${`${c.fired}/${c.promptCount}`.padStart(9)}  ${
         pct(c.fired, c.promptCount)
       }`,
     );
   }
-  const byLang = new Map<string, { fired: number; prompts: number }>();
-  for (const c of e.cross) {
-    const k = `${LANGUAGE[c.prompts] ?? "?"}→${LANGUAGE[c.archive] ?? "?"}`;
-    const v = byLang.get(k) ?? { fired: 0, prompts: 0 };
-    v.fired += c.fired;
-    v.prompts += c.promptCount;
-    byLang.set(k, v);
-  }
-  lines.push("  by language pair:");
-  for (const [k, v] of [...byLang].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
-    lines.push(`    ${k.padEnd(8)} ${`${v.fired}/${v.prompts}`.padStart(10)}  ${pct(v.fired, v.prompts)}`);
-  }
+  lines.push(`  ${e.cross.length - firing.length} pair(s) without a false fire`);
+  lines.push(...languageTable(e.cross, languageOf));
   const fired = e.cross.reduce((s, c) => s + c.fired, 0);
   const prompts = e.cross.reduce((s, c) => s + c.promptCount, 0);
   // The target is at most 0.5%: two decimals, so a handful of fires does not print as 0.0%.
@@ -552,8 +676,9 @@ function crossTable(e: Evaluation): string[] {
   return lines;
 }
 
-/** The transcripts' cross pairs: per pair, then the two directions summed. */
-function transcriptTable(e: Evaluation): string[] {
+/** The transcripts' cross pairs: the pairs with a fire, then the two directions summed. */
+function transcriptSection(e: Evaluation): string[] {
+  if (e.transcriptsSkipped === "not asked for") return [];
   if (e.transcriptsSkipped !== null) {
     return ["", `cross-paired with other people's transcripts: skipped: ${e.transcriptsSkipped}`];
   }
@@ -563,9 +688,9 @@ function transcriptTable(e: Evaluation): string[] {
     "",
     "cross-paired with other people's transcripts (../shared/data/transcripts, typed prompts by the collectors' rules; every hint is false)",
   ];
-  for (const c of e.transcriptCross) {
+  for (const c of e.transcriptCross.filter((c) => c.fired > 0)) {
     lines.push(
-      `  ${`${c.prompts} → ${c.archive}`.padEnd(52)} ${`${c.fired}/${c.promptCount}`.padStart(9)}  ${
+      `  ${`${c.prompts} → ${c.archive}`.padEnd(56)} ${`${c.fired}/${c.promptCount}`.padStart(9)}  ${
         pct(c.fired, c.promptCount)
       }`,
     );
@@ -585,43 +710,30 @@ function transcriptTable(e: Evaluation): string[] {
   return lines;
 }
 
-function poolTable(e: Evaluation): string[] {
-  const lines = [
-    "",
-    `pooled recall (${POOL_SAMPLE} sampled prompts per history; pool = hint quotes + recall top ${POOL_RECALL_TOP} distinct texts, own session left out, each text once)`,
-    "history                    sampled  opportunities  relevant in pool  shown by the hint  recall   unlabelled  shown earlier in the session",
-  ];
-  for (const f of [...e.own, e.total]) {
-    lines.push(
-      `${f.history.padEnd(26)} ${String(f.sampled).padStart(7)} ${
-        `${f.opportunities} (${pct(f.opportunities, f.sampled)})`.padStart(14)
-      } ${String(f.poolRelevant).padStart(17)} ${String(f.poolRelevantShown).padStart(18)}  ${
-        pct(f.poolRelevantShown, f.poolRelevant).padEnd(7)
-      } ${String(f.poolUnlabelled).padStart(10)}  ${String(f.poolRelevantShownEarlier).padStart(28)}`,
-    );
-  }
-  lines.push(
-    "",
-    `replay vs. an index built from scratch at ${FRESH_CHECKS} sampled prompts per history: ${e.total.freshAgree}/${e.total.freshTotal} decisions equal`,
-  );
-  return lines;
-}
-
 export function report(e: Evaluation): string {
   const lines = [
-    "eval:replay: the hint on the development histories (../shared/data/histories), gate as checked out",
+    `eval:replay: the hint on ${e.own.length} people, gate as checked out; ${
+      e.blindOnly
+        ? "BLIND labels only (first reading if blind, else a blind second reading)"
+        : "labels: first reading"
+    }`,
+    ...e.skipped.map((s) => `skipped: ${s}`),
     "",
-    ...ownTable(e),
-    ...crossTable(e),
-    ...transcriptTable(e),
-    ...poolTable(e),
+    ...ownSection(e),
+    ...crossSection(e),
+    ...transcriptSection(e),
   ];
-  const u = e.unlabelled.length;
-  if (u > 0) {
+  const withFile = e.unlabelled.filter((p) => e.rows.find((r) => r.own.history === p.history)?.labelled);
+  const without = e.rows.filter((r) => !r.labelled).map((r) => r.own.history);
+  if (e.unlabelled.length > 0) {
     lines.push(
       "",
-      `${u} pair(s) are UNLABELLED (counted as not relevant above); list them with:`,
-      "  deno task eval:replay --unlabelled > /tmp/unlabelled.jsonl",
+      `${e.unlabelled.length} pair(s) are UNLABELLED (never counted as relevant; precision is over labelled quotes): ${withFile.length} of people with a label file, ${
+        e.unlabelled.length - withFile.length
+      } of people without one${
+        without.length > 0 ? ` (${without.join(", ")})` : ""
+      }; hand them to a blind reader with:`,
+      "  deno task eval:replay --export-pairs /tmp/pairs.jsonl",
     );
   }
   return lines.join("\n") + "\n";
@@ -660,7 +772,7 @@ function missesJsonl(e: Evaluation): string {
   const out: string[] = [];
   const clip = (t: string) => (t.length > 700 ? `${t.slice(0, 700)}…` : t);
   for (const run of e.runs) {
-    const labels = loadLabels(run.history);
+    const labels = figureLabels(run.history, e.labelsDir, e.blindOnly);
     for (const item of run.pool) {
       for (const c of item.candidates) {
         if (c.shown || labels.get(c.pair.key)?.label !== "relevant") continue;
@@ -692,26 +804,217 @@ function missesJsonl(e: Evaluation): string {
   return out.map((l) => l + "\n").join("");
 }
 
-if (import.meta.main) {
-  const missing = historiesMissing();
-  if (missing !== null) {
-    console.log(`eval:replay: skipped: ${missing}`);
-    Deno.exit(0);
+// --- the command ----------------------------------------------------------------------------
+
+const ROOT = new URL("../../", import.meta.url);
+
+/** A usage or input problem: said on stderr with the way out, exit EXIT.usage, nothing written. */
+class UsageError extends Error {}
+
+/** A folder argument as a file URL ending in "/". */
+function dirUrl(path: string): URL {
+  const abs = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
+  return new URL(`file://${abs.endsWith("/") ? abs : `${abs}/`}`);
+}
+
+/**
+ * The absolute path of an output file, refused when it lies inside this repository: the export
+ * holds other people's texts, which never enter the project.
+ */
+export function outsideRepository(path: string, root: string = decodeURIComponent(ROOT.pathname)): string {
+  const abs = path.startsWith("/") ? path : `${Deno.cwd()}/${path}`;
+  const slash = abs.lastIndexOf("/");
+  const parent = slash <= 0 ? "/" : abs.slice(0, slash);
+  let real: string;
+  try {
+    real = Deno.realPathSync(parent);
+  } catch {
+    throw new UsageError(`Cannot write "${path}": its folder does not exist`);
   }
-  const only = Deno.args.indexOf("--only");
-  const names = only >= 0 ? [Deno.args[only + 1]!] : historyNames();
-  const misses = Deno.args.includes("--misses");
-  const e = evaluate(names, only < 0 && !misses, misses);
-  if (Deno.args.includes("--digest")) {
+  const repo = Deno.realPathSync(root).replace(/\/$/, "");
+  if (real === repo || real.startsWith(`${repo}/`)) {
+    throw new UsageError(
+      `Cannot write "${path}": it is inside the repository (${repo}); the pairs hold other people's texts, write them outside it (e.g. /tmp/pairs.jsonl)`,
+    );
+  }
+  return `${real}/${abs.slice(slash + 1)}`;
+}
+
+/** Writes a file through a temporary name beside it, so a failure leaves no half file. */
+function writeWhole(path: string, text: string): void {
+  Deno.writeTextFileSync(`${path}.tmp`, text);
+  Deno.renameSync(`${path}.tmp`, path);
+}
+
+/** The value after a flag, or undefined when the flag is absent; refused when the value is missing. */
+function flagValue(args: readonly string[], flag: string): string | undefined {
+  const at = args.indexOf(flag);
+  if (at < 0) return undefined;
+  const v = args[at + 1];
+  if (v === undefined || v.startsWith("--")) throw new UsageError(`${flag} needs a value`);
+  return v;
+}
+
+/**
+ * The pairs to hand a blind reader: without `second`, every shown quote and pooled candidate with
+ * no first reading; with it, a sample of the pairs that have a first reading and no second one
+ * (`second` of them, smallest fnv1a64("second:" + key); "all": every one).
+ */
+export function pairsToExport(e: Evaluation, labelsDir: URL, second: number | "all" | null): ExportPair[] {
+  const all: ExportPair[] = [];
+  const seen = new Set<string>();
+  for (const run of e.runs) {
+    const first = loadLabels(run.history, labelsDir);
+    const again = loadLabels(run.history, labelsDir, true);
+    for (const p of [...run.shown, ...run.pool.flatMap((i) => i.candidates.map((c) => c.pair))]) {
+      const id = `${p.history}\u0000${p.key}`;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      const wanted = second === null ? !first.has(p.key) : first.has(p.key) && !again.has(p.key);
+      if (wanted) all.push({ key: p.key, history: p.history, prompt: p.prompt.text, quote: p.quote });
+    }
+  }
+  if (second === null || second === "all") return all;
+  return all.map((p) => ({ p, h: fnv1a64(`second:${p.key}`) }))
+    .sort((a, b) => (a.h < b.h ? -1 : a.h > b.h ? 1 : 0)).slice(0, second).map((x) => x.p);
+}
+
+function countArg(v: string | undefined, flag: string): number | "all" | null {
+  if (v === undefined) return null;
+  if (v === "all") return "all";
+  if (!/^[1-9][0-9]*$/.test(v)) throw new UsageError(`${flag} takes a count or "all", not "${v}"`);
+  return Number(v);
+}
+
+async function main(args: readonly string[]): Promise<number> {
+  const out = (text: string) => Deno.stdout.write(new TextEncoder().encode(text));
+  const dataArg = flagValue(args, "--data");
+  const labelsArg = flagValue(args, "--labels");
+  const data = dataArg === undefined ? DATA_DIR : dirUrl(dataArg);
+  const labelsDir = labelsArg === undefined ? LABELS_DIR : dirUrl(labelsArg);
+
+  if (args.includes("--agreement")) {
+    let names: string[] = [];
+    try {
+      names = [...Deno.readDirSync(new URL("second/", labelsDir))].filter((f) => f.name.endsWith(".jsonl"))
+        .map((f) => f.name.replace(/\.jsonl$/, "")).sort();
+    } catch (err) {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    }
+    await out(agreementReport(doubleReadings(names, labelsDir)));
+    return EXIT.ok;
+  }
+
+  const found = people(data);
+  if (found.people.length === 0) {
+    console.log(
+      `eval:replay: skipped: no histories under ${decodeURIComponent(data.pathname)} (${
+        found.skipped.join("; ")
+      })`,
+    );
+    return EXIT.ok;
+  }
+  const onlyName = flagValue(args, "--only");
+  let refs = found.people;
+  if (onlyName !== undefined) {
+    refs = refs.filter((r) => r.name === onlyName);
+    if (refs.length === 0) {
+      throw new UsageError(
+        `--only ${onlyName}: no such person (${found.people.map((r) => r.name).join(", ")})`,
+      );
+    }
+  }
+
+  const importFile = flagValue(args, "--import-labels");
+  if (importFile !== undefined) {
+    const labeller = flagValue(args, "--labeller");
+    if (labeller === undefined) {
+      throw new UsageError("--import-labels needs --labeller NAME (who read the pairs)");
+    }
+    let text: string;
+    try {
+      text = Deno.readTextFileSync(importFile);
+    } catch (err) {
+      throw new UsageError(`Cannot read "${importFile}": ${(err as Error).message}`);
+    }
+    const second = args.includes("--second");
+    let readerLabels;
+    let plan;
+    try {
+      readerLabels = parseReaderLabels(text, importFile);
+      let keys: Map<string, string> | null = null;
+      const historyOf = (key: string) => {
+        if (keys === null) {
+          // The reader dropped the export's history: find each key among today's pairs.
+          keys = new Map();
+          for (const run of evaluate({ people: refs, cross: "none", labelsDir }).runs) {
+            for (const p of [...run.shown, ...run.pool.flatMap((i) => i.candidates.map((c) => c.pair))]) {
+              keys.set(p.key, p.history);
+            }
+          }
+        }
+        return keys.get(key);
+      };
+      plan = planImport(readerLabels, historyOf, labelsDir, {
+        labeller,
+        second,
+        fix: args.includes("--fix"),
+      });
+    } catch (err) {
+      throw new UsageError(`Cannot import "${importFile}" (nothing was written):\n${(err as Error).message}`);
+    }
+    applyImport(plan, labelsDir, second);
+    const counts = [...plan].sort((a, b) => (a[0] < b[0] ? -1 : 1)).map(([h, l]) => `${h} ${l.length}`);
+    console.log(
+      `imported ${readerLabels.length} label(s) by ${labeller} as the ${
+        second ? "second" : "first"
+      } reading: ${counts.join(", ")}`,
+    );
+    return EXIT.ok;
+  }
+
+  const exportFile = flagValue(args, "--export-pairs");
+  if (exportFile !== undefined) {
+    const path = outsideRepository(exportFile);
+    const second = countArg(flagValue(args, "--second"), "--second");
+    const e = evaluate({ people: refs, cross: "none", labelsDir });
+    const pairs = pairsToExport(e, labelsDir, second);
+    writeWhole(path, exportJsonl(pairs));
+    console.log(
+      `${pairs.length} pair(s) for a blind reader written to ${path} (key, history, prompt, quote only)`,
+    );
+    return EXIT.ok;
+  }
+
+  const blindOnly = args.includes("--blind-only");
+  const misses = args.includes("--misses");
+  const digest = args.includes("--digest");
+  const sampleArg = countArg(flagValue(args, "--cross-sample"), "--cross-sample");
+  // The digest is the first five people's, every prompt, as tests/fixtures/replay/decisions.json keeps it.
+  if (digest) refs = refs.filter((r) => r.shelf === "histories");
+  const cross = onlyName !== undefined || misses
+    ? "none"
+    : digest || sampleArg === "all"
+    ? null
+    : sampleArg ?? CROSS_SAMPLE;
+  const e = evaluate({
+    people: refs,
+    cross,
+    explainMisses: misses,
+    labelsDir,
+    blindOnly,
+    skipped: found.skipped,
+  });
+  if (digest) {
     const digests: Record<string, string> = {};
     for (const run of e.runs) digests[run.history] = ownDigest(run);
     for (const c of e.cross) digests[`${c.prompts} → ${c.archive}`] = c.digest;
     for (const c of e.transcriptCross) digests[transcriptDigestKey(c)] = c.digest;
     console.log(JSON.stringify(digests, null, 2));
-  } else if (Deno.args.includes("--fires")) {
+  } else if (args.includes("--fires")) {
     const clip = (t: string) => (t.length > 700 ? `${t.slice(0, 700)}…` : t);
     const lines = [
-      ...e.cross.map((c) => ["development", c] as const),
+      ...e.cross.map((c) => ["histories", c] as const),
       ...e.transcriptCross.map((c) => ["transcripts", c] as const),
     ]
       .flatMap(([set, c]) =>
@@ -726,24 +1029,42 @@ if (import.meta.main) {
           }) + "\n"
         )
       );
-    await Deno.stdout.write(new TextEncoder().encode(lines.join("")));
+    await out(lines.join(""));
   } else if (misses) {
-    await Deno.stdout.write(new TextEncoder().encode(missesJsonl(e)));
-  } else if (Deno.args.includes("--unlabelled")) {
-    await Deno.stdout.write(new TextEncoder().encode(unlabelledJsonl(e)));
-  } else if (Deno.args.includes("--json")) {
+    await out(missesJsonl(e));
+  } else if (args.includes("--unlabelled")) {
+    await out(unlabelledJsonl(e));
+  } else if (args.includes("--json")) {
     console.log(
       JSON.stringify(
         {
           own: e.own,
           total: e.total,
+          rows: e.rows,
+          macro: macro(e.rows),
+          crossSample: e.crossSample,
           cross: e.cross.map(({ fires: _fires, ...c }) => c),
           transcriptCross: e.transcriptCross.map(({ fires: _fires, ...c }) => c),
           unlabelled: e.unlabelled.length,
+          blindOnly: e.blindOnly,
         },
         null,
         2,
       ),
     );
-  } else await Deno.stdout.write(new TextEncoder().encode(report(e)));
+  } else await out(report(e));
+  return EXIT.ok;
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    console.error(`eval:replay: ${err.message}`);
+    console.error(
+      "hint: deno task eval:replay [--json | --blind-only | --agreement | --export-pairs FILE [--second N|all] | --import-labels FILE --labeller NAME [--second] [--fix]] [--only NAME] [--cross-sample N|all]",
+    );
+    Deno.exit(EXIT.usage);
+  }
 }

@@ -1,11 +1,13 @@
 /**
- * The hint on the real development histories (../shared/data/histories; skipped with a printed
- * reason when absent): every pair the gate shows or pools is labelled, the labels are well formed,
+ * The hint on the real histories (the shared data's histories/ and more-histories/; skipped with
+ * a printed reason when absent): every pair the gate shows or pools for a person with a label
+ * file is labelled (the people without one are named as skipped), the labels are well formed,
  * and replay's one approximation (CJK words from the whole archive) stays within its bound.
  */
 import assert from "node:assert/strict";
 import { evaluate, LABELS_DIR, loadLabels, ownDigest, transcriptDigestKey } from "./replay_eval.ts";
-import { historiesMissing, historyNames } from "./histories.ts";
+import { historiesMissing, people } from "./histories.ts";
+import { hasLabelFile, MAX_REASON } from "./labels.ts";
 import { loadTranscriptPeople, personOf, transcriptsMissing } from "./transcripts.ts";
 
 const missing = historiesMissing();
@@ -19,26 +21,44 @@ if (transcriptsAbsent !== null) {
 /** Replay must decide like an index built from scratch at the prompt at least this often. */
 const MIN_FRESH_AGREEMENT = 0.95;
 
-Deno.test("the replay label files are well formed: known labels, a reason each, no key twice", () => {
-  const files = [...Deno.readDirSync(LABELS_DIR)].filter((e) => e.name.endsWith(".jsonl")).map((e) => e.name);
-  assert.ok(files.length > 0);
-  for (const f of files) {
-    const labels = loadLabels(f.replace(/\.jsonl$/, ""));
-    assert.ok(labels.size > 0, f);
-    for (const l of labels.values()) {
-      // A reason is one short line of our own words, never a copied text.
-      assert.ok(!l.reason.includes("\n") && l.reason.length <= 140, `${f} ${l.key}: ${l.reason}`);
+/** The label files of a reading: the first (the folder itself) or the second (`second/`). */
+function labelFiles(second: boolean): string[] {
+  try {
+    return [...Deno.readDirSync(new URL(second ? "second/" : ".", LABELS_DIR))]
+      .filter((e) => e.isFile && e.name.endsWith(".jsonl")).map((e) => e.name);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return [];
+    throw err;
+  }
+}
+
+Deno.test("the replay label files are well formed: known labels, a reason each, a key twice only as a correction", () => {
+  assert.ok(labelFiles(false).length > 0);
+  for (const second of [false, true]) {
+    for (const f of labelFiles(second)) {
+      const labels = loadLabels(f.replace(/\.jsonl$/, ""), LABELS_DIR, second);
+      assert.ok(labels.size > 0, f);
+      for (const l of labels.values()) {
+        // A reason is one short line of our own words, never a copied text.
+        assert.ok(!l.reason.includes("\n") && l.reason.length <= MAX_REASON, `${f} ${l.key}: ${l.reason}`);
+      }
     }
   }
 });
 
 Deno.test({
-  name: "every pair the gate shows or pools on the development histories is labelled",
+  name: "every pair the gate shows or pools for a person with a label file is labelled",
   ignore: missing !== null,
   fn() {
-    const e = evaluate(historyNames(), false);
+    const all = people().people;
+    const refs = all.filter((r) => hasLabelFile(r.name));
+    const skipped = all.filter((r) => !hasLabelFile(r.name)).map((r) => r.name);
+    if (skipped.length > 0) {
+      console.log(`replay_histories_test: not yet labelled, so not checked: ${skipped.join(", ")}`);
+    }
+    const e = evaluate({ people: refs, cross: "none" });
     const list = e.unlabelled.map((p) => `${p.history} ${p.mode} ${p.key}`);
-    assert.deepEqual(list, [], "label them: deno task eval:replay --unlabelled > /tmp/unlabelled.jsonl");
+    assert.deepEqual(list, [], "label them: deno task eval:replay --export-pairs /tmp/pairs.jsonl");
   },
 });
 
@@ -47,21 +67,24 @@ Deno.test({
     "replay decides like an index built from scratch at the prompt (the CJK-words approximation is bounded)",
   ignore: missing !== null,
   fn() {
-    const e = evaluate(historyNames(), false);
+    const e = evaluate({ cross: "none" });
     const share = e.total.freshAgree / e.total.freshTotal;
     console.log(`replay vs. fresh index: ${e.total.freshAgree}/${e.total.freshTotal}`);
     assert.ok(share >= MIN_FRESH_AGREEMENT, `${share}`);
   },
 });
 
-Deno.test("the development histories are never copied into the project", () => {
-  const forbidden = /"(?:display|text|prompt)"\s*:/;
-  for (const e of Deno.readDirSync(LABELS_DIR)) {
-    if (!e.name.endsWith(".jsonl")) continue;
-    const text = Deno.readTextFileSync(new URL(e.name, LABELS_DIR));
-    assert.ok(!forbidden.test(text), `${e.name} holds texts`);
-    for (const line of text.split("\n").filter((l) => l)) {
-      assert.deepEqual(Object.keys(JSON.parse(line)).sort(), ["key", "label", "reason"]);
+Deno.test("the histories are never copied into the project: label lines hold keys and verdicts only", () => {
+  const forbidden = /"(?:display|text|prompt|quote)"\s*:/;
+  const optional = new Set(["labeller", "was"]);
+  for (const second of [false, true]) {
+    for (const name of labelFiles(second)) {
+      const text = Deno.readTextFileSync(new URL(`${second ? "second/" : ""}${name}`, LABELS_DIR));
+      assert.ok(!forbidden.test(text), `${name} holds texts`);
+      for (const line of text.split("\n").filter((l) => l)) {
+        const keys = Object.keys(JSON.parse(line));
+        assert.deepEqual(keys.filter((k) => !optional.has(k)).sort(), ["key", "label", "reason"], line);
+      }
     }
   }
 });
@@ -75,7 +98,8 @@ Deno.test({
   ignore: missing !== null,
   fn() {
     const want = JSON.parse(Deno.readTextFileSync(DECISIONS)) as Record<string, string>;
-    const e = evaluate(historyNames(), true);
+    // The first five people, every prompt of every cross pair (as `eval:replay --digest` writes it).
+    const e = evaluate({ cross: null });
     const got: Record<string, string> = {};
     for (const run of e.runs) got[run.history] = ownDigest(run);
     for (const c of e.cross) got[`${c.prompts} → ${c.archive}`] = c.digest;
