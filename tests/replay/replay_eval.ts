@@ -513,8 +513,8 @@ export function transcriptDigestKey(c: CrossRun): string {
 }
 
 /** The cross pairs between the transcripts' people and the histories, both ways. */
-function runTranscriptCross(histories: readonly History[], size: number | null): CrossRun[] {
-  const people = loadTranscriptPeople();
+function runTranscriptCross(histories: readonly History[], size: number | null, dir: URL): CrossRun[] {
+  const people = loadTranscriptPeople(dir);
   const out: CrossRun[] = [];
   const theirs = new Map<string, CrossRun>();
   for (const h of histories) {
@@ -539,6 +539,8 @@ export interface EvaluateOptions {
   /** For --misses: why the hint did not show each unshown pool candidate. */
   readonly explainMisses?: boolean;
   readonly labelsDir?: URL;
+  /** The shared data folder, for its `transcripts/` (default: beside the project). */
+  readonly data?: URL;
   readonly blindOnly?: boolean;
   /** Shelves found absent, to print. */
   readonly skipped?: readonly string[];
@@ -555,6 +557,7 @@ export function evaluate(options: EvaluateOptions = {}): Evaluation {
   const labelsDir = options.labelsDir ?? LABELS_DIR;
   const blindOnly = options.blindOnly ?? false;
   const crossMode = options.cross ?? null;
+  const transcriptsDir = new URL("transcripts/", options.data ?? DATA_DIR);
   const histories = refs.map((r) => loadHistory(r.name, r.dir));
   const runs: OwnRun[] = [];
   const own: OwnFigures[] = [];
@@ -577,7 +580,7 @@ export function evaluate(options: EvaluateOptions = {}): Evaluation {
   const withCross = crossMode !== "none";
   const size = crossMode === "none" ? null : crossMode;
   let transcriptsSkipped: string | null = withCross && (options.transcripts ?? true)
-    ? transcriptsMissing()
+    ? transcriptsMissing(transcriptsDir)
     : "not asked for";
   if (withCross) {
     const samples = histories.map((a) => crossSampleOf(a.records, size));
@@ -592,7 +595,7 @@ export function evaluate(options: EvaluateOptions = {}): Evaluation {
     for (const a of histories) {
       for (const b of histories) if (a !== b) cross.push(byPair.get(`${a.name}\u0000${b.name}`)!);
     }
-    if (transcriptsSkipped === null) transcriptCross = runTranscriptCross(histories, size);
+    if (transcriptsSkipped === null) transcriptCross = runTranscriptCross(histories, size, transcriptsDir);
   } else transcriptsSkipped = "not asked for";
   const rows: PersonRow[] = own.map((f) => {
     const mine = cross.filter((c) => c.prompts === f.history);
@@ -1002,6 +1005,7 @@ async function main(args: readonly string[]): Promise<number> {
     cross,
     explainMisses: misses,
     labelsDir,
+    data,
     blindOnly,
     skipped: found.skipped,
   });

@@ -22,12 +22,12 @@ export const TRANSCRIPTS_DIR = new URL("../../../shared/data/transcripts/", impo
 const NOT_REAL_SESSIONS = /^jazzyalex-/;
 
 /** Why the transcripts cannot be read, or null when they can. */
-export function transcriptsMissing(): string | null {
+export function transcriptsMissing(dir: URL = TRANSCRIPTS_DIR): string | null {
   try {
-    Deno.statSync(TRANSCRIPTS_DIR);
+    Deno.statSync(dir);
     return null;
   } catch {
-    return `the transcripts are absent (${decodeURIComponent(TRANSCRIPTS_DIR.pathname)})`;
+    return `the transcripts are absent (${decodeURIComponent(dir.pathname)})`;
   }
 }
 
@@ -65,13 +65,13 @@ function parse(name: string, text: string): VerdictRecord[] {
  * copies entries), in time order; people whose files yield no typed prompt are left out. Sorted
  * by name.
  */
-export function loadTranscriptPeople(): History[] {
+export function loadTranscriptPeople(dir: URL = TRANSCRIPTS_DIR): History[] {
   const byPerson = new Map<string, Map<string, VerdictRecord>>();
-  const names = [...Deno.readDirSync(TRANSCRIPTS_DIR)]
+  const names = [...Deno.readDirSync(dir)]
     .filter((e) => e.isFile && e.name.endsWith(".jsonl") && !NOT_REAL_SESSIONS.test(e.name))
     .map((e) => e.name).sort();
   for (const name of names) {
-    const text = Deno.readTextFileSync(new URL(name, TRANSCRIPTS_DIR));
+    const text = Deno.readTextFileSync(new URL(name, dir));
     const person = personOf(name);
     const records = byPerson.get(person) ?? new Map<string, VerdictRecord>();
     for (const r of parse(name, text)) if (!records.has(r.id)) records.set(r.id, r);
