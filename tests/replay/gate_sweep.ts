@@ -1,8 +1,11 @@
 /**
- * `deno task eval:sweep`: the gate's operating curve on the development histories. Each point
- * varies the gate's thresholds (one at a time, then a few together) and is measured by the
- * project's own evaluations in a separate process: `eval:replay --json` (fire rate, shown quotes
- * and their labels, cross pairs, transcripts, pooled recall) and `eval:gate` (the probes).
+ * `deno task eval:sweep`: the gate's constants chosen the way they will meet a new user. Each
+ * point varies the gate's thresholds (one at a time, then a few together) and is measured by the
+ * project's own evaluation in a separate process (`eval:replay --json`, per person, over all the
+ * people of the shared data). Then, for each person in turn, the point is chosen on the other
+ * people and that person's figures at it are reported (tests/replay/leave_one_out.ts): those
+ * left-out figures are the sweep's result. `--curve` prints the older pooled operating curve
+ * (every point, with the probes of `eval:gate`) instead.
  *
  * A point is a copy of the project in a private temp folder with the constants' declarations
  * rewritten, never a code path of the product: the gate keeps one set of named constants, and
@@ -10,14 +13,14 @@
  * once, so a renamed constant stops the sweep instead of measuring the baseline twice.
  *
  * A point's new quotes are unlabelled (counted beside the figures, never as relevant): precision
- * here is a lower bound until they are judged. `--unlabelled FILE` writes every point's unlabelled
- * pairs, with their texts and the point that showed each, to FILE (outside the repository) for
- * labelling; `--only NAME,NAME`
- * measures only those points. Runs the points one after the other (each about ten seconds on
- * two cores) and prints a progress line per point.
+ * here is a lower bound until they are judged. `--unlabelled FILE` (with `--curve`) writes every
+ * point's unlabelled pairs, with their texts and the point that showed each, to FILE (outside the
+ * repository) for labelling; `--only NAME,NAME` measures only those points; `--jobs N` runs N
+ * points at once (default 2, one per core). Prints a progress line per point.
  */
 
-import { historiesMissing } from "./histories.ts";
+import { people } from "./histories.ts";
+import { leaveOneOut, looTable, type PairPoint, type PersonPoint, type PointRun } from "./leave_one_out.ts";
 
 /** One constant's declaration, rewritten. */
 interface Rewrite {
@@ -91,6 +94,26 @@ export const POINTS: readonly Point[] = [
   ),
 ];
 
+/**
+ * The points the leave-one-person-out run measures: the baseline and each constant one step
+ * either way (the combinations are left to the curve). Each point costs about 20 s of one core.
+ */
+export const LOO_POINTS: readonly string[] = [
+  "baseline",
+  "coverage 0.20",
+  "coverage 0.30",
+  "anchor idf share 0.50",
+  "anchor idf share 0.70",
+  "anchor max df 5",
+  "distinct things 1",
+  "common min sessions 20",
+  "tail share 0.40",
+  "candidates 30",
+];
+
+/** Prompts per person in each cross pair of a leave-one-out point (eval:replay's fixed sample). */
+export const LOO_CROSS_SAMPLE = 150;
+
 /** What one point measured. */
 export interface PointFigures {
   readonly name: string;
@@ -146,13 +169,30 @@ interface ReplayJson {
     poolRelevantShown: number;
     poolUnlabelled: number;
   };
-  cross: { promptCount: number; fired: number }[];
+  cross: { prompts: string; archive: string; promptCount: number; fired: number }[];
   transcriptCross: { promptCount: number; fired: number }[];
+  rows: {
+    labelled: boolean;
+    own: {
+      history: string;
+      prompts: number;
+      fired: number;
+      quotes: number;
+      relevantQuotes: number;
+      unlabelledQuotes: number;
+      poolRelevant: number;
+      poolRelevantShown: number;
+    };
+  }[];
 }
 
-async function measure(p: Point, base: string, unlabelled: string[] | null): Promise<PointFigures> {
-  const copy = `${base}/verdict`;
-  await Deno.remove(copy, { recursive: true }).catch(() => {});
+/** A copy of the project at `dir` with the point's rewrites, and ../shared beside it. */
+async function copyFor(p: Point, dir: string): Promise<string> {
+  const copy = `${dir}/verdict`;
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(dir);
+  // The copy finds the evaluation data where the project does: beside it, as ../shared.
+  await Deno.symlink(decodeURIComponent(new URL("../shared/", ROOT).pathname), `${dir}/shared`);
   await Deno.mkdir(copy);
   const root = decodeURIComponent(ROOT.pathname);
   await run("cp", ["-r", ...COPIED.map((c) => `${root}${c}`), copy]);
@@ -160,6 +200,63 @@ async function measure(p: Point, base: string, unlabelled: string[] | null): Pro
     const path = `${copy}/${r.file}`;
     await Deno.writeTextFile(path, rewrite(await Deno.readTextFile(path), r));
   }
+  return copy;
+}
+
+/** One point per person and per cross pair, for the leave-one-out choice. */
+async function measurePerPerson(p: Point, dir: string): Promise<PointRun> {
+  const copy = await copyFor(p, dir);
+  const replay = JSON.parse(
+    await run("deno", [
+      "run",
+      "--allow-read",
+      "tests/replay/replay_eval.ts",
+      "--json",
+      "--no-fresh",
+      "--cross-sample",
+      String(LOO_CROSS_SAMPLE),
+    ], copy),
+  ) as ReplayJson;
+  const persons: PersonPoint[] = replay.rows.map((r) => ({
+    name: r.own.history,
+    labelled: r.labelled,
+    prompts: r.own.prompts,
+    fired: r.own.fired,
+    quotes: r.own.quotes,
+    relevant: r.own.relevantQuotes,
+    unlabelledQuotes: r.own.unlabelledQuotes,
+    poolRelevant: r.own.poolRelevant,
+    poolShown: r.own.poolRelevantShown,
+  }));
+  const pairs: PairPoint[] = replay.cross.map((c) => ({
+    prompts: c.prompts,
+    archive: c.archive,
+    fired: c.fired,
+    promptCount: c.promptCount,
+  }));
+  return { name: p.name, persons, pairs };
+}
+
+/** Runs `work` over `items`, at most `jobs` at once, results in the items' order. */
+async function pooled<T, R>(
+  items: readonly T[],
+  jobs: number,
+  work: (item: T, i: number) => Promise<R>,
+): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await work(items[i]!, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
+  return out;
+}
+
+async function measure(p: Point, dir: string, unlabelled: string[] | null): Promise<PointFigures> {
+  const copy = await copyFor(p, dir);
   const replay = JSON.parse(
     await run("deno", ["run", "--allow-read", "tests/replay/replay_eval.ts", "--json"], copy),
   ) as ReplayJson;
@@ -231,38 +328,66 @@ if (import.meta.main) {
   const only = onlyAt >= 0 ? new Set(Deno.args[onlyAt + 1]!.split(",")) : null;
   const outAt = Deno.args.indexOf("--unlabelled");
   const outFile = outAt >= 0 ? Deno.args[outAt + 1]! : null;
-  const points = POINTS.filter((p) => only === null || only.has(p.name));
-  if (points.length === 0) {
-    console.error(`Cannot sweep "${[...(only ?? [])].join(",")}": no such point`);
+  const jobsAt = Deno.args.indexOf("--jobs");
+  const jobs = jobsAt >= 0 ? Number(Deno.args[jobsAt + 1]) : 2;
+  const curve = Deno.args.includes("--curve");
+  const points = POINTS.filter((
+    p,
+  ) => (only === null ? curve || LOO_POINTS.includes(p.name) : only.has(p.name)));
+  if (points.length === 0 || !Number.isInteger(jobs) || jobs < 1) {
+    console.error(
+      points.length === 0
+        ? `Cannot sweep "${[...(only ?? [])].join(",")}": no such point`
+        : `Cannot run --jobs ${Deno.args[jobsAt + 1]}: a whole number of processes, 1 or more`,
+    );
     console.error(`hint: the points are ${POINTS.map((p) => `"${p.name}"`).join(", ")}`);
-    Deno.exit(2);
+    Deno.exit(3);
   }
-  const missing = historiesMissing();
-  if (missing !== null) {
-    console.log(`eval:sweep: skipped: ${missing}`);
+  const found = people();
+  if (found.people.length === 0) {
+    console.log(`eval:sweep: skipped: no histories (${found.skipped.join("; ")})`);
     Deno.exit(0);
   }
-  const shared = new URL("../shared/", ROOT);
+  if (!curve && points[0]!.name !== "baseline") {
+    console.error('Cannot leave one person out without the "baseline" point first (or run --curve)');
+    Deno.exit(3);
+  }
   const base = await Deno.makeTempDir({ prefix: "verdict-sweep-" });
+  const started = performance.now();
+  const progress = (i: number, name: string, t0: number) =>
+    console.error(`[${i + 1}/${points.length}] ${name}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
   try {
-    // The copy finds the evaluation data where the project does: beside it, as ../shared.
-    await Deno.symlink(decodeURIComponent(shared.pathname), `${base}/shared`).catch(() => {});
-    const unlabelled: string[] | null = outFile === null ? null : [];
-    const rows: PointFigures[] = [];
-    for (const [i, p] of points.entries()) {
-      const started = performance.now();
-      rows.push(await measure(p, base, unlabelled));
-      console.error(
-        `[${i + 1}/${points.length}] ${p.name}: ${((performance.now() - started) / 1000).toFixed(1)} s`,
+    if (curve) {
+      const unlabelled: string[] | null = outFile === null ? null : [];
+      const rows = await pooled(points, jobs, async (p, i) => {
+        const t0 = performance.now();
+        const r = await measure(p, `${base}/p${i}`, unlabelled);
+        progress(i, p.name, t0);
+        return r;
+      });
+      await Deno.stdout.write(new TextEncoder().encode(table(rows)));
+      if (outFile !== null && unlabelled !== null) {
+        const unique = [...new Set(unlabelled)];
+        await Deno.writeTextFile(`${outFile}.tmp`, unique.map((l) => l + "\n").join(""));
+        await Deno.rename(`${outFile}.tmp`, outFile);
+        console.error(`${unique.length} unlabelled pairs written to ${outFile}`);
+      }
+    } else {
+      const runs = await pooled(points, jobs, async (p, i) => {
+        const t0 = performance.now();
+        const r = await measurePerPerson(p, `${base}/p${i}`);
+        progress(i, p.name, t0);
+        return r;
+      });
+      const persons = runs[0]!.persons.length;
+      await Deno.stdout.write(
+        new TextEncoder().encode(
+          `eval:sweep: leave one person out over ${persons} people and ${points.length} points (cross pairs: ${LOO_CROSS_SAMPLE} sampled prompts per person); each point chosen on the others (precision ≥ 80% and cross-paired false fires ≤ 0.5%, then the highest pooled recall), the left-out person's figures reported; precision counts an unlabelled quote as not relevant, and only people with labels\n` +
+            looTable(leaveOneOut(runs)),
+        ),
       );
     }
-    await Deno.stdout.write(new TextEncoder().encode(table(rows)));
-    if (outFile !== null && unlabelled !== null) {
-      const unique = [...new Set(unlabelled)];
-      await Deno.writeTextFile(`${outFile}.tmp`, unique.map((l) => l + "\n").join(""));
-      await Deno.rename(`${outFile}.tmp`, outFile);
-      console.error(`${unique.length} unlabelled pairs written to ${outFile}`);
-    }
+    console.error(`eval:sweep: ${((performance.now() - started) / 1000).toFixed(0)} s, ${jobs} at once`);
   } finally {
     await Deno.remove(base, { recursive: true });
   }

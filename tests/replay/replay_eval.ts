@@ -21,7 +21,7 @@
  * (the pairs for a blind reader, {key, history, prompt, quote} only, to a file outside the
  * repository), --import-labels FILE --labeller NAME [--second] [--fix] (a reader's labels, appended;
  * an existing label is never overwritten), --only NAME (one person, own replay and pooled recall
- * only), --cross-sample N|all, --data DIR and --labels DIR (other folders, for the harness's
+ * only), --cross-sample N|all, --no-fresh (no from-scratch index checks), --data DIR and --labels DIR (other folders, for the harness's
  * tests), --unlabelled (JSONL of unlabelled pairs with their records), --misses (JSONL of the
  * relevant pooled candidates the hint did not show, with the rule that refused each, and of the
  * shown quotes labelled irrelevant), --fires (JSONL of every cross-paired false fire, with the texts
@@ -538,6 +538,8 @@ export interface EvaluateOptions {
   readonly transcripts?: boolean;
   /** For --misses: why the hint did not show each unshown pool candidate. */
   readonly explainMisses?: boolean;
+  /** Check replay against from-scratch indexes at sampled prompts (default true). */
+  readonly fresh?: boolean;
   readonly labelsDir?: URL;
   /** The shared data folder, for its `transcripts/` (default: beside the project). */
   readonly data?: URL;
@@ -564,7 +566,11 @@ export function evaluate(options: EvaluateOptions = {}): Evaluation {
   const unlabelled: Pair[] = [];
   histories.forEach((h, i) => {
     const labels = figureLabels(h.name, labelsDir, blindOnly);
-    const fresh = refs[i]!.shelf === "histories" ? FRESH_CHECKS : FRESH_CHECKS_MORE;
+    const fresh = options.fresh === false
+      ? 0
+      : refs[i]!.shelf === "histories"
+      ? FRESH_CHECKS
+      : FRESH_CHECKS_MORE;
     const run = runOwn(h, options.explainMisses ?? false, fresh);
     runs.push(run);
     own.push(ownFigures(run, labels));
@@ -1004,6 +1010,7 @@ async function main(args: readonly string[]): Promise<number> {
     people: refs,
     cross,
     explainMisses: misses,
+    fresh: !args.includes("--no-fresh"),
     labelsDir,
     data,
     blindOnly,
