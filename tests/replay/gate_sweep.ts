@@ -186,12 +186,12 @@ interface ReplayJson {
   }[];
 }
 
-/** A copy of the project at `dir` with the point's rewrites, and ../shared beside it. */
+/** A copy of the project at `dir` with the point's rewrites, and the shared data beside it. */
 async function copyFor(p: Point, dir: string): Promise<string> {
   const copy = `${dir}/verdict`;
   await Deno.remove(dir, { recursive: true }).catch(() => {});
   await Deno.mkdir(dir);
-  // The copy finds the evaluation data where the project does: beside it, as ../shared.
+  // The copy finds the evaluation data where the project does: in the folder beside it.
   await Deno.symlink(decodeURIComponent(new URL("../shared/", ROOT).pathname), `${dir}/shared`);
   await Deno.mkdir(copy);
   const root = decodeURIComponent(ROOT.pathname);

@@ -1,5 +1,5 @@
 /**
- * Other people's real session files (../shared/data/transcripts/: Claude Code transcripts and
+ * Other people's real session files (the shared data's transcripts/: Claude Code transcripts and
  * Codex rollouts), read in place and never copied, as a further label-free check of the hint: the
  * typed prompts of a transcript's person are nobody's decisions in a development history, and the
  * reverse. Each file goes through the collector's own parser (Claude's transcript parser, or
