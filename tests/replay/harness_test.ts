@@ -37,7 +37,7 @@ function figures(history: string, f: Partial<OwnFigures>): OwnFigures {
 }
 
 function row(f: OwnFigures, labelled = true, cross = { fired: 0, prompts: 300 }): PersonRow {
-  return { own: f, language: "en", labelled, cross };
+  return { own: f, language: "en", labelled, cross, drawn: { fired: 0, prompts: 0 } };
 }
 
 Deno.test("macro-average: each person counts once, over the persons for whom a figure is defined", () => {

@@ -9,9 +9,11 @@ import type { CrossRun, OwnFigures } from "./replay_eval.ts";
 export interface PersonRow {
   readonly own: OwnFigures;
   readonly language: string;
-  /** Whether the person has a label file (their unlabelled pairs are then a to-do, else expected). */
+  /** Whether the figures have labels for the person (with --blind-only: blind ones); else "no labels yet". */
   readonly labelled: boolean;
   readonly cross: { readonly fired: number; readonly prompts: number };
+  /** The others' prompts against this person's archive: the false fires it draws. */
+  readonly drawn: { readonly fired: number; readonly prompts: number };
 }
 
 /** A mean over the persons for whom a figure is defined. */
@@ -89,6 +91,7 @@ export function personTable(rows: readonly PersonRow[]): string[] {
     "recall",
     "pool unlab.",
     "cross fires",
+    "drawn",
     "",
   ];
   const flagged = new Set(unserved(rows));
@@ -112,6 +115,7 @@ export function personTable(rows: readonly PersonRow[]): string[] {
       pct(f.poolRelevantShown, f.poolRelevant),
       `${f.poolUnlabelled}`,
       `${r.cross.fired}/${r.cross.prompts} ${pct(r.cross.fired, r.cross.prompts, 2)}`,
+      `${r.drawn.fired}/${r.drawn.prompts}`,
       [flagged.has(f.history) ? "UNSERVED" : "", r.labelled ? "" : "no labels yet"].filter((s) => s).join(
         ", ",
       ),
@@ -153,6 +157,7 @@ export function personTable(rows: readonly PersonRow[]): string[] {
     "",
     share(m.crossFires, 2),
     "",
+    "",
   ];
   const pooledRow = [
     `pooled (all prompts)`,
@@ -173,6 +178,7 @@ export function personTable(rows: readonly PersonRow[]): string[] {
     `${t.poolUnlabelled}`,
     `${t.crossFired}/${t.crossPrompts} ${pct(t.crossFired, t.crossPrompts, 2)}`,
     "",
+    "",
   ];
   const all = [head, ...body, macroRow, pooledRow];
   const widths = head.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
@@ -181,6 +187,7 @@ export function personTable(rows: readonly PersonRow[]): string[] {
       .join("  ").trimEnd();
   const lines = [line(head), ...body.map(line), line(macroRow), line(pooledRow)];
   lines.push(
+    "cross fires: the person's prompts against every other archive; drawn: every other person's prompts against this person's archive",
     "macro: the mean of the per-person shares, over the (n) persons for whom the share is defined (precision: a labelled shown quote; recall: a relevant candidate in the pool; opportunities: a label file)",
     `persons with relevant earlier decisions in their pool and no relevant hint: ${
       flagged.size === 0 ? "none" : [...flagged].join(", ")

@@ -59,7 +59,6 @@ import {
   exportJsonl,
   type ExportPair,
   figureLabels,
-  hasLabelFile,
   type LabelEntry,
   LABELS_DIR,
   loadLabels,
@@ -564,8 +563,10 @@ export function evaluate(options: EvaluateOptions = {}): Evaluation {
   const runs: OwnRun[] = [];
   const own: OwnFigures[] = [];
   const unlabelled: Pair[] = [];
+  const labelled = new Set<string>();
   histories.forEach((h, i) => {
     const labels = figureLabels(h.name, labelsDir, blindOnly);
+    if (labels.size > 0) labelled.add(h.name);
     const fresh = options.fresh === false
       ? 0
       : refs[i]!.shelf === "histories"
@@ -605,13 +606,18 @@ export function evaluate(options: EvaluateOptions = {}): Evaluation {
   } else transcriptsSkipped = "not asked for";
   const rows: PersonRow[] = own.map((f) => {
     const mine = cross.filter((c) => c.prompts === f.history);
+    const drawn = cross.filter((c) => c.archive === f.history);
     return {
       own: f,
       language: languageOf(f.history),
-      labelled: hasLabelFile(f.history, labelsDir),
+      labelled: labelled.has(f.history),
       cross: {
         fired: mine.reduce((s, c) => s + c.fired, 0),
         prompts: mine.reduce((s, c) => s + c.promptCount, 0),
+      },
+      drawn: {
+        fired: drawn.reduce((s, c) => s + c.fired, 0),
+        prompts: drawn.reduce((s, c) => s + c.promptCount, 0),
       },
     };
   });
@@ -721,7 +727,9 @@ function transcriptSection(e: Evaluation): string[] {
 
 export function report(e: Evaluation): string {
   const lines = [
-    `eval:replay: the hint on ${e.own.length} people, gate as checked out; ${
+    `eval:replay: the hint on ${e.own.length} ${
+      e.own.length === 1 ? "person" : "people"
+    }, gate as checked out; ${
       e.blindOnly
         ? "BLIND labels only (first reading if blind, else a blind second reading)"
         : "labels: first reading"
