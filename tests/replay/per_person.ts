@@ -188,7 +188,7 @@ export function personTable(rows: readonly PersonRow[]): string[] {
   const lines = [line(head), ...body.map(line), line(macroRow), line(pooledRow)];
   lines.push(
     "cross fires: the person's prompts against every other archive; drawn: every other person's prompts against this person's archive",
-    "macro: the mean of the per-person shares, over the (n) persons for whom the share is defined (precision: a labelled shown quote; recall: a relevant candidate in the pool; opportunities: a label file)",
+    "macro: the mean of the per-person shares, over the (n) persons for whom the share is defined (precision: a labelled shown quote; recall: a relevant candidate in the pool; opportunities: any label)",
     `persons with relevant earlier decisions in their pool and no relevant hint: ${
       flagged.size === 0 ? "none" : [...flagged].join(", ")
     }`,
