@@ -398,6 +398,16 @@ Deno.test("eval:replay end to end: per-person table, export, import, refusal, se
       agreement.stdout,
       new RegExp(`reader-one vs\\. reader-two: six labels: ${agree}/${pairs.length} agree`),
     );
+    // The confusion table: every first reading is relevant; the second splits relevant / repeat.
+    const relevantRow = agreement.stdout.split("\n").find((l) => /^\s+relevant\s+\d/.test(l))!;
+    assert.deepEqual(relevantRow.trim().split(/\s+/).slice(1).map(Number), [
+      agree,
+      0,
+      0,
+      0,
+      pairs.length - agree,
+      0,
+    ]);
 
     // Blind only: the first reading is blind here, so the figures are the same as with all labels.
     const all = JSON.parse((await run([...base, "--json"])).stdout);

@@ -418,6 +418,26 @@ export function agreementReport(readings: readonly DoubleReading[]): string {
         `relevant or not: ${fmt(cohen(rs.map((r) => [rel(r.first), rel(r.second)])))}`,
     );
   }
+  if (readings.length > 0) {
+    // Where the readings part, by kind: the rubric is sharpened where one cell dominates.
+    const cell = new Map<string, number>();
+    for (const r of readings) {
+      cell.set(
+        `${r.first.label}\u0000${r.second.label}`,
+        (cell.get(`${r.first.label}\u0000${r.second.label}`) ?? 0) + 1,
+      );
+    }
+    const width = Math.max(...LABELS.map((l) => l.length)) + 2;
+    lines.push(`  first reading (rows) × second reading (columns):`);
+    lines.push(`    ${"".padEnd(width)}${LABELS.map((l) => l.padStart(width)).join("")}`);
+    for (const a of LABELS) {
+      lines.push(
+        `    ${a.padEnd(width)}${
+          LABELS.map((b) => String(cell.get(`${a}\u0000${b}`) ?? 0).padStart(width)).join("")
+        }`,
+      );
+    }
+  }
   const byHistory = new Map<string, number>();
   for (const r of readings) byHistory.set(r.history, (byHistory.get(r.history) ?? 0) + 1);
   lines.push(
