@@ -20,7 +20,14 @@
  */
 
 import { people } from "./histories.ts";
-import { leaveOneOut, looTable, type PairPoint, type PersonPoint, type PointRun } from "./leave_one_out.ts";
+import {
+  leaveOneOut,
+  looTable,
+  type PairPoint,
+  perConstant,
+  type PersonPoint,
+  type PointRun,
+} from "./leave_one_out.ts";
 
 /** One constant's declaration, rewritten. */
 interface Rewrite {
@@ -110,6 +117,13 @@ export const LOO_POINTS: readonly string[] = [
   "tail share 0.40",
   "candidates 30",
 ];
+
+/** The constant a point varies, by its name ("coverage 0.20" → "coverage"); null for a combination. */
+export function familyOf(name: string): string | null {
+  const p = POINTS.find((x) => x.name === name);
+  if (p === undefined || p.rewrites.length !== 1) return null;
+  return name.replace(/ [0-9.]+$/, "");
+}
 
 /** Prompts per person in each cross pair of a leave-one-out point (eval:replay's fixed sample). */
 export const LOO_CROSS_SAMPLE = 150;
@@ -383,7 +397,7 @@ if (import.meta.main) {
       await Deno.stdout.write(
         new TextEncoder().encode(
           `eval:sweep: leave one person out over ${persons} people and ${points.length} points (cross pairs: ${LOO_CROSS_SAMPLE} sampled prompts per person); each point chosen on the others (precision ≥ 80% and cross-paired false fires ≤ 0.5%, then the highest pooled recall), the left-out person's figures reported; precision counts an unlabelled quote as not relevant, and only people with labels\n` +
-            looTable(leaveOneOut(runs)),
+            looTable(leaveOneOut(runs)) + perConstant(runs, familyOf),
         ),
       );
     }

@@ -5,7 +5,7 @@
  * the leave-one-person-out choice, on figures of our own.
  */
 import assert from "node:assert/strict";
-import { LOO_POINTS, POINTS, rewrite, table } from "./gate_sweep.ts";
+import { familyOf, LOO_POINTS, POINTS, rewrite, table } from "./gate_sweep.ts";
 import {
   choose,
   leaveOneOut,
@@ -13,6 +13,7 @@ import {
   looTable,
   othersScores,
   type PairPoint,
+  perConstant,
   type PersonPoint,
   type PointRun,
   scoresOf,
@@ -200,4 +201,15 @@ Deno.test("leave one out: no point within the bounds → the most precise within
   // Every listed leave-one-out point is a point of the sweep, the baseline first.
   assert.equal(LOO_POINTS[0], "baseline");
   for (const name of LOO_POINTS) assert.ok(POINTS.some((p) => p.name === name), name);
+});
+
+Deno.test("leave one out per constant: each family of points against the baseline alone", () => {
+  const runs = points();
+  const out = perConstant(runs, (name) => (name === "loose" ? "looseness" : null));
+  assert.match(out, /^ {2}looseness: chosen baseline ×2, loose ×1; left out /m);
+  assert.equal(perConstant(runs, () => null).trimEnd().split("\n").length, 1);
+  assert.equal(familyOf("coverage 0.20"), "coverage");
+  assert.equal(familyOf("anchor idf share 0.70"), "anchor idf share");
+  assert.equal(familyOf("coverage 0.20 + anchor share 0.55"), null);
+  assert.equal(familyOf("baseline"), null);
 });

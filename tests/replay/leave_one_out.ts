@@ -206,3 +206,42 @@ export function looTable(rows: readonly LooRow[]): string {
     }`,
   ].join("\n") + "\n";
 }
+
+/**
+ * Each constant on its own: for every family of points (the points that vary one constant, by
+ * `familyOf`), the baseline and that family's points only, each person left out in turn. One line
+ * per family: the values chosen and the left-out figures' macro-average beside the baseline's.
+ */
+export function perConstant(runs: readonly PointRun[], familyOf: (point: string) => string | null): string {
+  if (runs.length === 0) return "";
+  const families = new Map<string, PointRun[]>();
+  for (const run of runs.slice(1)) {
+    const f = familyOf(run.name);
+    if (f !== null) families.set(f, [...(families.get(f) ?? []), run]);
+  }
+  const macroOf = (rows: readonly LooRow[], of: (r: LooRow) => Scores) => {
+    const m = (get: (s: Scores) => number | null) => {
+      const v = rows.map((r) => get(of(r))).filter((x): x is number => x !== null);
+      return pct(mean(v));
+    };
+    const fired = rows.reduce((s, r) => s + of(r).crossFired, 0);
+    const prompts = rows.reduce((s, r) => s + of(r).crossPrompts, 0);
+    return `${m((s) => s.fireRate)} / ${m((s) => s.precision)} / ${m((s) => s.recall)} / ${
+      pct(prompts === 0 ? null : fired / prompts, 2)
+    }`;
+  };
+  const lines = ["each constant alone (left-out macro: fire rate / precision / recall / cross fires):"];
+  for (const [family, points] of families) {
+    const rows = leaveOneOut([runs[0]!, ...points]);
+    const chosen = new Map<string, number>();
+    for (const r of rows) chosen.set(r.chosen, (chosen.get(r.chosen) ?? 0) + 1);
+    lines.push(
+      `  ${family}: chosen ${
+        [...chosen].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).map(([k, v]) => `${k} ×${v}`).join(
+          ", ",
+        )
+      }; left out ${macroOf(rows, (r) => r.leftOut)} (baseline ${macroOf(rows, (r) => r.baseline)})`,
+    );
+  }
+  return lines.join("\n") + "\n";
+}
