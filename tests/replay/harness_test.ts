@@ -230,6 +230,16 @@ Deno.test("an import onto an existing label is refused unless it is a correction
         }),
       /no history names it/,
     );
+    assert.throws(
+      () =>
+        planImport([{ ...reader[0]!, history: "alicee" }], none, url, {
+          labeller: "r2",
+          second: false,
+          fix: false,
+          histories: new Set(["alice"]),
+        }),
+      /no person is named "alicee"/,
+    );
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

@@ -250,6 +250,8 @@ export interface ImportOptions {
   readonly second: boolean;
   /** Correct existing labels (a mistake of reading, said in the reason): the old label stays. */
   readonly fix: boolean;
+  /** The people there are: a history outside it is refused (no label file for a typo). */
+  readonly histories?: ReadonlySet<string>;
 }
 
 /**
@@ -273,6 +275,10 @@ export function planImport(
     const history = l.history ?? historyOf(l.key);
     if (history === undefined) {
       problems.push(`key ${l.key}: no history names it (keep the export's "history" field)`);
+      continue;
+    }
+    if (options.histories !== undefined && !options.histories.has(history)) {
+      problems.push(`key ${l.key}: no person is named "${history}"`);
       continue;
     }
     let files = cache.get(history);

@@ -976,6 +976,7 @@ async function main(args: readonly string[]): Promise<number> {
         labeller,
         second,
         fix: args.includes("--fix"),
+        histories: new Set(found.people.map((r) => r.name)),
       });
     } catch (err) {
       throw new UsageError(`Cannot import "${importFile}" (nothing was written):\n${(err as Error).message}`);
