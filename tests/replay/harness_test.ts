@@ -253,6 +253,10 @@ Deno.test("the export refuses a path inside the repository (the pairs hold other
   const tmp = Deno.makeTempDirSync({ prefix: "verdict-out-" });
   try {
     assert.equal(outsideRepository(`${tmp}/p.jsonl`), `${Deno.realPathSync(tmp)}/p.jsonl`);
+    // A folder outside that is a link into the repository: refused by where it really is.
+    Deno.symlinkSync(`${ROOT}tests`, `${tmp}/link`);
+    assert.throws(() => outsideRepository(`${tmp}/link/pairs.jsonl`), /inside the repository/);
+    assert.throws(() => outsideRepository(`${tmp}/absent/pairs.jsonl`), /its folder does not exist/);
   } finally {
     Deno.removeSync(tmp, { recursive: true });
   }

@@ -5,7 +5,7 @@
  * and replay's one approximation (CJK words from the whole archive) stays within its bound.
  */
 import assert from "node:assert/strict";
-import { evaluate, LABELS_DIR, loadLabels, ownDigest, transcriptDigestKey } from "./replay_eval.ts";
+import { evaluate, LABELS_DIR, LANGUAGE, loadLabels, ownDigest, transcriptDigestKey } from "./replay_eval.ts";
 import { historiesMissing, people } from "./histories.ts";
 import { hasLabelFile, MAX_REASON } from "./labels.ts";
 import { loadTranscriptPeople, personOf, transcriptsMissing } from "./transcripts.ts";
@@ -138,5 +138,17 @@ Deno.test({
       const times = p.records.map((r) => r.time);
       assert.deepEqual(times, [...times].sort(), `${p.name}: in time order`);
     }
+  },
+});
+
+Deno.test({
+  name: "every person of the shared data has a language, so the cross pairs' language table has no unknown",
+  ignore: missing !== null,
+  fn() {
+    const found = people();
+    const names = found.people.map((r) => r.name);
+    if (found.skipped.length > 0) console.log(`replay_histories_test: ${found.skipped.join("; ")}`);
+    assert.ok(names.length >= 5, names.join(", "));
+    assert.deepEqual(names.filter((n) => LANGUAGE[n] === undefined), []);
   },
 });
