@@ -152,6 +152,7 @@ export function looTable(rows: readonly LooRow[]): string {
     "precision",
     "recall",
     "cross fires",
+    "unlab.",
     "baseline: fire / precision / recall / cross",
   ];
   const cross = (s: Scores) =>
@@ -164,6 +165,7 @@ export function looTable(rows: readonly LooRow[]): string {
     pct(r.leftOut.precision),
     pct(r.leftOut.recall),
     cross(r.leftOut),
+    `${r.leftOut.unlabelledQuotes}`,
     `${pct(r.baseline.fireRate)} / ${pct(r.baseline.precision)} / ${pct(r.baseline.recall)} / ${
       cross(r.baseline)
     }`,
@@ -186,6 +188,7 @@ export function looTable(rows: readonly LooRow[]): string {
     m((s) => s.precision, (r) => r.leftOut),
     m((s) => s.recall, (r) => r.leftOut),
     crossAll((r) => r.leftOut),
+    `${rows.reduce((s, r) => s + r.leftOut.unlabelledQuotes, 0)}`,
     `${m((s) => s.fireRate, (r) => r.baseline)} / ${m((s) => s.precision, (r) => r.baseline)} / ${
       m((s) => s.recall, (r) => r.baseline)
     } / ${crossAll((r) => r.baseline)}`,
