@@ -222,9 +222,12 @@ export function parseReaderLabels(text: string, where: string): ReaderLabel[] {
       );
       return;
     }
+    // The same two texts can meet in two people's histories (a "yes" answered with a "yes"): a
+    // key is given twice only when it is given twice for one history.
+    const pairId = typeof v.history === "string" ? `${v.history}\u0000${v.key}` : `${v.key}`;
     if (typeof v.key !== "string" || !/^[0-9a-f]{16}$/.test(v.key)) problems.push(`${at}: bad key`);
-    else if (seen.has(v.key)) problems.push(`${at}: key ${v.key} given twice`);
-    else seen.add(v.key);
+    else if (seen.has(pairId)) problems.push(`${at}: key ${v.key} given twice`);
+    else seen.add(pairId);
     if (!LABELS.includes(v.label as Label)) {
       problems.push(`${at}: unknown label "${v.label}" (one of ${LABELS.join(", ")})`);
     }
