@@ -80,6 +80,21 @@ function collectWrites(records: string): string[] {
   ];
 }
 
+/**
+ * What a change by hand (forget, retract, mute, remember, import) reads and writes: the archive's
+ * own files and its lock, nothing else.
+ */
+function archiveEdits(records: string): string[] {
+  const p = storePaths(records);
+  return [...sqliteFiles(p.db), p.segments, p.lock];
+}
+
+/** The rule of a command that changes only the archive. */
+function archiveEditGrants(plan: CommandPlan): PermissionSet {
+  const files = archiveEdits(plan.paths.records);
+  return { read: files, write: files, net: [], run: [] };
+}
+
 function formatHostPort(host: string, port: number): string {
   return host.includes(":") && !host.startsWith("[") ? `[${host}]:${port}` : `${host}:${port}`;
 }
@@ -357,6 +372,141 @@ holding a credential (an archive older than a rule may) is withheld and counted.
     sandbox: "worker",
     load: () => import("./cmd/export.ts"),
     permissions: (plan) => ({ read: recordsFiles(plan.paths.records), write: [], net: [], run: [] }),
+    listed: true,
+  },
+  {
+    name: "show",
+    summary: "print a record: its text, source, what the hint would quote, its state",
+    usage: "verdict show ID... [--json] [--records FILE]",
+    help: `Examples:
+  verdict show p04d4b5f7876b4275
+  verdict show --json p04d4b5f7876b4275 n000000000000b006
+
+Prints each record the ids name: kind, time, project, session, source file and line,
+the decision statements the hint would quote of it, its whole text, and its state:
+live, retracted (on DATE, by ID, why), muted (everywhere or in a project), pinned (its
+trigger words), or forgotten (on DATE). Ids are printed by replay, recall, query,
+decisions and hint --explain. An id that is not a record's is an error (exit 3).
+Reads only.`,
+    options: { ...JSON_OUT, ...RECORDS, ...CONFIG },
+    sandbox: "worker",
+    load: () => import("./cmd/show.ts"),
+    permissions: (plan) => ({ read: recordsFiles(plan.paths.records), write: [], net: [], run: [] }),
+    listed: true,
+  },
+  {
+    name: "forget",
+    summary: "remove records from the archive and its index for good",
+    usage: "verdict forget ID... | --match TEXT [--dry-run] [--yes] [--json] [--records FILE]",
+    help: `Examples:
+  verdict forget p04d4b5f7876b4275
+  verdict forget --match "hunter2" --dry-run
+  verdict forget --match "hunter2" --yes
+
+Removes the records from the archive and from the index files at once (the segments
+that indexed them are rewritten, and SQLite's log emptied, so no file keeps their
+text), in one transaction: a kill leaves the archive as it was or without them. A
+tombstone (a hash of each record's id and text, never the text) keeps every later
+collect and import from storing them again while their source still holds them.
+--match TEXT forgets every record whose text holds TEXT (ASCII case folded): it lists
+them and asks first; with no terminal to ask on it refuses unless --yes is given.
+--dry-run lists and changes nothing. Writes only the archive.`,
+    options: {
+      match: { kind: "string", value: "TEXT", description: "forget every record whose text holds TEXT" },
+      "dry-run": { kind: "boolean", description: "list what would be forgotten, change nothing" },
+      yes: { kind: "boolean", description: "do not ask (for scripts)" },
+      ...JSON_OUT,
+      ...RECORDS,
+      ...AS_OF,
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    load: () => import("./cmd/forget.ts"),
+    permissions: archiveEditGrants,
+    listed: true,
+  },
+  {
+    name: "retract",
+    summary: "mark a decision as no longer holding (optionally: what replaced it)",
+    usage: "verdict retract ID [--by ID] [--why TEXT] [--json] [--records FILE]",
+    help: `Examples:
+  verdict retract p04d4b5f7876b4275 --by p7f5c0a1b2c3d4e5f --why "moved to Svelte 5 runes"
+  verdict retract p04d4b5f7876b4275
+
+A retracted decision is never shown as current by the hint: when the hint would quote
+it, it shows what replaced it (--by) and says "changed on DATE", or, without --by,
+that it no longer holds. recall, query and decisions still find it, marked. Undo with
+"verdict unretract ID". Writes only the archive.`,
+    options: {
+      by: { kind: "string", value: "ID", description: "the record that replaces it" },
+      why: { kind: "string", value: "TEXT", description: "why it changed (shown with it)" },
+      ...JSON_OUT,
+      ...RECORDS,
+      ...AS_OF,
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    load: () => import("./cmd/mark.ts"),
+    permissions: archiveEditGrants,
+    listed: true,
+  },
+  {
+    name: "unretract",
+    summary: "undo a retraction",
+    usage: "verdict unretract ID... [--json] [--records FILE]",
+    help: `Example:
+  verdict unretract p04d4b5f7876b4275
+
+The record is current again. An id that is not retracted is an error (exit 3).`,
+    options: { ...JSON_OUT, ...RECORDS, ...CONFIG },
+    sandbox: "worker",
+    load: () => import("./cmd/mark.ts"),
+    permissions: archiveEditGrants,
+    listed: true,
+  },
+  {
+    name: "mute",
+    summary: "never hint a record (everywhere, or with --here in this project)",
+    usage: "verdict mute ID... [--here] [--json] [--records FILE]",
+    help: `Examples:
+  verdict mute pf6b2af08a729dd00
+  cd ~/src/app && verdict mute pf6b2af08a729dd00 --here
+
+A muted record is never quoted by the hint: everywhere, or with --here only in prompts
+typed in this folder or below it. recall, query and decisions still find it, marked.
+Undo with "verdict unmute ID" (--here: only this folder's mute). Writes only the
+archive.`,
+    options: {
+      here: { kind: "boolean", description: "only in this folder (and below it)" },
+      ...JSON_OUT,
+      ...RECORDS,
+      ...AS_OF,
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    load: () => import("./cmd/mark.ts"),
+    permissions: archiveEditGrants,
+    listed: true,
+  },
+  {
+    name: "unmute",
+    summary: "undo a mute",
+    usage: "verdict unmute ID... [--here] [--json] [--records FILE]",
+    help: `Examples:
+  verdict unmute pf6b2af08a729dd00
+  verdict unmute pf6b2af08a729dd00 --here
+
+Without --here every mute of the record goes; with it, only this folder's. An id that
+is not muted is an error (exit 3).`,
+    options: {
+      here: { kind: "boolean", description: "only this folder's mute" },
+      ...JSON_OUT,
+      ...RECORDS,
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    load: () => import("./cmd/mark.ts"),
+    permissions: archiveEditGrants,
     listed: true,
   },
   {

@@ -101,6 +101,7 @@ export function answerJson(
         last: h.copies.last,
         complete: h.copies.complete,
       },
+      state: h.state ?? ["live"],
       ...(explain && ex ? { weights: weightsOf(ex.hits[i]) } : {}),
     })),
     reason: answer.reason,
@@ -150,6 +151,11 @@ export function copiesText(copies: Copies): string {
   return `  copies: ${count}, ${inline(date(copies.first))} to ${inline(date(copies.last))}`;
 }
 
+/** "  [retracted on …]" for a record the person marked; nothing for a live one. */
+export function stateText(state: readonly string[]): string {
+  return state.length === 1 && state[0] === "live" ? "" : `  [${state.map(inline).join("; ")}]`;
+}
+
 export function answerText(answer: RecallAnswer, explain: boolean): string {
   const out: string[] = [];
   const ex = answer.explain;
@@ -175,7 +181,9 @@ export function answerText(answer: RecallAnswer, explain: boolean): string {
     out.push(
       `${i + 1}. ${date(h.time)}  ${h.kind}  ${inline(h.project) || "-"}  ${
         inline(sourcePosition({ ...h, commit: null }))
-      }  score ${h.score.toFixed(4)}  matched: ${h.matched.map(inline).join(", ")}${copiesText(h.copies)}`,
+      }  score ${h.score.toFixed(4)}  matched: ${h.matched.map(inline).join(", ")}${
+        copiesText(h.copies)
+      }  id ${h.id}${stateText(h.state ?? ["live"])}`,
     );
     const w = explain ? ex?.hits[i] : undefined;
     if (w) {

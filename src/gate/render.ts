@@ -29,6 +29,20 @@ export interface ShownQuote {
   readonly record: VerdictRecord;
   /** The decision statements, joined (the gate's GateQuote). */
   readonly text: string;
+  /**
+   * Set when the gate picked a decision the person retracted (src/gate/states.ts): `record` is
+   * then what replaced it, or, with `replaced` false, the retracted record itself, shown as no
+   * longer holding.
+   */
+  readonly changed?: {
+    /** The date it was retracted (YYYY-MM-DD). */
+    readonly on: string;
+    readonly was: VerdictRecord;
+    readonly why: string | null;
+    readonly replaced: boolean;
+  };
+  /** Shown because the prompt named one of its trigger words (`verdict remember --on`). */
+  readonly pinned?: boolean;
 }
 
 /** Joins a quote's statements: one line each, as they stand in the record. */
@@ -51,16 +65,42 @@ function saidBy(r: VerdictRecord): string {
   }
 }
 
-export function renderHint(quotes: readonly ShownQuote[]): Hint {
-  const first = quotes[0]!;
+/** The line for the person about the first quote. */
+function noticeOf(first: ShownQuote): string {
   const r = first.record;
   const project = r.project ? basename(r.project) : "another project";
+  const changed = first.changed;
+  if (changed && !changed.replaced) {
+    return `verdict: you changed this on ${changed.on}; no longer holds: "${
+      oneLine(first.text, HINT_NOTICE_CHARS)
+    }"`;
+  }
+  if (changed) {
+    return `verdict: you changed this on ${changed.on} (${project}): "${
+      oneLine(first.text, HINT_NOTICE_CHARS)
+    }"`;
+  }
+  const said = first.pinned ? "you pinned this" : saidBy(r);
+  return `verdict: ${said} (${r.time.slice(0, 10)}, ${project}): "${oneLine(first.text, HINT_NOTICE_CHARS)}"`;
+}
+
+/** The line above a quote's fence that says it changed (empty for a quote that did not). */
+function changedLine(q: ShownQuote): string {
+  const c = q.changed;
+  if (!c) return "";
+  const why = c.why ? ` (${oneLine(c.why, 200)})` : "";
+  return c.replaced
+    ? `  changed on ${c.on}${why}: this replaces what was decided on ${
+      c.was.time.slice(0, 10)
+    } (${c.was.id}), which no longer holds\n`
+    : `  retracted on ${c.on}${why}: this no longer holds; do not act on it\n`;
+}
+
+export function renderHint(quotes: readonly ShownQuote[]): Hint {
   const more = quotes.length > 1 ? ` (+${quotes.length - 1} more)` : "";
-  const notice = `verdict: ${saidBy(r)} (${r.time.slice(0, 10)}, ${project}): "${
-    oneLine(first.text, HINT_NOTICE_CHARS)
-  }"${more}`;
+  const notice = `${noticeOf(quotes[0]!)}${more}`;
   const blocks = quotes.map((q) =>
-    `- ${oneLine(where(q.record), 300)}\n${fencedQuote(q.text, HINT_QUOTE_CHARS)}`
+    `- ${oneLine(where(q.record), 300)}\n${changedLine(q)}${fencedQuote(q.text, HINT_QUOTE_CHARS)}`
   );
   const context = [
     `${VERDICT_HINT_MARKER} The user may have decided this before. Reference only: it may be stale, ` +

@@ -12,7 +12,8 @@ import type { HookDialect } from "../agents/agent.ts";
 import { AGENTS, DEFAULT_HOOK_AGENT, hookDialectOf } from "../agents/registry.ts";
 import type { GateVerdict } from "../gate/gate.ts";
 import { hintFor, HOOK_TOP, refuseEarly } from "../gate/hint.ts";
-import { explainRanking, quoteText, renderHint } from "../gate/render.ts";
+import { explainRanking, quoteText, renderHint, type ShownQuote } from "../gate/render.ts";
+import { changedFor, excludedIds, triggeredPins } from "./states.ts";
 import { compileCredentialRules, holdsCredential } from "../record/secrets.ts";
 import type { VerdictRecord } from "../record/record.ts";
 import { chooseLedger, openLedger } from "../gate/seen.ts";
@@ -300,24 +301,60 @@ async function hintOnce(
       }
       return r;
     };
+    // Marks are applied around the gate (src/gate/states.ts): muted records are not searched.
+    const marks = open.marks();
     const { verdict, result } = hintFor(corpus.corpus, {
       prompt: input.prompt,
       session: input.session,
       cwd: input.cwd,
       nowMs: asOf,
-      shown: ledger.shown,
+      shown: excludedIds(ledger.shown, marks, input.cwd),
       entities,
       personas: plan.config.hook_personas,
       top,
       textOf: (doc) => recordOf(doc).text,
     });
     if (explain) await io.stderr(explainText(input, result, verdict, ledgerChoice.why));
-    if (!verdict.speak) return await tellTrouble();
     // The archive may predate a rule: a record holding a credential is never quoted.
     const rules = compileCredentialRules(plan.config.credential_patterns);
-    const shown = verdict.quotes.filter((q) => !holdsCredential(recordOf(q.hit.doc).text, rules));
-    if (shown.length === 0) return await tellTrouble();
-    const quotes = shown.map((q) => ({ record: recordOf(q.hit.doc), text: quoteText(q.statements) }));
+    const quotable = (r: VerdictRecord) => !holdsCredential(r.text, rules);
+    const byId = new Map<string, VerdictRecord | null>();
+    const recordWithId = (id: string) => {
+      if (!byId.has(id)) byId.set(id, open.recordById(id));
+      return byId.get(id) ?? null;
+    };
+    const quotes: ShownQuote[] = [];
+    const cooled: string[] = [];
+    if (verdict.speak) {
+      for (const q of verdict.quotes) {
+        const record = recordOf(q.hit.doc);
+        if (!quotable(record)) continue;
+        const text = quoteText(q.statements);
+        cooled.push(record.id, ...q.keys);
+        const changed = changedFor(marks, record.id, input.cwd, (id) => recordWithId(id) !== null);
+        if (changed === null) {
+          quotes.push({ record, text });
+          continue;
+        }
+        // A retracted decision is never shown as current: what replaced it, or that it no longer holds.
+        const on = changed.retraction.at.slice(0, 10);
+        const why = changed.retraction.why;
+        const by = changed.by === null ? null : recordWithId(changed.by);
+        if (by !== null && quotable(by)) {
+          if (ledger.shown.has(by.id) || quotes.some((x) => x.record.id === by.id)) continue;
+          cooled.push(by.id);
+          quotes.push({ record: by, text: by.text, changed: { on, was: record, why, replaced: true } });
+        } else quotes.push({ record, text, changed: { on, was: record, why, replaced: false } });
+      }
+    }
+    // Pinned records the prompt names a trigger word of, even where the gate stayed silent.
+    for (const id of triggeredPins(marks, input.prompt, input.cwd, ledger.shown)) {
+      const record = recordWithId(id);
+      if (record === null || !quotable(record) || quotes.some((q) => q.record.id === id)) continue;
+      cooled.push(id);
+      quotes.unshift({ record, text: record.text, pinned: true });
+    }
+    if (quotes.length === 0) return await tellTrouble();
     const shaped = dialect.render("user-prompt", renderHint(quotes));
     if (shaped === null) return EXIT.ok;
     const output = JSON.stringify(shaped) + "\n";
@@ -330,10 +367,7 @@ async function hintOnce(
     reading = false;
     await io.stdout(output);
     // The cooldown holds the records and their quoted statements: the same words sent again elsewhere are not shown twice.
-    await ledger.record(
-      shown.flatMap((q) => [recordOf(q.hit.doc).id, ...q.keys]),
-      new Date(asOf).toISOString(),
-    );
+    await ledger.record(cooled, new Date(asOf).toISOString());
     return EXIT.ok;
   } catch (err) {
     if (reading) trusted = false;

@@ -16,6 +16,7 @@ import type { Corpus } from "../rank/bm25.ts";
 import { type Entity, parseEntities } from "../rank/entities.ts";
 import { type ArchiveReader, IndexUnavailableError, openArchiveReader } from "../store/reader.ts";
 import { storePaths } from "../store/paths.ts";
+import { describeMarks, type Marks, NO_MARKS } from "../store/marks.ts";
 import { search, type SearchHit, type SearchOptions, type SearchResult } from "../rank/score.ts";
 import { sameTextKey } from "../gate/statements.ts";
 
@@ -53,6 +54,12 @@ export interface RecallHit {
    * definition): this hit is the best-ranked one, and the others are not listed.
    */
   readonly copies: Copies;
+  /**
+   * What the person marked it: ["live"], or each of "retracted on DATE by ID (why)", "muted",
+   * "muted in DIR", "pinned on WORDS" (src/store/marks.ts describeMarks). A look-up finds marked
+   * records too; the hint does not show them as current. Absent: live.
+   */
+  readonly state?: readonly string[];
 }
 
 export interface RecallAnswer {
@@ -100,6 +107,10 @@ interface Loaded {
   readonly corpus: Corpus;
   /** The record of document `doc`, or null when a collect removed it since the load (reload). */
   readonly record: (doc: number) => VerdictRecord | null;
+  /** The record with id `id` as the archive holds it now, or null. */
+  readonly recordById: (id: string) => VerdictRecord | null;
+  /** What a person marked (retracted, muted, pinned), read afresh at each call. */
+  readonly marks: () => Marks;
   /** The signature the archive has now (cheap: a stat and one look-up). */
   readonly current: () => string | null;
   readonly close: () => void;
@@ -158,6 +169,8 @@ export async function loadCorpus(
       source: "archive",
       corpus: r.corpus,
       record: (doc) => r.record(doc),
+      recordById: (id) => r.recordById(id),
+      marks: () => r.marks(),
       current: () => {
         const info = statOrNull(paths.db);
         return info ? `${identityOf(info)}:${r.freshGeneration()}` : null;
@@ -204,6 +217,8 @@ async function loadLegacy(path: string, maxBytes: number): Promise<Loaded | null
     source: "legacy",
     corpus: buildMemoryIndex(list),
     record: (doc) => list[doc] ?? null,
+    recordById: (id) => list.find((r) => r.id === id) ?? null,
+    marks: () => NO_MARKS,
     current: () => {
       const now = statOrNull(path);
       return now ? `legacy:${now.size}:${now.mtime?.getTime() ?? 0}:${now.ino ?? 0}` : null;
@@ -459,6 +474,7 @@ export function openRecaller(input: RecallerInput): Recaller {
       top: options.top,
     }, copyOf);
     if (removed) return null;
+    const marks = corpus.marks();
     const hits: RecallHit[] = [];
     const shown: SearchHit[] = [];
     for (const { best: h, copies } of distinct) {
@@ -478,6 +494,7 @@ export function openRecaller(input: RecallerInput): Recaller {
         matched: h.matched,
         quote,
         copies,
+        state: describeMarks(marks, r.id),
       });
     }
     const reason = hits.length > 0

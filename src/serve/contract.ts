@@ -31,6 +31,10 @@ export interface RecallFormat {
   readonly copies: string;
   /** `{count}` of `copies` when not every match was ranked (a lower bound). */
   readonly copies_lower_bound: string;
+  /** Appended to `hit` (after `copies`): the record's id, for `verdict show` and the commands that take one. */
+  readonly id: string;
+  /** Appended to `hit` (after `id`) for a record the person marked: "{state}". */
+  readonly state: string;
   readonly quote_line: string;
   readonly quote_blank_line: string;
   readonly between_hits: string;
@@ -76,11 +80,19 @@ export interface Contract {
   readonly examples: readonly ContractExample[];
 }
 
+/**
+ * The contract's version. 2 adds, compatibly, each recall hit's record id and its state (what the
+ * person marked it) at the end of its header line; tools and arguments of version 1 stand.
+ */
+export const CONTRACT_VERSION = 2;
+
 const RECALL_STRING_KEYS = [
   "header",
   "hit",
   "copies",
   "copies_lower_bound",
+  "id",
+  "state",
   "quote_line",
   "quote_blank_line",
   "between_hits",
@@ -107,7 +119,7 @@ export function parseContract(value: unknown): Contract {
   };
   if (!isObject(value)) throw new TypeError("Cannot use the MCP contract: it is not a JSON object");
   need(value.contract === "verdict-mcp", '$.contract: must be "verdict-mcp"');
-  need(value.version === 1, "$.version: must be 1");
+  need(value.version === CONTRACT_VERSION, `$.version: must be ${CONTRACT_VERSION}`);
   const server = value.server;
   need(
     isObject(server) && typeof server.name === "string" && typeof server.instructions === "string",

@@ -56,6 +56,13 @@ function copiesOf(hit: RecallHit, f: RecallFormat): string {
   });
 }
 
+/** The `state` suffix for a record the person marked (retracted, muted, pinned); empty for a live one. */
+function stateOf(hit: RecallHit, f: RecallFormat): string {
+  const state = hit.state ?? ["live"];
+  if (state.length === 1 && state[0] === "live") return "";
+  return fill(f.state, { state: state.map(oneLine).join("; ") });
+}
+
 function formatHit(hit: RecallHit, rank: number, f: RecallFormat): string[] {
   const header = fill(f.hit, {
     rank,
@@ -65,7 +72,7 @@ function formatHit(hit: RecallHit, rank: number, f: RecallFormat): string[] {
     source: hitSource(hit),
     score: hit.score.toFixed(f.score_decimals),
     matched: hit.matched.length === 0 ? f.no_terms : hit.matched.map(oneLine).join(", "),
-  }) + copiesOf(hit, f);
+  }) + copiesOf(hit, f) + fill(f.id, { id: oneLine(hit.id) }) + stateOf(hit, f);
   const quote = cut(quoteText(hit.quote).trim(), f.quote_max_chars, f.quote_cut_mark);
   const lines = quote.split("\n").map((line) => {
     const l = line.trimEnd();

@@ -18,6 +18,7 @@
  *   segments(seg, …)        the index manifest: a segment file per row, its row-id range, counts,
  *                           and its deleted documents (bitmap by slot, df per term)
  *   sources(key, value)     the collector's state: one row per transcript file, one for docs, git
+ *   marks, tombstones       what a person retracted, muted, pinned or forgot (src/store/marks.ts)
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { EXIT, VerdictError } from "../errors.ts";
@@ -26,9 +27,10 @@ import type { StorePaths } from "./paths.ts";
 /**
  * Bumped when the schema changes; an older store is migrated, a newer one refused. 2: `sources`
  * has `seen`, the fingerprint of each transcript's last look (an older verdict writing rows
- * without it would leave a stale one, so it must refuse this format, and does).
+ * without it would leave a stale one, so it must refuse this format, and does). 3: `marks` and
+ * `tombstones` (src/store/marks.ts): an older verdict's collect would store a forgotten record again.
  */
-export const STORE_FORMAT_VERSION = 2;
+export const STORE_FORMAT_VERSION = 3;
 /** "VRDT": marks the database as a verdict archive. */
 export const APPLICATION_ID = 0x56524454;
 
@@ -43,6 +45,16 @@ const WRITE_BUSY_MS = 5000;
  * lower than with 16 MiB (515 → 479 MB) and a one-prompt collect is no slower.
  */
 const WRITE_CACHE_KIB = 2 * 1024;
+
+/**
+ * What a person marked and forgot (src/store/marks.ts, tombstones.ts): in the schema of format 3
+ * and its upgrade step.
+ */
+export const MARKS_SCHEMA = `
+CREATE TABLE IF NOT EXISTS marks(id TEXT NOT NULL, state TEXT NOT NULL, scope TEXT NOT NULL, at TEXT NOT NULL,
+  detail TEXT NOT NULL, PRIMARY KEY(id, state, scope)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tombstones(key TEXT PRIMARY KEY, at TEXT NOT NULL) WITHOUT ROWID;
+`;
 
 const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -71,12 +83,14 @@ CREATE TABLE segments(
   deleted_terms BLOB
 );
 CREATE TABLE sources(key TEXT PRIMARY KEY, value TEXT NOT NULL, seen TEXT) WITHOUT ROWID;
-`;
+${MARKS_SCHEMA}`;
 
 /** Each step from format N to N + 1, at index N - 1 (run by a collect, in one transaction). */
 const FORMAT_STEPS: readonly string[] = [
   // 1 → 2: transcript rows get their fingerprint when next written (NULL: the state is parsed).
   "ALTER TABLE sources ADD COLUMN seen TEXT",
+  // 2 → 3: what a person marked, and the tombstones of what they forgot.
+  MARKS_SCHEMA,
 ];
 
 /**

@@ -11,6 +11,7 @@ import type { Corpus, NameTable } from "../rank/bm25.ts";
 import { Segment } from "../rank/segment.ts";
 import { SegmentedIndex } from "../rank/segmented_index.ts";
 import { Archive, decodeDeletedTerms, META, NAME_PROJECT, NAME_SESSION } from "./archive.ts";
+import { type Marks, readMarks } from "./marks.ts";
 import type { StorePaths } from "./paths.ts";
 
 export interface ArchiveReader {
@@ -24,6 +25,10 @@ export interface ArchiveReader {
   record(doc: number): VerdictRecord | null;
   /** The archive's generation now (a collect may have committed since this reader opened). */
   freshGeneration(): string;
+  /** The record with id `id` as the archive holds it now, or null. */
+  recordById(id: string): VerdictRecord | null;
+  /** What a person marked (retracted, muted, pinned), as committed now: read at each call. */
+  marks(): Marks;
   close(): void;
 }
 
@@ -129,6 +134,8 @@ export async function openArchiveReader(
     }
     const record = (rowid: number) => parse(archive.recordLine(rowid));
     const freshGeneration = () => generationOf(archive);
+    const recordById = (id: string) => parse(archive.recordById(id)?.line ?? null);
+    const marks = () => readMarks(archive);
     if (reason === null) {
       const corpus = new SegmentedIndex({
         segments: views,
@@ -143,6 +150,8 @@ export async function openArchiveReader(
         generation,
         record: (doc) => record(corpus.rowid(doc)),
         freshGeneration,
+        recordById,
+        marks,
         close: () => {
           corpus.close();
           archive.close();
@@ -168,6 +177,8 @@ export async function openArchiveReader(
       generation,
       record: (doc) => list[doc] ?? null,
       freshGeneration,
+      recordById,
+      marks,
       close: () => archive.close(),
     };
   } catch (err) {

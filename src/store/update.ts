@@ -51,6 +51,7 @@ import {
   type SegmentRow,
 } from "./archive.ts";
 import { planMerges, type SegmentSize, SMALL_SEGMENT_DOCS } from "./policy.ts";
+import { tombstoneFilter } from "./tombstones.ts";
 
 /**
  * Records read from the database at a time when walking many: small pages die young (a large
@@ -195,6 +196,7 @@ export class ArchiveUpdate {
       (this.#manifest.length > 0 || this.#firstNewDoc > 1);
     // So is an index whose files are missing or damaged: the records are the source of truth.
     if (!this.#rebuild) this.#rebuild = !this.#segmentsReadable();
+    this.#forgotten = tombstoneFilter(archive);
   }
 
   /** Opens every segment the manifest names; false when one is missing or does not match it. */
@@ -214,9 +216,24 @@ export class ArchiveUpdate {
     return this.#firstNewDoc;
   }
 
+  /** Tells a record a forget removed (null: the archive holds no tombstone). */
+  readonly #forgotten: ((r: VerdictRecord) => boolean) | null;
+  #refused = 0;
+
+  /** Staged records left out because a forget removed them before (tombstones). */
+  get refused(): number {
+    return this.#refused;
+  }
+
   /** Stages one file's records: `replaced` when the file was read from its start. */
   stage(file: string, replaced: boolean, records: readonly VerdictRecord[]): void {
     this.#staged = true;
+    const forgotten = this.#forgotten;
+    if (forgotten !== null) {
+      const kept = records.filter((r) => !forgotten(r));
+      this.#refused += records.length - kept.length;
+      records = kept;
+    }
     if (replaced) this.#a.st("INSERT OR IGNORE INTO temp.replaced_files(file) VALUES (?)").run(file);
     // With the columns a records row needs, so that filling an empty archive is one statement.
     const ins = this.#a.st(
@@ -476,6 +493,24 @@ export class ArchiveUpdate {
   }
 
   #scrub = false;
+
+  /**
+   * Removes the records `ids` name (`verdict forget`), from the records and from the index files
+   * (their segments are rewritten in this run, so no file keeps their text); returns those found.
+   */
+  forget(ids: readonly string[]): VerdictRecord[] {
+    const gone: VerdictRecord[] = [];
+    for (const id of ids) {
+      const row = this.#a.recordById(id);
+      if (row === null) continue;
+      const seg = this.#segmentOf(row.doc);
+      if (seg) this.#mustRewrite.add(seg.seg);
+      this.#deleteRow(row.doc, row.line);
+      gone.push(parseRecord(row.line));
+    }
+    this.#scrub ||= gone.length > 0;
+    return gone;
+  }
 
   /** Whether this run removed text that must not linger (the caller empties the log after commit). */
   get scrub(): boolean {

@@ -214,7 +214,10 @@ Deno.test("copies of one text are one result in recall's text and --json output 
   assert.equal(text.code, 0, text.stderr);
   const headers = text.stdout.split("\n").filter((l) => /^\d+\. /.test(l));
   assert.equal(headers.length, 2, text.stdout);
-  assert.match(headers[0]!, /^1\. 2026-03-01 .*s3\.jsonl:3 .* {2}copies: 3, 2026-01-15 to 2026-03-01$/);
+  assert.match(
+    headers[0]!,
+    /^1\. 2026-03-01 .*s3\.jsonl:3 .* {2}copies: 3, 2026-01-15 to 2026-03-01 {2}id p000000000000000c$/,
+  );
   assert.match(headers[1]!, /^2\. 2026-02-20 .*s2\.jsonl:3 /);
   assert.doesNotMatch(headers[1]!, /copies/, "a text found once says nothing of copies");
   assert.equal(text.stdout.split(pnpm).length - 1, 1, "the resent text is quoted once");
@@ -249,11 +252,11 @@ Deno.test("copies of one text are one result in recall's text and --json output 
     assert.match(served, /^2 earlier record\(s\), best first\./);
     assert.match(
       served,
-      /\n\[1\] 2026-03-01 · prompt · \/home\/dev\/web · \/h\/s3\.jsonl:3 · score [\d.]+ · matched: [^\n]* · copies: 3, 2026-01-15 to 2026-03-01\n> From now on we always use pnpm, never npm\.\n/,
+      /\n\[1\] 2026-03-01 · prompt · \/home\/dev\/web · \/h\/s3\.jsonl:3 · score [\d.]+ · matched: [^\n]* · copies: 3, 2026-01-15 to 2026-03-01 · id p000000000000000c\n> From now on we always use pnpm, never npm\.\n/,
     );
     assert.match(
       served,
-      /\n\[2\] 2026-02-20 · [^\n]*matched: [^\n·]*\n> From now on we always use pnpm, never yarn\.$/,
+      /\n\[2\] 2026-02-20 · [^\n]*matched: [^\n·]* · id p000000000000000b\n> From now on we always use pnpm, never yarn\.$/,
     );
   } finally {
     await client.close();

@@ -20,7 +20,7 @@ import {
 import { identityOf, sameIdentity } from "../../src/fsutil/identity.ts";
 import { DEFAULT_CONFIG } from "../../src/config/config.ts";
 import type { Roots } from "../../src/config/roots.ts";
-import { Archive } from "../../src/store/archive.ts";
+import { Archive, STORE_FORMAT_VERSION } from "../../src/store/archive.ts";
 import { storePaths } from "../../src/store/paths.ts";
 import { claudePrompt } from "./_claude_lines.ts";
 
@@ -264,7 +264,10 @@ Deno.test("an archive of store format 1 is upgraded by the next collect, which m
   assert.equal(upgraded.added, 1);
   const after = new DatabaseSync(paths.db, { readOnly: true });
   try {
-    assert.equal((after.prepare("PRAGMA user_version").get() as { user_version: number }).user_version, 2);
+    assert.equal(
+      (after.prepare("PRAGMA user_version").get() as { user_version: number }).user_version,
+      STORE_FORMAT_VERSION,
+    );
     const rows = after.prepare("SELECT key, seen FROM sources WHERE key LIKE 't:%' ORDER BY key").all() as {
       key: string;
       seen: string | null;

@@ -63,7 +63,10 @@ Deno.test("dates are the UTC date of the record whatever the local zone, and git
     reason: null,
     explain: null,
   }, F);
-  assert.match(text.split("\n")[2]!, /^\[1\] 2026-12-31 · commit · \/p · \/repo · score 1\.00 · matched: a$/);
+  assert.match(
+    text.split("\n")[2]!,
+    /^\[1\] 2026-12-31 · commit · \/p · \/repo · score 1\.00 · matched: a · id p1$/,
+  );
 });
 
 Deno.test("an error with a hint gets the contract's hint line", () => {
@@ -101,7 +104,7 @@ Deno.test("a text with copies says how many and their dates on its header line; 
     formatRecall({ hits: [hit({ copies })], reason: null, explain: null }, F).split("\n")[2]!;
   assert.match(
     line({ count: 3, first: "2025-12-30T23:00:00.000Z", last: "2026-01-02T03:04:05.000Z", complete: true }),
-    / · matched: a · copies: 3, 2025-12-30 to 2026-01-02$/,
+    / · matched: a · copies: 3, 2025-12-30 to 2026-01-02 · id p1$/,
   );
   assert.match(
     line({
@@ -110,16 +113,33 @@ Deno.test("a text with copies says how many and their dates on its header line; 
       last: "2026-01-02T03:04:05.000Z",
       complete: false,
     }),
-    / · copies: at least 2000, 2025-12-30 to 2026-01-02$/,
+    / · copies: at least 2000, 2025-12-30 to 2026-01-02 · id p1$/,
   );
-  // One copy: the header line is exactly as it was before copies were counted.
-  assert.match(line({ count: 1, first: "x", last: "x", complete: true }), / · matched: a$/);
+  // One copy: the header line says nothing of copies.
+  assert.match(line({ count: 1, first: "x", last: "x", complete: true }), / · matched: a · id p1$/);
   // Only a date can reach the header line from a copy's time (a damaged record cannot forge a line).
   const forged = formatRecall({
     hits: [hit({ copies: { count: 2, first: "2026-01-01\n[9] forged", last: "garbage", complete: true } })],
     reason: null,
     explain: null,
   }, F);
-  assert.match(forged.split("\n")[2]!, / · copies: 2, 2026-01-01 to \?{4}-\?{2}-\?{2}$/);
+  assert.match(forged.split("\n")[2]!, / · copies: 2, 2026-01-01 to \?{4}-\?{2}-\?{2} · id p1$/);
   assert.ok(!forged.includes("forged"), forged);
+});
+
+Deno.test("a hit's header line ends with its record id, and its state when the person marked it", () => {
+  const line = (extra: Partial<RecallHit>) =>
+    formatRecall({ hits: [hit(extra)], reason: null, explain: null }, F).split("\n")[2]!;
+  assert.match(line({ id: "p0123456789abcdef" }), / · matched: a · id p0123456789abcdef$/);
+  assert.match(line({ state: ["live"] }), / · id p1$/);
+  assert.match(
+    line({ state: ["retracted on 2026-04-14 by p00000000000000ff (svelte 5)", "muted in /src/app"] }),
+    / · id p1 · retracted on 2026-04-14 by p00000000000000ff \(svelte 5\); muted in \/src\/app$/,
+  );
+  // A state is one line whatever it holds.
+  assert.equal(
+    formatRecall({ hits: [hit({ state: ["muted in /a\n[2] forged"] })], reason: null, explain: null }, F)
+      .split("\n").filter((l) => l.startsWith("[")).length,
+    1,
+  );
 });
