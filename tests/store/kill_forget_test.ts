@@ -1,0 +1,168 @@
+/**
+ * Crash safety of `verdict forget`, against real processes: forgets are SIGKILLed at seeded
+ * random moments (while they take the lock, delete rows, rewrite the segments that indexed the
+ * records, commit, sweep or empty the log). After every kill the archive must hold exactly the
+ * records it held before that forget or exactly those less the forgotten ones (never a mix),
+ * SQLite's integrity check must pass and its index must rank as one built from scratch over the
+ * same records; the tombstones must be there exactly when the records are gone.
+ */
+import { RECORD_ORIGINS } from "../../src/agents/registry.ts";
+import assert from "node:assert/strict";
+import { DatabaseSync } from "node:sqlite";
+import { rng, syntheticText } from "../../bench/hint_bench_data.ts";
+import { promptLine } from "../../bench/scale_history.ts";
+import { asRecord, type VerdictRecord } from "../../src/record/record.ts";
+import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
+import { search } from "../../src/rank/score.ts";
+import { storePaths } from "../../src/store/paths.ts";
+import { openArchiveReader } from "../../src/store/reader.ts";
+import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
+import { denoDir, exportedRecords, runCli, tempHome } from "../cli_helper.ts";
+
+const ROUNDS = 12;
+const AS_OF = "2026-06-01T00:00:00Z";
+
+async function writeHistory(home: string): Promise<void> {
+  const r = rng(77);
+  for (let s = 0; s < 30; s++) {
+    const dir = `${home}/.claude/projects/-home-dev-forget${s % 3}`;
+    await Deno.mkdir(dir, { recursive: true });
+    const session = `f0f0f0f0-0000-4000-8000-${String(s).padStart(12, "0")}`;
+    const lines: string[] = [];
+    for (let k = 0; k < 60; k++) {
+      const ms = Date.parse("2025-01-01T00:00:00Z") + (s * 100 + k) * 60_000;
+      lines.push(promptLine(session, `/home/dev/forget${s % 3}`, `f${s}-${k}`, ms, syntheticText(r)));
+    }
+    await Deno.writeTextFile(`${dir}/${session}.jsonl`, lines.map((l) => l + "\n").join(""));
+  }
+}
+
+function parse(exported: string): VerdictRecord[] {
+  return exported.split("\n").filter((l) => l !== "").map((l) => asRecord(JSON.parse(l), RECORD_ORIGINS)!);
+}
+
+/** SQLite says the archive is whole, its index ranks as one built now from its records. */
+async function assertConsistent(records: string, exported: string, label: string): Promise<void> {
+  const paths = storePaths(records);
+  const db = new DatabaseSync(paths.db, { readOnly: true });
+  try {
+    const check = db.prepare("PRAGMA integrity_check").all() as { integrity_check: string }[];
+    assert.deepEqual(check.map((r) => r.integrity_check), ["ok"], label);
+  } finally {
+    db.close();
+  }
+  const reader = await openArchiveReader(paths);
+  assert.ok(reader, label);
+  try {
+    const list = parse(exported);
+    assert.equal(reader.corpus.docCount, list.length, `${label}: the index counts the records`);
+    const mem = buildMemoryIndex(list);
+    for (const q of ["deploy the auth service with pnpm", "数据库 备份 以后", "migrate the config"]) {
+      const options = { mode: "recall" as const, nowMs: Date.parse(AS_OF), top: 10 };
+      const strip = (hits: readonly { doc: number }[]) => hits.map((h) => ({ ...h, doc: undefined }));
+      assert.deepEqual(
+        strip(search(reader.corpus, q, options).hits),
+        strip(search(mem, q, options).hits),
+        `${label}: ${q}`,
+      );
+    }
+  } finally {
+    reader.close();
+  }
+}
+
+function tombstones(records: string): number {
+  const db = new DatabaseSync(storePaths(records).db, { readOnly: true });
+  try {
+    return Number((db.prepare("SELECT count(*) AS n FROM tombstones").get() as { n: number }).n);
+  } finally {
+    db.close();
+  }
+}
+
+Deno.test("forget SIGKILLed at random moments leaves the old or the new archive, never one between", async () => {
+  const seed = Number(Deno.env.get("VERDICT_KILL_SEED") ?? "20261207");
+  console.log(`kill moments from VERDICT_KILL_SEED=${seed}`);
+  const random = rng(seed);
+  const home = await tempHome();
+  const env = { HOME: home, VERDICT_ASOF: AS_OF };
+  const records = `${home}/.local/share/verdict/records.db`;
+  try {
+    await writeHistory(home);
+    assert.equal((await runCli(["collect", "--quiet"], { env })).code, 0);
+    let before = await exportedRecords(records);
+    let span = 1500;
+    let killed = 0;
+    const outcomes = { old: 0, new: 0 };
+    for (let round = 0; round < ROUNDS; round++) {
+      const list = parse(before);
+      const ids = Array.from({ length: 3 }, () => list[Math.floor(random() * list.length)]!.id);
+      const unique = [...new Set(ids)];
+      const expected = list.filter((r) => !unique.includes(r.id)).map((r) => JSON.stringify(r));
+      const stonesBefore = tombstones(records);
+      // Most of a forget is starting Deno and loading its code (its commit comes in about its last
+      // tenth): the kills land around its end.
+      const delay = Math.floor(span * (0.8 + 0.3 * random()));
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, "forget", ...unique],
+        env: { ...env, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR: denoDir() },
+        clearEnv: true,
+        stdin: "null",
+        stdout: "null",
+        stderr: "piped",
+      }).spawn();
+      const t = performance.now();
+      await new Promise((r) => setTimeout(r, delay));
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // It had finished.
+      }
+      const status = await child.status;
+      await child.stderr.cancel();
+      if (status.signal === "SIGKILL") killed++;
+      else span = Math.max(300, performance.now() - t);
+      console.log(`round ${round}: delay ${delay} of ${Math.round(span)}, ${status.signal}`);
+      const label = `round ${round}, kill at ${delay} ms (${status.signal ?? `exit ${status.code}`})`;
+      const after = await exportedRecords(records);
+      const newState = expected.map((l) => l + "\n").join("");
+      // export's lines are the stored lines; compare as records.
+      const same = (a: string, b: string) =>
+        JSON.stringify(parse(a).map((r) => r.id)) === JSON.stringify(parse(b).map((r) => r.id));
+      if (same(after, before)) {
+        outcomes.old++;
+        assert.equal(tombstones(records), stonesBefore, `${label}: no tombstone without the forget`);
+      } else if (same(after, newState)) {
+        outcomes.new++;
+        assert.ok(
+          tombstones(records) >= stonesBefore + 2 * unique.length,
+          `${label}: the tombstones came with it`,
+        );
+      } else {
+        assert.fail(
+          `${label}: ${parse(after).length} records, neither ${list.length} nor ${expected.length}`,
+        );
+      }
+      await assertConsistent(records, after, label);
+      if (same(after, before)) {
+        // Run again to completion: the lock is free at once. Its time spreads the next kill.
+        const t = performance.now();
+        const r = await runCli(["forget", ...unique], { env });
+        span = Math.max(300, performance.now() - t);
+        assert.equal(r.code, 0, `${label}: ${r.stderr}`);
+      }
+      before = await exportedRecords(records);
+      assert.ok(same(before, newState), label);
+      await assertConsistent(records, before, `${label}, then completed`);
+    }
+    console.log(
+      `${killed} of ${ROUNDS} forgets killed; ${outcomes.old} left the old archive, ${outcomes.new} the new`,
+    );
+    assert.ok(killed >= ROUNDS / 4, `only ${killed} of ${ROUNDS} forgets were killed before they finished`);
+    // Every forgotten record stays out of a full collect of the same history.
+    assert.equal((await runCli(["collect", "--full", "--quiet"], { env })).code, 0);
+    assert.equal(parse(await exportedRecords(records)).length, parse(before).length);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+  }
+});
