@@ -345,6 +345,8 @@ export".`,
           ...plan.roots.gitRepos,
           // Deno's rename needs read access to both names.
           ...collectWrites(plan.paths.records),
+          // Decisions added by hand (verdict remember), read like a doc.
+          storePaths(plan.paths.records).remembered,
         ],
         write: collectWrites(plan.paths.records),
         net: [],
@@ -507,6 +509,52 @@ is not muted is an error (exit 3).`,
     sandbox: "worker",
     load: () => import("./cmd/mark.ts"),
     permissions: archiveEditGrants,
+    listed: true,
+  },
+  {
+    name: "remember",
+    summary: "add a decision by hand; --on pins it to words the hint then always answers",
+    usage: "verdict remember TEXT [--project DIR] [--on WORD...] [--json] [--records FILE]",
+    help: `Examples:
+  verdict remember "Always use pnpm, never npm." --on pnpm,npm
+  verdict remember --project ~/src/app "Deploys go through the staging branch first."
+
+Stores the decision as a record whose source is a section of remembered.md beside the
+archive (~/.local/share/verdict/remembered.md): its quote names that file and line, you
+may edit or delete the section, and collect reads the file again whenever it changes.
+Its project is --project DIR (default: this folder). --on WORD (repeatable, or joined by
+commas) pins it: the hint shows it whenever a prompt names one of the words (once per
+session, as any quote), even where the gate would stay silent. Text holding a credential
+is refused (exit 3). Writes only the archive and remembered.md.`,
+    options: {
+      project: {
+        kind: "string",
+        value: "DIR",
+        description: "the project it belongs to (default: this folder)",
+      },
+      on: {
+        kind: "strings",
+        value: "WORD",
+        description: "pin it to these trigger words (repeatable; or a,b,c)",
+      },
+      ...JSON_OUT,
+      ...RECORDS,
+      ...AS_OF,
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    load: () => import("./cmd/remember.ts"),
+    permissions: (plan) => {
+      const remembered = storePaths(plan.paths.records).remembered;
+      // remembered.md is replaced through its temp file (src/fsutil/atomic.ts tempPathFor, not
+      // imported: this table is on the per-prompt hint path).
+      const files = [...archiveEdits(plan.paths.records), remembered, `${remembered}.tmp`];
+      return { read: files, write: files, net: [], run: [] };
+    },
+    // The sandboxed command may write only its own files, not create their folder.
+    prepare: async (plan) => {
+      await Deno.mkdir(storePaths(plan.paths.records).segments, { recursive: true, mode: 0o700 });
+    },
     listed: true,
   },
   {

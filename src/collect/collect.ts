@@ -19,6 +19,7 @@ import { sweepSegments } from "../store/sweep.ts";
 import { ArchiveUpdate, type StageTrace } from "../store/update.ts";
 import { collectDocs, type MemoryRoot } from "./docs.ts";
 import { collectGit } from "./git.ts";
+import { readRemembered, rememberedDigest, rememberedRecords } from "./remembered.ts";
 import { takeCollectLock } from "./lock.ts";
 import { overCap, type RecordKind, type VerdictRecord } from "../record/record.ts";
 import {
@@ -213,6 +214,16 @@ async function readSources(
     report: input.report,
     ...(input.signal ? { signal: input.signal } : {}),
   });
+  // Decisions added by hand: read again whenever the file changed (or on --full), like a doc.
+  const rememberedFile = storePaths(input.recordsPath).remembered;
+  const remembered = await readRemembered(rememberedFile);
+  if (remembered !== null) {
+    const digest = rememberedDigest(remembered);
+    if (input.full || archive.meta(META.remembered) !== digest) {
+      stage(rememberedFile, true, rememberedRecords(rememberedFile, remembered));
+      archive.setMeta(META.remembered, digest);
+    }
+  }
   // Stopped while reading (SIGINT/SIGTERM): nothing is committed; the reason names the signal.
   if (input.signal?.aborted) throw input.signal.reason;
   for (const r of [docs, git]) {

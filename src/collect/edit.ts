@@ -4,7 +4,16 @@
  * state and never one between.
  */
 import { Archive, META } from "../store/archive.ts";
-import { clearMarks } from "../store/marks.ts";
+import { clearMarks, setMark } from "../store/marks.ts";
+import { writeTextFileAtomic } from "../fsutil/atomic.ts";
+import {
+  readRemembered,
+  REMEMBERED_TITLE,
+  rememberedDigest,
+  rememberedId,
+  rememberedRecords,
+  rememberedSection,
+} from "./remembered.ts";
 import { type StorePaths, storePaths } from "../store/paths.ts";
 import { sweepSegments } from "../store/sweep.ts";
 import { addTombstone } from "../store/tombstones.ts";
@@ -94,4 +103,47 @@ export async function forgetRecords(
     );
   }
   return gone;
+}
+
+/**
+ * Adds a decision by hand: a section appended to remembered.md (written whole to a temp file,
+ * then renamed), then its records staged as a collect stages a re-read file, with its pin, in one
+ * transaction. A kill between the two leaves the section in the file, and the next collect reads
+ * it. Returns the new record (a time already in the file moves on by a millisecond, so ids differ).
+ */
+export async function rememberDecision(
+  archive: Archive,
+  decision: {
+    readonly text: string;
+    readonly project: string;
+    readonly time: string;
+    readonly on: readonly string[];
+  },
+): Promise<VerdictRecord> {
+  const file = archive.paths.remembered;
+  const before = (await readRemembered(file)) ?? `${REMEMBERED_TITLE}\n`;
+  const taken = new Set(rememberedRecords(file, before).map((r) => r.time));
+  let ms = Date.parse(decision.time);
+  while (taken.has(new Date(ms).toISOString())) ms++;
+  const time = new Date(ms).toISOString();
+  const text = before + rememberedSection({ time, project: decision.project, text: decision.text });
+  await writeTextFileAtomic(file, text, 0o600);
+  const records = rememberedRecords(file, text);
+  const id = rememberedId(file, time);
+  const added = records.find((r) => r.id === id);
+  if (added === undefined) throw new Error(`The section written to ${file} does not read back`);
+  const update = new ArchiveUpdate(archive, []);
+  try {
+    update.stage(file, true, records);
+    update.apply();
+    if (decision.on.length > 0) setMark(archive, id, "pinned", "", time, { words: decision.on });
+    archive.setMeta(META.remembered, rememberedDigest(text));
+    update.updateLexicon();
+    await update.index();
+    update.commit();
+  } catch (err) {
+    update.rollback();
+    throw err;
+  }
+  return added;
 }

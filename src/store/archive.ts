@@ -470,6 +470,8 @@ export const META = {
   generation: "generation",
   /** When a collect last committed, ms since the epoch (doctor and schedule status show it). */
   collectedAt: "collected_at",
+  /** SHA-256 of remembered.md as a collect or `verdict remember` last read it. */
+  remembered: "remembered_digest",
   /** JSON {path, size, mtimeMs} of the old records file this archive was migrated from. */
   migratedFrom: "migrated_from",
 } as const;

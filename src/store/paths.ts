@@ -12,6 +12,8 @@ export interface StorePaths {
   readonly segments: string;
   /** The collect lock (src/collect/lock.ts). */
   readonly lock: string;
+  /** Decisions added by hand (`verdict remember`, src/collect/remembered.ts), collected with the rest. */
+  readonly remembered: string;
   /** The files an older verdict wrote for this archive, migrated by the first collect. */
   readonly legacy: {
     readonly records: string;
@@ -37,6 +39,7 @@ export function storePaths(records: string): StorePaths {
     db: `${base}.db`,
     segments: `${base}.index`,
     lock: `${base}.lock`,
+    remembered: `${base.slice(0, base.lastIndexOf("/") + 1)}remembered.md`,
     legacy: {
       records: legacyRecords,
       index: `${legacyRecords}.idx`,

@@ -227,3 +227,108 @@ Deno.test("forget: the record leaves the archive and every index file at once; a
   const both = await runCli(["forget", NOTE, "--match", "x"], { env });
   assert.equal(both.code, 3);
 });
+
+Deno.test("remember: a decision added by hand has a real source, is pinned to its words (the hint shows it where the gate stays silent, once per session) and a collect keeps it once", async () => {
+  const env: Record<string, string> = await world();
+  const ask = (prompt: string, seen = "") =>
+    runCli(["hint", "--as-of", AS_OF], {
+      env: { ...env, VERDICT_SEEN: seen },
+      stdin: JSON.stringify({ session_id: "s9", cwd: "/home/dev/web", prompt }),
+    });
+  const prompt = "add the lodash-es dependency with yarn for the web app";
+  assert.equal((await ask(prompt)).stdout, "", "the gate alone stays silent on this prompt");
+
+  const plain = await runCli([
+    "remember",
+    "--project",
+    "/home/dev/web",
+    "--as-of",
+    "2026-03-02T08:00:00Z",
+    "We ship the web app as static files only.",
+  ], { env });
+  assert.equal(plain.code, 0, plain.stderr);
+  const r = await runCli([
+    "remember",
+    "--json",
+    "--on",
+    "yarn,Lodash-ES",
+    "--project",
+    "/home/dev/web",
+    "--as-of",
+    "2026-03-02T09:00:00Z",
+    "Always use pnpm for the web app, never yarn.",
+  ], { env });
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  const file = `${env.HOME}/.local/share/verdict/remembered.md`;
+  assert.deepEqual(out.pinned, ["lodash-es", "yarn"]);
+  assert.equal(out.record.kind, "doc");
+  assert.equal(out.record.project, "/home/dev/web");
+  assert.equal(out.source, `${file}:${out.record.source_line}`);
+  const lines = (await Deno.readTextFile(file)).split("\n");
+  assert.equal(lines[out.record.source_line - 1], "Always use pnpm for the web app, never yarn.");
+
+  const seen = `${env.HOME}/seen.jsonl`;
+  const first = await ask(prompt, seen);
+  assert.equal(first.code, 0, first.stderr);
+  const hint = JSON.parse(first.stdout);
+  assert.match(
+    hint.systemMessage,
+    /^verdict: you pinned this \(2026-03-02, web\): "Always use pnpm for the web app, never yarn\."/,
+  );
+  assert.match(
+    hint.hookSpecificOutput.additionalContext,
+    new RegExp(`remembered\\.md:${out.record.source_line}\\n`),
+  );
+  assert.equal((await ask(prompt, seen)).stdout, "", "shown once per session (the cooldown)");
+  assert.equal((await ask("what is the weather like", "")).stdout, "", "a prompt naming no trigger word");
+  assert.match((await runCli(["show", out.record.id], { env })).stdout, /state: +pinned on lodash-es, yarn/);
+
+  // A collect (full or not) reads the file and keeps each decision once, with its id; an edit to
+  // the section's text is picked up under the same id.
+  for (const args of [["collect"], ["collect", "--full"]]) {
+    assert.equal((await runCli(args, { env })).code, 0);
+  }
+  const kept = (await runCli(["recall", "--as-of", AS_OF, "--json", "pnpm yarn web app"], { env })).stdout;
+  assert.equal(JSON.parse(kept).hits.filter((h: { id: string }) => h.id === out.record.id).length, 1);
+  await Deno.writeTextFile(
+    file,
+    (await Deno.readTextFile(file)).replace("never yarn.", "never yarn or npm."),
+  );
+  assert.equal((await runCli(["collect"], { env })).code, 0);
+  assert.match((await runCli(["show", out.record.id], { env })).stdout, /never yarn or npm\./);
+
+  for (
+    const [args, why] of [
+      [["remember"], /needs the decision/],
+      [["remember", "--on", "two words!", "x"], /is not one word/],
+      [["remember", "the deploy key is ghp_0123456789abcdefghijklmnopqrstuvwxyzAB"], /credential/],
+    ] as const
+  ) {
+    const bad = await runCli([...args], { env });
+    assert.equal(bad.code, 3, args.join(" "));
+    assert.match(bad.stderr, why);
+  }
+  assert.ok(!(await Deno.readTextFile(file)).includes("ghp_"), "a refused decision is not written");
+});
+
+Deno.test("show, forget, retract, mute and remember may read and write only the archive's own files (remember: and remembered.md)", async () => {
+  const env = await world();
+  const transcript = `${env.HOME}/.claude/projects/-home-dev-shop/6f1c2a7e-3b1d-4c55-9a0e-2d7f1e5b8c01.jsonl`;
+  for (const as of ["show", "forget", "retract", "unretract", "mute", "unmute", "remember"]) {
+    for (const path of [transcript, `${env.HOME}/.config/verdict/config.json`, "/etc/passwd"]) {
+      const r = await runCli(["sandbox-probe", "--as", as, "--read", path], { env });
+      assert.equal(r.code, 0, `${as} may not read ${path}: ${r.stdout}${r.stderr}`);
+    }
+  }
+  const inside = await runCli([
+    "sandbox-probe",
+    "--as",
+    "forget",
+    "--read",
+    `${env.HOME}/.local/share/verdict/records.db`,
+  ], {
+    env,
+  });
+  assert.equal(inside.code, 1, "the probe can tell: the archive itself is readable under forget's rule");
+});
