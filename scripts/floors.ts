@@ -28,6 +28,7 @@ export const FLOORS: Readonly<Record<string, number>> = {
   "gate": 7,
   "plan": 7,
   "collect": 8,
+  "report": 8,
   "install": 9,
   "judge": 9,
   "replay": 9,

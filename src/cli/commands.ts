@@ -558,6 +558,41 @@ is refused (exit 3). Writes only the archive and remembered.md.`,
     listed: true,
   },
   {
+    name: "decisions",
+    summary: "your decisions at a glance: per project, newest first, with id and state",
+    usage:
+      "verdict decisions [--project DIR] [--since DATE] [--until DATE] [--kind KIND] [--json | --markdown]",
+    help: `Examples:
+  verdict decisions
+  verdict decisions --project ~/src/app --since 2026-03-01
+  verdict decisions --project ~/src/app --markdown > docs/DECISIONS.md
+
+Lists, per project (the one with the newest decision first), newest first, the statements
+verdict treats as decisions (typed sentences with a live decision marker, as the hint's gate
+reads them) and the decisions added with "verdict remember", each with its date, record id
+and state: retracted, superseded by ID, replaces ID, muted, pinned on WORDS. A text said
+again is listed once, with how many times. --markdown writes a digest to keep in a
+repository; --json the same as one object. Reads only.`,
+    options: {
+      project: { kind: "string", value: "DIR", description: "only records of DIR or below it" },
+      since: { kind: "string", value: "DATE", description: "only from DATE on (UTC)" },
+      until: { kind: "string", value: "DATE", description: "only before DATE (UTC)" },
+      kind: {
+        kind: "string",
+        value: "KIND",
+        description: "only records of this kind (prompt, note, doc, commit, tag)",
+      },
+      markdown: { kind: "boolean", description: "print a Markdown digest" },
+      ...JSON_OUT,
+      ...RECORDS,
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    load: () => import("./cmd/decisions.ts"),
+    permissions: (plan) => ({ read: recordsFiles(plan.paths.records), write: [], net: [], run: [] }),
+    listed: true,
+  },
+  {
     name: "hint",
     summary: "the gated look-up a hook runs before each prompt (silent unless sure)",
     usage:

@@ -7,16 +7,15 @@
 import { asRecord, type VerdictRecord } from "../../record/record.ts";
 import { RECORD_ORIGINS } from "../../agents/registry.ts";
 import { compileCredentialRules, holdsCredential } from "../../record/secrets.ts";
-import { InputError, UsageError } from "../../errors.ts";
+import { InputError } from "../../errors.ts";
 import { readToEnd } from "../../fsutil/bytes.ts";
 import { explainRanking, renderHint } from "../../gate/render.ts";
 import { loadEntities } from "../../lookup/recall.ts";
 import { oneLine } from "../../rank/quote.ts";
 import { replayArchive, replayerFor, type ReplayEvent } from "../../replay/replay.ts";
 import { booleanOption, intOption, stringOption } from "../../plan/args.ts";
-import { parseTime } from "../../plan/clock.ts";
+import { dateOption, projectOption } from "../window.ts";
 import type { CommandIO, CommandPlan } from "../../plan/plan.ts";
-import { resolvePath } from "../../config/paths.ts";
 import { storePaths } from "../../store/paths.ts";
 import { archiveRecordLines } from "../../store/reader.ts";
 
@@ -34,27 +33,11 @@ interface Window {
   readonly last: number | null;
 }
 
-function dateOption(plan: CommandPlan, name: string): string | null {
-  const raw = stringOption(plan.args, name);
-  if (raw === undefined) return null;
-  const t = parseTime(raw);
-  if (t === null) {
-    throw new UsageError(
-      `Cannot read --${name} "${raw}": not a date or RFC 3339 time`,
-      "write it like 2026-03-01 (midnight UTC) or 2026-03-01T09:30:00Z",
-    );
-  }
-  return t;
-}
-
 function windowOf(plan: CommandPlan): Window {
-  const project = stringOption(plan.args, "project");
   return {
     since: dateOption(plan, "since"),
     until: dateOption(plan, "until"),
-    project: project === undefined
-      ? null
-      : resolvePath(project, plan.cwd, plan.paths.home).replace(/\/+$/, ""),
+    project: projectOption(plan),
     last: stringOption(plan.args, "last") === undefined
       ? null
       : intOption(plan.args, "last", 0, 1, 10_000_000),
