@@ -236,7 +236,7 @@ const AS_OF = {
   "as-of": {
     kind: "string",
     value: "T",
-    description: "pin the clock: an RFC 3339 time, or a file holding one (also $VERDICT_ASOF)",
+    description: 'pin the clock: an RFC 3339 time, "now", or a file holding one (also $VERDICT_ASOF)',
   },
 } as const;
 
@@ -281,6 +281,26 @@ const AGENT_OPTION = {
 } as const;
 
 const JSON_OUT = { json: { kind: "boolean", description: "print JSON instead of text" } } as const;
+
+/** The look-ups' filters (src/cli/window.ts). */
+const WINDOW = {
+  project: { kind: "string", value: "DIR", description: "only records of DIR or below it" },
+  since: {
+    kind: "string",
+    value: "DATE",
+    description: "only records from DATE on (UTC; a bare date is midnight)",
+  },
+  until: { kind: "string", value: "DATE", description: "only records before DATE (UTC)" },
+  kind: {
+    kind: "string",
+    value: "KIND",
+    description: "only records of this kind: prompt, note, doc, commit or tag",
+  },
+} as const;
+
+const WINDOW_HELP = `Filters: --project DIR (records of DIR or below it), --since DATE and --until DATE
+(UTC, a bare date is midnight; --until excluded), --kind prompt|note|doc|commit|tag. They
+pass over the records outside them among the best 2000 matches.`;
 const EXPLAIN = {
   explain: {
     kind: "boolean",
@@ -626,10 +646,12 @@ or $VERDICT_SEEN; an empty value disables it; default: one ledger per session un
   {
     name: "recall",
     summary: "look up earlier decisions (no gate, longer quotes)",
-    usage: 'verdict recall [--records FILE] [--top N] [--json] [--as-of T] [--explain] "<words>"',
+    usage:
+      'verdict recall [--project DIR] [--since DATE] [--until DATE] [--kind KIND] [--records FILE] [--top N] [--json] [--as-of T] [--explain] "<words>"',
     help: `Examples:
   verdict recall "pg_dump backups"
   verdict recall --json --top 10 "数据库 迁移"
+  verdict recall --project ~/src/app --since 2026-03-01 --kind prompt "svelte runes"
 
 Ranks every record against the words and prints the best, each with its date, kind,
 project, source file:line, score and matched terms.
@@ -640,8 +662,11 @@ best-ranked copy, with "copies: N, FIRST to LAST" (--json: "copies": {count, fir
 last, complete}). --top N (default 5, at most 50) counts distinct texts. Copies are
 counted among the matches ranked (up to 4 per result asked, more when copies leave
 fewer than N texts, at most 2000); when not every match was ranked the count says
-"at least". Ties rank by score, then the newer record, then the record id.`,
-    options: { ...RECORDS, ...TOP(5), ...JSON_OUT, ...AS_OF, ...EXPLAIN, ...CONFIG },
+"at least". Ties rank by score, then the newer record, then the record id. Each result
+names its record id, and its state when you retracted, muted or pinned it.
+
+${WINDOW_HELP}`,
+    options: { ...RECORDS, ...TOP(5), ...WINDOW, ...JSON_OUT, ...AS_OF, ...EXPLAIN, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/recall.ts"),
     permissions: (plan) => ({ read: lookupReads(plan), write: [], net: [], run: [] }),
@@ -712,13 +737,17 @@ earlier prompts). Nothing is written, not even the cooldown ledger.`,
     name: "query",
     summary: "like recall, for a caller's session (needs --as-of; skips the live session)",
     usage:
-      'verdict query --as-of T [--records FILE] [--entities FILE] [--top N] [--json] [--live-session ID] [--live-transcript FILE] [--explain] "<text>"',
+      'verdict query --as-of T|now [--project DIR] [--since DATE] [--until DATE] [--kind KIND] [--records FILE] [--entities FILE] [--top N] [--json] [--live-session ID] [--live-transcript FILE] [--explain] "<text>"',
     help: `Examples:
   verdict query --as-of 2026-11-29T12:00:00Z --live-session 5c0375b4 "switch the queue to redis"
+  verdict query --as-of now --project ~/src/app --kind note "queue"
 
 Ranks records as recall does, with the caller's project weighted, entities boosted,
 and the live session's own records left out. Copies of one text are one result, as
-in recall (see "verdict recall --help"): --top N counts distinct texts.`,
+in recall (see "verdict recall --help"): --top N counts distinct texts. --as-of now
+pins the clock to the moment the command starts.
+
+${WINDOW_HELP}`,
     options: {
       ...AS_OF,
       ...RECORDS,
@@ -728,6 +757,7 @@ in recall (see "verdict recall --help"): --top N counts distinct texts.`,
         description: 'entity list (TSV; default: config "entities")',
       },
       ...TOP(5),
+      ...WINDOW,
       ...JSON_OUT,
       "live-session": { kind: "string", value: "ID", description: "leave out records of this session" },
       "live-transcript": {

@@ -12,6 +12,7 @@ import { openRecaller, RECALL_QUOTE_CHARS, type RecallAnswer, type RecallOptions
 import type { SearchHit } from "../rank/score.ts";
 import type { Copies } from "../lookup/recall.ts";
 import { sourcePosition } from "../record/record.ts";
+import { bounded, windowOf } from "./window.ts";
 
 /** Most quotes a look-up may ask for. */
 export const MAX_TOP = 50;
@@ -39,6 +40,7 @@ export async function runLookup(command: string, req: LookupRequest): Promise<nu
   const { plan, io } = req;
   const query = queryText(plan, command);
   const top = intOption(plan.args, "top", 5, 1, MAX_TOP);
+  const window = windowOf(plan);
   const recaller = openRecaller({
     recordsPath: plan.paths.records,
     quoteRoots: [...transcriptRoots(plan.roots), ...plan.roots.docs],
@@ -50,6 +52,7 @@ export async function runLookup(command: string, req: LookupRequest): Promise<nu
     asOfMs: nowMs(plan.asOf),
     project: req.project,
     excludeSession: req.excludeSession,
+    ...(bounded(window) ? { window } : {}),
   };
   try {
     const answer = await recaller.recall(query, options);

@@ -3,19 +3,15 @@
  * DATE (inclusive) and --until DATE (exclusive), UTC, a bare date being midnight; --project DIR,
  * the records of DIR or below it; --kind KIND.
  */
-import { RECORD_KINDS, type RecordKind, type VerdictRecord } from "../record/record.ts";
+import { RECORD_KINDS, type RecordKind } from "../record/record.ts";
+import type { RecordWindow } from "../lookup/recall.ts";
 import { resolvePath } from "../config/paths.ts";
 import { UsageError } from "../errors.ts";
 import { stringOption } from "../plan/args.ts";
 import { parseTime } from "../plan/clock.ts";
 import type { CommandPlan } from "../plan/plan.ts";
 
-export interface RecordWindow {
-  readonly since: string | null;
-  readonly until: string | null;
-  readonly project: string | null;
-  readonly kind: RecordKind | null;
-}
+export { inWindow, type RecordWindow, underProject } from "../lookup/recall.ts";
 
 /** An option holding a date or an RFC 3339 time, as RFC 3339 (null when absent). */
 export function dateOption(plan: CommandPlan, name: string): string | null {
@@ -49,7 +45,7 @@ export function kindOption(plan: CommandPlan): RecordKind | null {
 
 /** The window the options name (each part absent: no bound). */
 export function windowOf(plan: CommandPlan): RecordWindow {
-  const window = {
+  const window: RecordWindow = {
     since: dateOption(plan, "since"),
     until: dateOption(plan, "until"),
     project: projectOption(plan),
@@ -59,19 +55,6 @@ export function windowOf(plan: CommandPlan): RecordWindow {
     throw new UsageError(`--until ${window.until} is not after --since ${window.since}`);
   }
   return window;
-}
-
-/** Whether `project` is `root` or below it. */
-export function underProject(project: string, root: string): boolean {
-  return project === root || project.startsWith(`${root}/`);
-}
-
-export function inWindow(w: RecordWindow, r: Pick<VerdictRecord, "time" | "project" | "kind">): boolean {
-  if (w.since !== null && r.time < w.since) return false;
-  if (w.until !== null && r.time >= w.until) return false;
-  if (w.project !== null && !underProject(r.project, w.project)) return false;
-  if (w.kind !== null && r.kind !== w.kind) return false;
-  return true;
 }
 
 /** Whether the window bounds anything. */

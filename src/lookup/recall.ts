@@ -20,6 +20,32 @@ import { describeMarks, type Marks, NO_MARKS } from "../store/marks.ts";
 import { search, type SearchHit, type SearchOptions, type SearchResult } from "../rank/score.ts";
 import { sameTextKey } from "../gate/statements.ts";
 
+/**
+ * Which records a look-up may return: a date window (since inclusive, until exclusive, RFC 3339
+ * UTC), a project folder (its records and those of folders below it) and a kind; null: no bound.
+ */
+export interface RecordWindow {
+  readonly since: string | null;
+  readonly until: string | null;
+  readonly project: string | null;
+  readonly kind: RecordKind | null;
+}
+
+export const NO_WINDOW: RecordWindow = { since: null, until: null, project: null, kind: null };
+
+/** Whether `project` is `root` or a folder below it. */
+export function underProject(project: string, root: string): boolean {
+  return root === "/" || project === root || project.startsWith(`${root}/`);
+}
+
+export function inWindow(w: RecordWindow, r: Pick<VerdictRecord, "time" | "project" | "kind">): boolean {
+  if (w.since !== null && r.time < w.since) return false;
+  if (w.until !== null && r.time >= w.until) return false;
+  if (w.project !== null && !underProject(r.project, w.project)) return false;
+  if (w.kind !== null && r.kind !== w.kind) return false;
+  return true;
+}
+
 export interface RecallOptions {
   /** Distinct texts to return at most (copies of one text are one result: searchDistinct). */
   readonly top: number;
@@ -29,6 +55,11 @@ export interface RecallOptions {
   readonly project?: string | null;
   /** A live session whose own records are never returned. */
   readonly excludeSession?: string | null;
+  /**
+   * Only records within it are returned: the ranking is read best first and the others are passed
+   * over, among its best MAX_RANKED_MATCHES matches.
+   */
+  readonly window?: RecordWindow;
 }
 
 export interface RecallHit {
@@ -459,7 +490,8 @@ export function openRecaller(input: RecallerInput): Recaller {
       if (!read.has(h.doc)) {
         const r = corpus.record(h.doc);
         if (r === null) removed = true;
-        const quote = r === null ? null : quoteFor(r, input.quoteRoots, input.credentialRules);
+        const outside = r !== null && options.window !== undefined && !inWindow(options.window, r);
+        const quote = r === null || outside ? null : quoteFor(r, input.quoteRoots, input.credentialRules);
         read.set(h.doc, r === null || quote === null ? null : { record: r, quote });
       }
       const known = read.get(h.doc);
@@ -501,6 +533,8 @@ export function openRecaller(input: RecallerInput): Recaller {
       ? null
       : result.terms.length === 0
       ? `no record holds any word of "${query}"`
+      : result.hits.length > 0 && options.window !== undefined
+      ? "no match within the given project, dates and kind"
       : result.hits.length > 0
       ? 'every match holds a credential and is withheld; run "verdict collect" to drop them from the archive'
       : "no record matches outside the live session";

@@ -1,6 +1,6 @@
 /**
- * The pinned clock. `--as-of` (or $VERDICT_ASOF) is an RFC 3339 time, or the path of a file
- * holding one. Tests pin it so output is byte-identical across runs.
+ * The pinned clock. `--as-of` (or $VERDICT_ASOF) is an RFC 3339 time, "now", or the path of a
+ * file holding one. Tests pin it so output is byte-identical across runs.
  */
 import { UsageError } from "../errors.ts";
 
@@ -22,6 +22,8 @@ export async function resolveAsOf(
   const raw = option ?? (envValue ? envValue : undefined);
   if (raw === undefined) return null;
   const from = option !== undefined ? "--as-of" : "VERDICT_ASOF";
+  // "now": the clock as this run starts (so `query --as-of now` needs no time written out).
+  if (raw.trim() === "now") return new Date().toISOString();
   const direct = parseTime(raw);
   if (direct) return direct;
   let text: string;

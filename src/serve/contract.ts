@@ -82,7 +82,8 @@ export interface Contract {
 
 /**
  * The contract's version. 2 adds, compatibly, each recall hit's record id and its state (what the
- * person marked it) at the end of its header line; tools and arguments of version 1 stand.
+ * person marked it) at the end of its header line, and verdict_recall's optional filters
+ * (project, since, until, kind); tools and arguments of version 1 stand as they were.
  */
 export const CONTRACT_VERSION = 2;
 

@@ -4,6 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { copyTree, runCli, tempHome } from "../cli_helper.ts";
+import { stdioClient, textOf } from "../serve/serve_helper.ts";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
 const AS_OF = "2026-03-05T00:00:00Z";
@@ -106,5 +107,82 @@ Deno.test("decisions: per project, newest first, each with its date, id and stat
     ]]
   ) {
     assert.equal((await runCli(bad, { env })).code, 3, bad.join(" "));
+  }
+});
+
+Deno.test("recall, query and verdict_recall take a project, a date window and a kind; query takes --as-of now", async () => {
+  const env = await world();
+  const ids = async (args: string[]) => {
+    const r = await runCli([...args, "--json", "pnpm npm postgres orders deploy"], { env });
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout).hits as { id: string; time: string; kind: string; project: string }[];
+  };
+  const all = await ids(["recall", "--as-of", AS_OF, "--top", "50"]);
+  assert.ok(all.some((h) => h.kind === "note") && all.some((h) => h.kind === "prompt"));
+  const notes = await ids(["recall", "--as-of", AS_OF, "--top", "50", "--kind", "note"]);
+  assert.ok(notes.length > 0 && notes.every((h) => h.kind === "note"));
+  const window = await ids([
+    "recall",
+    "--as-of",
+    AS_OF,
+    "--top",
+    "50",
+    "--since",
+    "2026-03-01",
+    "--until",
+    "2026-03-02",
+  ]);
+  assert.ok(window.length > 0 && window.every((h) => h.time >= "2026-03-01" && h.time < "2026-03-02"));
+  assert.ok(window.length < all.length, "the window leaves some out");
+  const shop = await ids(["query", "--as-of", "now", "--top", "50", "--project", "/home/dev/shop"]);
+  assert.ok(
+    shop.length > 0 &&
+      shop.every((h) => h.project === "/home/dev/shop" || h.project.startsWith("/home/dev/shop/")),
+  );
+  const none = await runCli(["recall", "--as-of", AS_OF, "--project", "/nowhere", "pnpm"], { env });
+  assert.equal(none.code, 0);
+  assert.match(none.stdout, /^no match: no match within the given project, dates and kind/);
+  for (
+    const bad of [["--kind", "tweet"], ["--since", "March"], [
+      "--since",
+      "2026-03-02",
+      "--until",
+      "2026-03-01",
+    ]]
+  ) {
+    const r = await runCli(["recall", ...bad, "pnpm"], { env });
+    assert.equal(r.code, 3, bad.join(" "));
+  }
+
+  const { client } = await stdioClient(env.HOME!, [], { VERDICT_ASOF: AS_OF });
+  try {
+    const call = async (args: Record<string, unknown>) =>
+      textOf(
+        await client.callTool({
+          name: "verdict_recall",
+          arguments: { query: "pnpm npm postgres orders deploy", top: 50, ...args },
+        }),
+      );
+    const headers = (text: string) => text.split("\n").filter((l) => /^\[\d+\] /.test(l));
+    const everything = headers(await call({}));
+    const onlyNotes = headers(await call({ kind: "note" }));
+    assert.ok(onlyNotes.length > 0 && onlyNotes.every((l) => / · note · /.test(l)), onlyNotes.join("\n"));
+    const dated = headers(await call({ since: "2026-03-01", until: "2026-03-02T00:00:00Z" }));
+    assert.ok(
+      dated.length > 0 && dated.every((l) => /^\[\d+\] 2026-03-01 /.test(l)) &&
+        dated.length < everything.length,
+    );
+    assert.match(
+      await call({ project: "/nowhere" }),
+      /^No match: no match within the given project, dates and kind$/,
+    );
+    const bad = await client.callTool({
+      name: "verdict_recall",
+      arguments: { query: "pnpm", kind: "tweet" },
+    });
+    assert.equal(bad.isError, true);
+    assert.match(textOf(bad), /^Invalid arguments for verdict_recall: .*kind/);
+  } finally {
+    await client.close();
   }
 });
