@@ -613,6 +613,34 @@ repository; --json the same as one object. Reads only.`,
     listed: true,
   },
   {
+    name: "import",
+    summary: "merge an export from another machine into this archive",
+    usage: "verdict import FILE [--json] [--records FILE]",
+    help: `Examples:
+  ssh laptop verdict export > laptop.jsonl && verdict import laptop.jsonl
+  verdict import --json backup.jsonl
+
+Merges the records of FILE ("verdict export" output, JSON lines) into the archive, in
+one transaction: a kill leaves it as it was or with all of them. A record whose id is
+here already is kept as it is (nothing is duplicated; importing twice changes nothing);
+one a "verdict forget" here removed stays out; one holding a credential is dropped. A
+line that is not a record is an error naming it (exit 3) and nothing is imported.
+Writes only the archive.`,
+    options: { ...JSON_OUT, ...RECORDS, ...CONFIG },
+    sandbox: "worker",
+    load: () => import("./cmd/import.ts"),
+    permissions: (plan) => {
+      const files = archiveEdits(plan.paths.records);
+      const file = plan.args.positionals[0];
+      return { read: [...files, ...(file ? [file] : [])], write: files, net: [], run: [] };
+    },
+    // The sandboxed command may write only its own files, not create their folder.
+    prepare: async (plan) => {
+      await Deno.mkdir(storePaths(plan.paths.records).segments, { recursive: true, mode: 0o700 });
+    },
+    listed: true,
+  },
+  {
     name: "hint",
     summary: "the gated look-up a hook runs before each prompt (silent unless sure)",
     usage:

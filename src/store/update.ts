@@ -461,11 +461,16 @@ export class ArchiveUpdate {
   }
 
   /**
-   * Adds a record of an old archive being migrated (it was merged when that archive was written);
-   * false when its id is already here (a damaged old file may repeat a line).
+   * Adds a record of an old archive being migrated, or of another machine's export (each was
+   * merged when that archive was written); false when its id is already here (a damaged old file
+   * may repeat a line) or a forget here left a tombstone for it (counted in `refused`).
    */
   importRecord(r: VerdictRecord): boolean {
     if (this.#a.recordById(r.id) !== null) return false;
+    if (this.#forgotten !== null && this.#forgotten(r)) {
+      this.#refused++;
+      return false;
+    }
     this.#insert(r, recordLineOf(r));
     return true;
   }

@@ -186,3 +186,58 @@ Deno.test("recall, query and verdict_recall take a project, a date window and a 
     await client.close();
   }
 });
+
+Deno.test("import merges another machine's export: same ids, nothing duplicated, tombstones honoured, a bad line changes nothing", async () => {
+  // Machine B has the Claude Code and Codex examples; machine A only Codex's, and forgot one of them.
+  const FORGOTTEN = "p68d7fd640196c3e4";
+  const b = await world();
+  const exported = await runCli(["export"], { env: b });
+  assert.equal(exported.code, 0, exported.stderr);
+  const file = `${b.HOME}/b.jsonl`;
+  await Deno.writeTextFile(file, exported.stdout);
+  const homeA = await tempHome();
+  await copyTree(`${EXAMPLES}codex`, `${homeA}/.codex`);
+  const a = { HOME: homeA };
+  assert.equal((await runCli(["collect"], { env: a })).code, 0);
+  assert.equal((await runCli(["forget", FORGOTTEN], { env: a })).code, 0);
+  const before = (await runCli(["export"], { env: a })).stdout;
+
+  const bad = `${b.HOME}/bad.jsonl`;
+  await Deno.writeTextFile(bad, exported.stdout + '{"id": "nope"}\n');
+  const refused = await runCli(["import", bad], { env: a });
+  assert.equal(refused.code, 3);
+  assert.match(refused.stderr, /line \d+ is not a record/);
+  assert.equal((await runCli(["export"], { env: a })).stdout, before, "nothing imported");
+
+  const r = await runCli(["import", "--json", file], { env: a });
+  assert.equal(r.code, 0, r.stderr);
+  const summary = JSON.parse(r.stdout);
+  const total = exported.stdout.split("\n").filter((l) => l !== "").length;
+  assert.equal(summary.read, total);
+  assert.equal(summary.forgotten, 1, "the record forgotten here stays out");
+  assert.equal(summary.added + summary.present + summary.forgotten, total);
+  const after = (await runCli(["export"], { env: a })).stdout;
+  const lines = after.split("\n").filter((l) => l !== "");
+  const ids = lines.map((l) => JSON.parse(l).id);
+  assert.equal(new Set(ids).size, ids.length, "no id twice");
+  assert.ok(!ids.includes(FORGOTTEN));
+  assert.ok(summary.added > 0);
+  // A record here already is kept as it is (its own source path); the others come as they were.
+  const here = new Set(before.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l).id));
+  for (const l of before.split("\n").filter((l) => l !== "")) assert.ok(lines.includes(l), "kept as it was");
+  for (const l of exported.stdout.split("\n").filter((l) => l !== "")) {
+    const id = JSON.parse(l).id;
+    if (id !== FORGOTTEN && !here.has(id)) {
+      assert.ok(lines.includes(l), `imported as it was: ${l.slice(0, 60)}`);
+    }
+  }
+  assert.equal(lines.length, here.size + summary.added);
+  const again = JSON.parse((await runCli(["import", "--json", file], { env: a })).stdout);
+  assert.equal(again.added, 0, "importing twice changes nothing");
+  assert.equal((await runCli(["export"], { env: a })).stdout, after);
+  // The index serves the imported records.
+  const recall = await runCli(["recall", "--as-of", AS_OF, "--json", "money cents floats"], { env: a });
+  assert.ok(JSON.parse(recall.stdout).hits.some((h: { id: string }) => h.id === NOTE));
+  const missing = await runCli(["import", `${b.HOME}/none.jsonl`], { env: a });
+  assert.equal(missing.code, 3);
+});

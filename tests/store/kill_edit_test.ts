@@ -1,10 +1,11 @@
 /**
- * Crash safety of `verdict forget`, against real processes: forgets are SIGKILLed at seeded
+ * Crash safety of `verdict forget` and `verdict import`, against real processes: forgets are SIGKILLed at seeded
  * random moments (while they take the lock, delete rows, rewrite the segments that indexed the
  * records, commit, sweep or empty the log). After every kill the archive must hold exactly the
  * records it held before that forget or exactly those less the forgotten ones (never a mix),
  * SQLite's integrity check must pass and its index must rank as one built from scratch over the
- * same records; the tombstones must be there exactly when the records are gone.
+ * same records; the tombstones must be there exactly when the records are gone. Imports are
+ * killed the same way: the archive holds the old records or the old with all the imported ones.
  */
 import { RECORD_ORIGINS } from "../../src/agents/registry.ts";
 import assert from "node:assert/strict";
@@ -22,9 +23,9 @@ import { denoDir, exportedRecords, runCli, tempHome } from "../cli_helper.ts";
 const ROUNDS = 12;
 const AS_OF = "2026-06-01T00:00:00Z";
 
-async function writeHistory(home: string): Promise<void> {
-  const r = rng(77);
-  for (let s = 0; s < 30; s++) {
+async function writeHistory(home: string, seed = 77, first = 0): Promise<void> {
+  const r = rng(seed);
+  for (let s = first; s < first + 30; s++) {
     const dir = `${home}/.claude/projects/-home-dev-forget${s % 3}`;
     await Deno.mkdir(dir, { recursive: true });
     const session = `f0f0f0f0-0000-4000-8000-${String(s).padStart(12, "0")}`;
@@ -164,5 +165,84 @@ Deno.test("forget SIGKILLed at random moments leaves the old or the new archive,
     assert.equal(parse(await exportedRecords(records)).length, parse(before).length);
   } finally {
     await Deno.remove(home, { recursive: true });
+  }
+});
+
+/** Spawns `verdict <args>` and SIGKILLs it after `delay` ms; whether the kill landed. */
+async function killedRun(env: Record<string, string>, args: string[], delay: number): Promise<boolean> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, ...args],
+    env: { ...env, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR: denoDir() },
+    clearEnv: true,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  await new Promise((r) => setTimeout(r, delay));
+  try {
+    child.kill("SIGKILL");
+  } catch {
+    // It had finished.
+  }
+  const status = await child.status;
+  await child.stderr.cancel();
+  return status.signal === "SIGKILL";
+}
+
+Deno.test("import SIGKILLed at random moments leaves the old archive or the old with every imported record, never one between", async () => {
+  const seed = Number(Deno.env.get("VERDICT_KILL_SEED") ?? "20261207") + 1;
+  console.log(`kill moments from VERDICT_KILL_SEED=${seed - 1} (+1)`);
+  const random = rng(seed);
+  const home = await tempHome();
+  const other = await tempHome();
+  const env = { HOME: home, VERDICT_ASOF: AS_OF };
+  const records = `${home}/.local/share/verdict/records.db`;
+  try {
+    await writeHistory(home);
+    await writeHistory(other, 91, 100);
+    assert.equal((await runCli(["collect", "--quiet"], { env })).code, 0);
+    assert.equal((await runCli(["collect", "--quiet"], { env: { ...env, HOME: other } })).code, 0);
+    const theirs = (await exportedRecords(`${other}/.local/share/verdict/records.db`)).split("\n").filter((
+      l,
+    ) => l !== "");
+    const ids = (exported: string) => parse(exported).map((r) => r.id).sort();
+    let span = 1500;
+    let killed = 0;
+    const outcomes = { old: 0, new: 0 };
+    const rounds = 8;
+    const per = Math.floor(theirs.length / rounds);
+    for (let round = 0; round < rounds; round++) {
+      const file = `${home}/import-${round}.jsonl`;
+      const slice = theirs.slice(round * per, (round + 1) * per);
+      await Deno.writeTextFile(file, slice.map((l) => l + "\n").join(""));
+      const before = await exportedRecords(records);
+      const expected = [...ids(before), ...slice.map((l) => JSON.parse(l).id as string)].sort();
+      const delay = Math.floor(span * (0.8 + 0.3 * random()));
+      if (await killedRun(env, ["import", file], delay)) killed++;
+      const after = await exportedRecords(records);
+      const label = `round ${round}, kill at ${delay} ms`;
+      const got = ids(after);
+      if (JSON.stringify(got) === JSON.stringify(ids(before))) outcomes.old++;
+      else if (JSON.stringify(got) === JSON.stringify(expected)) outcomes.new++;
+      else {assert.fail(
+          `${label}: ${got.length} records, neither ${ids(before).length} nor ${expected.length}`,
+        );}
+      await assertConsistent(records, after, label);
+      // Import again to completion (twice changes nothing); its time spreads the next kill.
+      const t = performance.now();
+      const r = await runCli(["import", file], { env });
+      span = Math.max(300, performance.now() - t);
+      assert.equal(r.code, 0, `${label}: ${r.stderr}`);
+      const done = await exportedRecords(records);
+      assert.deepEqual(ids(done), expected, label);
+      await assertConsistent(records, done, `${label}, then completed`);
+    }
+    console.log(
+      `${killed} of ${rounds} imports killed; ${outcomes.old} left the old archive, ${outcomes.new} the new`,
+    );
+    assert.ok(killed >= rounds / 4, `only ${killed} of ${rounds} imports were killed before they finished`);
+  } finally {
+    await Deno.remove(home, { recursive: true });
+    await Deno.remove(other, { recursive: true });
   }
 });
