@@ -9,7 +9,7 @@
  */
 import { AGENTS, andList, orList } from "../agents/registry.ts";
 import { judgeServiceNet } from "../config/config.ts";
-import { dirname } from "../config/paths.ts";
+import { dirname, resolvePath } from "../config/paths.ts";
 import { sqliteFiles, storePaths } from "../store/paths.ts";
 import { doctorGrants, installGrants, KEEP_BACKUPS, scheduleGrants } from "../install/jobs.ts";
 import { NO_PERMISSIONS, type PermissionSet } from "../sandbox/permissions.ts";
@@ -637,6 +637,51 @@ Writes only the archive.`,
     // The sandboxed command may write only its own files, not create their folder.
     prepare: async (plan) => {
       await Deno.mkdir(storePaths(plan.paths.records).segments, { recursive: true, mode: 0o700 });
+    },
+    listed: true,
+  },
+  {
+    name: "report",
+    summary: "write one self-contained HTML page: decisions timeline, replay's figures, most quoted",
+    usage:
+      "verdict report --html FILE [--project DIR] [--since DATE] [--until DATE] [--last N] [--records FILE] [--as-of T]",
+    help: `Examples:
+  verdict report --html ~/verdict-report.html
+  verdict report --html report.html --project ~/src/app --since 2026-03-01 --last 2000
+
+Writes one HTML file that loads nothing and sends nothing (inline style, inline SVG, a
+little inline script; a Content Security Policy forbids every fetch): your decisions per
+project, newest first, with a search box (also "#q=words" in the address); replay's
+figures per week (prompts replayed and hints shown; silent prompts by rule) as small
+plots; and the records quoted most often, each with its id and the commands to show,
+retract, mute or forget it. The replay is "verdict replay"'s (--project, --since,
+--until and --last choose its prompts; --project, --since and --until the decisions
+listed). Writes only FILE.`,
+    options: {
+      html: { kind: "string", value: "FILE", description: "the page to write" },
+      ...WINDOW,
+      last: { kind: "string", value: "N", description: "replay only the N latest prompts of the window" },
+      ...RECORDS,
+      ...AS_OF,
+      ...CONFIG,
+    },
+    sandbox: "worker",
+    load: () => import("./cmd/report.ts"),
+    // The archive and the entity list; writes the page, through its temp file (src/fsutil/atomic.ts).
+    permissions: (plan) => {
+      const html = stringOption(plan.args, "html");
+      const file = html === undefined ? [] : [resolvePath(html, plan.cwd, plan.paths.home)];
+      const writes = file.flatMap((f) => [f, `${f}.tmp`]);
+      return {
+        read: [
+          ...recordsFiles(plan.paths.records),
+          ...(plan.config.entities ? [plan.config.entities] : []),
+          ...writes,
+        ],
+        write: writes,
+        net: [],
+        run: [],
+      };
     },
     listed: true,
   },
