@@ -30,7 +30,7 @@ export interface ShownQuote {
   /** The decision statements, joined (the gate's GateQuote). */
   readonly text: string;
   /**
-   * Set when the gate picked a decision the person retracted (src/gate/states.ts): `record` is
+   * Set when the gate picked a decision the person retracted (src/hint/states.ts): `record` is
    * then what replaced it, or, with `replaced` false, the retracted record itself, shown as no
    * longer holding.
    */

@@ -13,7 +13,7 @@ import { AGENTS, DEFAULT_HOOK_AGENT, hookDialectOf } from "../agents/registry.ts
 import type { GateVerdict } from "../gate/gate.ts";
 import { hintFor, HOOK_TOP, refuseEarly } from "../gate/hint.ts";
 import { explainRanking, quoteText, renderHint, type ShownQuote } from "../gate/render.ts";
-import { changedFor, excludedIds, triggeredPins } from "./states.ts";
+import { changedFor, excludedIds, replacedBy, triggeredPins } from "./states.ts";
 import { compileCredentialRules, holdsCredential } from "../record/secrets.ts";
 import type { VerdictRecord } from "../record/record.ts";
 import { chooseLedger, openLedger } from "../gate/seen.ts";
@@ -301,7 +301,7 @@ async function hintOnce(
       }
       return r;
     };
-    // Marks are applied around the gate (src/gate/states.ts): muted records are not searched.
+    // Marks are applied around the gate (src/hint/states.ts): muted records are not searched.
     const marks = open.marks();
     const { verdict, result } = hintFor(corpus.corpus, {
       prompt: input.prompt,
@@ -333,7 +333,22 @@ async function hintOnce(
         cooled.push(record.id, ...q.keys);
         const changed = changedFor(marks, record.id, input.cwd, (id) => recordWithId(id) !== null);
         if (changed === null) {
-          quotes.push({ record, text });
+          if (quotes.some((x) => x.record.id === record.id)) continue;
+          // A decision that replaced a retracted one says so (what it replaced, and since when).
+          const replaced = replacedBy(marks, record.id);
+          const was = replaced === null ? null : recordWithId(replaced.id);
+          quotes.push(
+            was === null || replaced === null ? { record, text } : {
+              record,
+              text,
+              changed: {
+                on: replaced.retraction.at.slice(0, 10),
+                was,
+                why: replaced.retraction.why,
+                replaced: true,
+              },
+            },
+          );
           continue;
         }
         // A retracted decision is never shown as current: what replaced it, or that it no longer holds.

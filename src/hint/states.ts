@@ -91,3 +91,12 @@ export function changedFor(
     !marks.retracted.has(by);
   return { retraction, by: usable ? by : null };
 }
+
+/** The retracted record `id` replaces (`retract --by id`; the earliest id when several), or null. */
+export function replacedBy(marks: Marks, id: string): { id: string; retraction: Retraction } | null {
+  let found: { id: string; retraction: Retraction } | null = null;
+  for (const [old, retraction] of marks.retracted) {
+    if (retraction.by === id && (found === null || old < found.id)) found = { id: old, retraction };
+  }
+  return found;
+}
