@@ -118,7 +118,9 @@ function weekChart(
   // A date under the first, the last and a few weeks between.
   const every = Math.max(1, Math.ceil(weeks.length / 6));
   weeks.forEach((week, i) => {
-    if (i % every !== 0 && i !== weeks.length - 1) return;
+    const last = i === weeks.length - 1;
+    // A regular date too near the last one would overlap it.
+    if (!last && (i % every !== 0 || weeks.length - 1 - i < Math.ceil(every / 2))) return;
     parts.push(
       `<text x="${(left + i * slot + slot / 2).toFixed(1)}" y="${
         height - bottom + 16
