@@ -140,7 +140,7 @@ interface Loaded {
   readonly record: (doc: number) => VerdictRecord | null;
   /** The record with id `id` as the archive holds it now, or null. */
   readonly recordById: (id: string) => VerdictRecord | null;
-  /** What a person marked (retracted, muted, pinned), read afresh at each call. */
+  /** What a person marked (retracted, muted, pinned), as of the load (a change to them moves the signature). */
   readonly marks: () => Marks;
   /** The signature the archive has now (cheap: a stat and one look-up). */
   readonly current: () => string | null;

@@ -27,7 +27,11 @@ export interface ArchiveReader {
   freshGeneration(): string;
   /** The record with id `id` as the archive holds it now, or null. */
   recordById(id: string): VerdictRecord | null;
-  /** What a person marked (retracted, muted, pinned), as committed now: read at each call. */
+  /**
+   * What a person marked (retracted, muted, pinned), read once, at the first call: every change to
+   * the marks moves the generation, so a reader kept open is replaced (freshGeneration) before it
+   * could answer from old marks.
+   */
   marks(): Marks;
   close(): void;
 }
@@ -135,7 +139,8 @@ export async function openArchiveReader(
     const record = (rowid: number) => parse(archive.recordLine(rowid));
     const freshGeneration = () => generationOf(archive);
     const recordById = (id: string) => parse(archive.recordById(id)?.line ?? null);
-    const marks = () => readMarks(archive);
+    let read: Marks | null = null;
+    const marks = () => read ??= readMarks(archive);
     if (reason === null) {
       const corpus = new SegmentedIndex({
         segments: views,

@@ -359,3 +359,37 @@ Deno.test("the helper ends when its address file or its folder is removed, leavi
     }
   }
 });
+
+Deno.test("a mute, a retraction or a forget between two prompts is seen by the helper's next answer", async () => {
+  const env = await warmWorld();
+  const helper = await startHelper(env);
+  const ask = async (session: string, warm: boolean) =>
+    await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...(warm ? ON : OFF) },
+      stdin: claudeJson(CONTRADICTION, session),
+    });
+  try {
+    const first = await ask("m-1", true);
+    assert.match(first.stdout, /We decided: the orders service uses PostgreSQL/);
+    let n = 1;
+    for (
+      const [change, gone] of [
+        [["mute", "pa51b3f56d1285bda"], /We decided: the orders service uses PostgreSQL/],
+        [["retract", "n33d05dc6634d01ba"], /no longer holds/],
+        [["forget", "pa51b3f56d1285bda"], /We decided: the orders service uses PostgreSQL/],
+      ] as const
+    ) {
+      const r = await runCli([...change], { env });
+      assert.equal(r.code, 0, r.stderr);
+      const warm = await ask(`m-${++n}`, true);
+      const cold = await ask(`c-${n}`, false);
+      assert.equal(warm.stdout, cold.stdout, `${change[0]}: the helper answers as the in-process hook`);
+      if (change[0] === "retract") assert.match(warm.stdout, gone, "the retraction is said");
+      else assert.doesNotMatch(warm.stdout, gone, `${change[0]}: the record is no longer quoted`);
+    }
+    assert.equal(await answered(env), n, "every warm prompt was the helper's");
+  } finally {
+    await helper.stop();
+    await removeWorld(env);
+  }
+});
