@@ -3,7 +3,8 @@
  * examples collected into a real archive in a temp HOME.
  */
 import assert from "node:assert/strict";
-import { copyTree, exportedRecords, runCli, tempHome } from "../cli_helper.ts";
+import { copyTree, denoDir, exportedRecords, runCli, tempHome } from "../cli_helper.ts";
+import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
 const AS_OF = "2026-03-05T00:00:00Z";
@@ -331,4 +332,45 @@ Deno.test("show, forget, retract, mute and remember may read and write only the 
     env,
   });
   assert.equal(inside.code, 1, "the probe can tell: the archive itself is readable under forget's rule");
+});
+
+/** Runs `verdict forget --match TEXT` on a terminal (util-linux `script` gives it one) and answers `answer`. */
+async function forgetOnTerminal(env: Record<string, string>, text: string, answer: string) {
+  const quote = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
+  const line = [Deno.execPath(), "run", "--quiet", ...verdictRunFlags(), MAIN_TS, "forget", "--match", text]
+    .map(quote).join(" ");
+  const child = new Deno.Command("script", {
+    args: ["-qec", line, "/dev/null"],
+    env: { ...env, PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR: denoDir(), NO_COLOR: "1" },
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  // The question comes before the answer is read; a terminal keeps what is typed early.
+  await writer.write(new TextEncoder().encode(answer));
+  await writer.close();
+  const out = await child.output();
+  return { code: out.code, text: new TextDecoder().decode(out.stdout) };
+}
+
+Deno.test("forget --match asks on a terminal: anything but yes forgets nothing, yes forgets", async () => {
+  try {
+    await new Deno.Command("script", { args: ["--version"], stdout: "null", stderr: "null" }).output();
+  } catch {
+    throw new Error("this test needs util-linux's script (apt-get install -y bsdutils)");
+  }
+  const env = await world();
+  const data = `${env.HOME}/.local/share/verdict/records.db`;
+  const before = await exportedRecords(data);
+  const no = await forgetOnTerminal(env, "mysql", "n\n");
+  assert.equal(no.code, 0, no.text);
+  assert.match(no.text, /Forget these 1 record\(s\)\? \[y\/N\]/);
+  assert.match(no.text, /nothing forgotten/);
+  assert.equal(await exportedRecords(data), before);
+  const yes = await forgetOnTerminal(env, "mysql", "y\n");
+  assert.equal(yes.code, 0, yes.text);
+  assert.match(yes.text, new RegExp(`forgot 1 record\\(s\\): ${DECISION}`));
+  assert.ok(!(await exportedRecords(data)).includes("MySQL"));
 });
