@@ -197,6 +197,18 @@ function recordsCheck(job: DoctorJob): Check[] {
         "run verdict collect (it rebuilds the index)",
       ),
   );
+  const m = status.marks;
+  const said = `${m.retracted} retracted, ${m.muted} muted, ${m.pinned} pinned, ${m.forgotten} forgotten`;
+  out.push(
+    m.dangling.length === 0
+      ? check("marks", "ok", `${said} (verdict decisions lists them with their ids)`)
+      : check(
+        "marks",
+        "warn",
+        `${said}; marks on records no longer in the archive: ${m.dangling.join(", ")}`,
+        "verdict unretract ID / verdict unmute ID drops such a mark; a retraction whose replacement is gone shows only that it no longer holds",
+      ),
+  );
   return out;
 }
 

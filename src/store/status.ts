@@ -6,6 +6,7 @@
 import { ANALYSIS_VERSION } from "../rank/analysis_version.ts";
 import { Segment } from "../rank/segment.ts";
 import { Archive, META } from "./archive.ts";
+import { hasMarks, readMarks } from "./marks.ts";
 import type { StorePaths } from "./paths.ts";
 
 export interface ArchiveStatus {
@@ -15,6 +16,42 @@ export interface ArchiveStatus {
   readonly index: { readonly ok: true; readonly docs: number; readonly segments: number } | {
     readonly ok: false;
     readonly reason: string;
+  };
+  /** What a person marked and forgot, and the marks that name a record the archive no longer holds. */
+  readonly marks: MarksStatus;
+}
+
+export interface MarksStatus {
+  readonly retracted: number;
+  readonly muted: number;
+  readonly pinned: number;
+  /** Records forgotten (one tombstone of each names its id). */
+  readonly forgotten: number;
+  /** "ID (retracted)", "ID (muted)", "ID (pinned)", "ID (replaces OLD)": marks on ids no record has. */
+  readonly dangling: readonly string[];
+}
+
+/** The marks of an open archive, counted, and those that name a missing record. */
+function marksStatus(archive: Archive): MarksStatus {
+  if (!hasMarks(archive)) return { retracted: 0, muted: 0, pinned: 0, forgotten: 0, dangling: [] };
+  const marks = readMarks(archive);
+  const missing = (id: string) => archive.recordById(id) === null;
+  const dangling: string[] = [];
+  for (const [id, r] of marks.retracted) {
+    if (missing(id)) dangling.push(`${id} (retracted)`);
+    if (r.by !== null && missing(r.by)) dangling.push(`${r.by} (replaces ${id})`);
+  }
+  for (const id of marks.muted.keys()) if (missing(id)) dangling.push(`${id} (muted)`);
+  for (const id of marks.pinned.keys()) if (missing(id)) dangling.push(`${id} (pinned)`);
+  const forgotten = Number(
+    (archive.st("SELECT count(*) AS n FROM tombstones WHERE key LIKE 'i:%'").get() as { n: number }).n,
+  );
+  return {
+    retracted: marks.retracted.size,
+    muted: marks.muted.size,
+    pinned: marks.pinned.size,
+    forgotten,
+    dangling: dangling.sort(),
   };
 }
 
@@ -48,7 +85,7 @@ export function archiveStatus(paths: StorePaths): ArchiveStatus | null {
           }
         }
       }
-      return { byKind, collectedAt: at === null ? null : Number(at), index };
+      return { byKind, collectedAt: at === null ? null : Number(at), index, marks: marksStatus(archive) };
     } finally {
       archive.db.exec("COMMIT");
     }

@@ -374,3 +374,28 @@ Deno.test("forget --match asks on a terminal: anything but yes forgets nothing, 
   assert.match(yes.text, new RegExp(`forgot 1 record\\(s\\): ${DECISION}`));
   assert.ok(!(await exportedRecords(data)).includes("MySQL"));
 });
+
+Deno.test("doctor counts the marks and names, by id, a mark whose record left the archive; unretract drops it", async () => {
+  const env = await world();
+  const marksCheck = async () => {
+    const r = await runCli(["doctor", "--json"], { env });
+    const checks = JSON.parse(r.stdout).checks as { id: string; status: string; message: string }[];
+    return checks.find((c) => c.id === "marks")!;
+  };
+  assert.deepEqual(await marksCheck(), {
+    ...(await marksCheck()),
+    status: "ok",
+    message: "0 retracted, 0 muted, 0 pinned, 0 forgotten (verdict decisions lists them with their ids)",
+  });
+  for (const args of [["retract", DECISION, "--by", NOTE], ["mute", NOTE], ["forget", NOTE]]) {
+    assert.equal((await runCli(args, { env })).code, 0, args.join(" "));
+  }
+  const warned = await marksCheck();
+  assert.equal(warned.status, "warn");
+  assert.equal(
+    warned.message,
+    `1 retracted, 0 muted, 0 pinned, 1 forgotten; marks on records no longer in the archive: ${NOTE} (replaces ${DECISION})`,
+  );
+  assert.equal((await runCli(["unretract", DECISION], { env })).code, 0);
+  assert.equal((await marksCheck()).status, "ok");
+});

@@ -83,6 +83,7 @@ Deno.test({
       ["roots", "ok"],
       ["records", "ok"],
       ["index", "ok"],
+      ["marks", "ok"],
       ["claude hooks", "ok"],
       ["claude hook run", "ok"],
       ["claude mcp run", "ok"],
@@ -109,9 +110,9 @@ Deno.test({
     const text = await runCli(["doctor"], { env });
     assert.equal(text.code, 0);
     const lines = text.stdout.trimEnd().split("\n").filter((l) => !l.startsWith("skip"));
-    assert.equal(lines.length, 16);
+    assert.equal(lines.length, 17);
     assert.match(lines[0]!, /^ok {4}config {11}.*config\.json parses$/);
-    assert.equal(lines[15], "doctor: all ok");
+    assert.equal(lines[16], "doctor: all ok");
   },
 });
 

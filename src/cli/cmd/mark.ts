@@ -32,10 +32,13 @@ export async function run(plan: CommandPlan, io: CommandIO): Promise<number> {
   }
   const paths = existingArchive(plan.paths.records);
   const states = await withArchive(paths, (archive) => {
-    // Every id is checked before anything changes.
-    for (const id of ids) recordOrFail(archive, id);
-    if (by !== undefined) recordOrFail(archive, by);
     const before = readMarks(archive);
+    // Every id is checked before anything changes. Undoing a mark needs only the mark: its record
+    // may have left the archive since (doctor names such marks).
+    const marked = (id: string) =>
+      command === "unretract" ? before.retracted.has(id) : command === "unmute" && before.muted.has(id);
+    for (const id of ids) if (!marked(id)) recordOrFail(archive, id);
+    if (by !== undefined) recordOrFail(archive, by);
     inTransaction(archive, () => {
       for (const id of ids) {
         switch (command) {
