@@ -22,10 +22,10 @@ import { runCli, tempHome } from "../cli_helper.ts";
  * the plan builder is a module of its own, shared with the hook's own entry, and main.ts decides
  * which entry to load (src/hint/hook_argv.ts): a module costs about 20 µs to load here; 53 since
  * the marker phrases' index terms are stored (src/rank/marker_terms.ts), not derived in each
- * process (about 2 ms); 60 since the hint applies what the person marked: the marks, read through
+ * process (about 2 ms); two more (61) since the hint applies what the person marked: the marks, read through
  * the archive it holds (src/store/marks.ts), and their rules around the gate (src/hint/states.ts).
  */
-const HINT_PATH_MAX_MODULES = 60;
+const HINT_PATH_MAX_MODULES = 61;
 
 /**
  * What main.ts loads before it knows which command runs: the per-prompt hook's argv check and the
