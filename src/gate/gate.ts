@@ -249,7 +249,11 @@ export function isSharpTerm(term: string): boolean {
  * part of `pnpm`.
  */
 export function distinctThings(matched: ReadonlySet<string>, origins: readonly TermOrigin[]): number {
-  const shape = shapeOf(origins);
+  return countThings(matched, promptShape(origins));
+}
+
+/** distinctThings on a prompt's shape, worked out once per prompt. */
+function countThings(matched: ReadonlySet<string>, shape: PromptShape): number {
   // Units in prompt order: Latin units by their run id, CJK groups by overlapping spans.
   const units: { terms: Set<string>; counts: boolean }[] = [];
   const latin = new Map<number, { terms: Set<string>; counts: boolean }>();
@@ -294,7 +298,7 @@ export function distinctThings(matched: ReadonlySet<string>, origins: readonly T
 }
 
 /** The facts of a prompt's terms the gate asks of every candidate and statement, worked out once. */
-interface PromptShape {
+export interface PromptShape {
   /** Every term of the prompt. */
   readonly terms: ReadonlySet<string>;
   /** The Latin origins, in prompt order. */
@@ -335,15 +339,10 @@ const HIRAGANA_ONLY = /^[\u3041-\u309f]+$/;
 export const CAMEL_IDENTIFIER_PARTS = 3;
 
 /**
- * The shape of the prompt being judged (its origins, which are never changed once made): the
- * gate asks it of every candidate and statement. One prompt at a time, so one slot: a WeakMap
- * keyed by each prompt's origins cost more in the garbage collector's ephemeron passes than
- * the shape itself (~3 µs typical, ~18 µs on average with the collections; deno bench).
+ * The shape of a prompt (its origins, which are never changed once made): the gate asks it of
+ * every candidate and statement, so a PromptGate works it out once per prompt.
  */
-let shapeFor: { readonly origins: readonly TermOrigin[]; readonly shape: PromptShape } | null = null;
-
-function shapeOf(origins: readonly TermOrigin[]): PromptShape {
-  if (shapeFor !== null && shapeFor.origins === origins) return shapeFor.shape;
+export function promptShape(origins: readonly TermOrigin[]): PromptShape {
   const byTerm = new Map<string, boolean>();
   // A folder named by an identifier (export_to_audit) is a thing, not a place (TermOrigin.pathName).
   for (const o of origins) {
@@ -403,7 +402,6 @@ function shapeOf(origins: readonly TermOrigin[]): PromptShape {
     sharpRuns,
     notTopic: { has: (t) => markers.has(t) || places.has(t) || HIRAGANA_ONLY.test(t) },
   };
-  shapeFor = { origins, shape };
   return shape;
 }
 
@@ -412,7 +410,7 @@ function shapeOf(origins: readonly TermOrigin[]): PromptShape {
  * the search starts candidates from them however many conversations name them.
  */
 export function promptFiles(origins: readonly TermOrigin[]): ReadonlySet<string> {
-  return shapeOf(origins).files;
+  return promptShape(origins).files;
 }
 
 /**
@@ -422,7 +420,7 @@ export function promptFiles(origins: readonly TermOrigin[]): ReadonlySet<string>
  * a path, not a subject).
  */
 export function notTopic(origins: readonly TermOrigin[]): TermSet {
-  return shapeOf(origins).notTopic;
+  return promptShape(origins).notTopic;
 }
 
 /**
@@ -431,8 +429,7 @@ export function notTopic(origins: readonly TermOrigin[]): TermSet {
  * parts (state_referenced_locally for state_reference_locally). A folder name is a place, not a
  * topic, so a path's pieces are never sharp.
  */
-function hasSharpMatch(matched: readonly string[], origins: readonly TermOrigin[]): boolean {
-  const shape = shapeOf(origins);
+function hasSharpMatch(matched: readonly string[], shape: PromptShape): boolean {
   if (matched.some((t) => shape.sharp.has(t))) return true;
   if (shape.sharpRuns.length === 0) return false;
   const hit = new Set(matched);
@@ -459,103 +456,6 @@ interface TermFacts {
   readonly canAnchor: boolean;
   readonly common: boolean;
   readonly entity: boolean;
-}
-
-/**
- * Anchor, distinct things and coverage, on the terms some text (`where`) matched. With `ownMass`
- * (a statement's own rare-word idf, weighed on demand), coverage is checked both ways: the statement must cover
- * MIN_COVERAGE of the prompt and the prompt MIN_COVERAGE of the statement — a long sentence that
- * shares a word or two is not about the prompt.
- */
-function topicRule(
-  matched: readonly string[],
-  facts: ReadonlyMap<string, TermFacts>,
-  topicIdf: ReadonlyMap<string, number>,
-  topicMass: number,
-  anchor: number,
-  origins: readonly TermOrigin[],
-  where: string,
-  ownMass?: () => number,
-  fileAlone = false,
-): TopicCheck {
-  const shape = shapeOf(origins);
-  // A file the prompt names is the topic of a record that names it, however many conversations
-  // name it: "When you edit TODO.md, …" is for "update TODO.md" (a person's habits are theirs in
-  // every project).
-  const named = matched.filter((t) => shape.files.has(t));
-  const ignored = shape.notTopic;
-  const informative = matched.filter((t) => {
-    if (facts.get(t)?.common !== false || ignored.has(t)) return false;
-    // A file's name counts with the file: app of app.html is not the word app.
-    const wholes = shape.fileNameParts.get(t);
-    return wholes === undefined || matched.some((m) => wholes.has(m));
-  });
-  // A file many conversations name needs one more uncommon word of the prompt in the record.
-  if (named.length > 0 && (fileAlone || matched.some((t) => facts.get(t)?.common === false))) {
-    return { pass: true, coverage: 1, anchors: named };
-  }
-  if (informative.length === 0) {
-    return { pass: false, rule: "common-only", detail: `${where} matched only common words`, coverage: 0 };
-  }
-  let covered = 0;
-  for (const t of new Set(informative)) covered += topicIdf.get(t) ?? 0;
-  const coverage = topicMass > 0 ? Math.min(1, covered / topicMass) : 0;
-  // A record naming an entity the prompt names is about the same thing, whatever else it says.
-  if (informative.some((t) => facts.get(t)?.entity === true)) {
-    return { pass: true, coverage, anchors: informative };
-  }
-  // A number alone (a year, a day, a count) is a value, never an anchor: two records sharing a
-  // date share no topic.
-  const anchors = informative.filter((t) => {
-    const f = facts.get(t);
-    return f !== undefined && f.canAnchor && f.idf >= anchor && !/^\d+$/.test(t);
-  });
-  if (anchors.length === 0) {
-    return {
-      pass: false,
-      rule: "no-anchor",
-      detail: `${where}: no rare word matched (${informative.join(", ")})${youngNote(informative, facts)}`,
-      coverage,
-    };
-  }
-  const things = distinctThings(new Set(anchors), origins);
-  const sharp = hasSharpMatch(informative, origins);
-  if (things < MIN_DISTINCT_THINGS && !sharp) {
-    return {
-      pass: false,
-      rule: "few-terms",
-      detail: `${where}: ${things} distinct rare thing matched (${anchors.join(", ")}), not an identifier`,
-      coverage,
-    };
-  }
-  if (coverage < MIN_COVERAGE) {
-    return {
-      pass: false,
-      rule: "low-coverage",
-      detail: `${where} matches ${(coverage * 100).toFixed(0)}% of the prompt's informative weight (needs ${
-        MIN_COVERAGE * 100
-      }%)`,
-      coverage,
-    };
-  }
-  // An identifier both name is the topic however much else the statement says.
-  const mass = ownMass !== undefined && !sharp ? ownMass() : 0;
-  if (mass > 0) {
-    let shared = 0;
-    for (const t of new Set(anchors)) shared += facts.get(t)?.idf ?? 0;
-    const reverse = Math.min(1, shared / mass);
-    if (reverse < MIN_COVERAGE) {
-      return {
-        pass: false,
-        rule: "low-coverage",
-        detail: `${where}: the prompt matches ${(reverse * 100).toFixed(0)}% of the statement (needs ${
-          MIN_COVERAGE * 100
-        }%)`,
-        coverage,
-      };
-    }
-  }
-  return { pass: true, coverage, anchors };
 }
 
 /** A statement of this many distinct terms or more… */
@@ -586,235 +486,345 @@ function restates(statementTerms: ReadonlySet<string>, promptTerms: ReadonlySet<
 const NO_LITERALS: readonly Literal[] = [];
 
 /** A candidate's verdict: refused by a rule, or its decision statements. */
-function checkHit(
-  hit: SearchHit,
-  ctx: GateContext,
-  facts: ReadonlyMap<string, TermFacts>,
-  topicIdf: ReadonlyMap<string, number>,
-  topicMass: number,
-  anchor: number,
-  judged: Map<string, readonly string[]>,
-  docCount: number,
-  recordTopics: Map<string | readonly string[], TopicCheck>,
-  literalWeight: ReadonlyMap<string, number>,
-): Verdict | { quote: GateQuote; detail: string } {
-  // Record level: its statements hold no more than the record, so a record that fails fails all.
-  // A record holding every word of a literal the prompt quotes is judged by its statements: the
-  // literal may be there, quoted the same way, however common its words.
-  const literals = ctx.literals.length === 0
-    ? NO_LITERALS
-    : ctx.literals.filter((l) => l.terms.every((t) => hit.matched.includes(t)));
-  if (hit.commonOnly && literals.length === 0) {
-    return { rule: "common-only", detail: `matched only common words: ${hit.matched.join(", ")}` };
-  }
-  // The record-level rules read nothing of the record but its matched terms: candidates matching
-  // the same terms (most of the fifteen, often) share one answer, worked out once per prompt.
-  // By the matched array itself first (search gives hits of one mask one array), else by its terms.
-  let whole = recordTopics.get(hit.matched);
-  if (whole === undefined) {
-    const matchedKey = hit.matched.join("\u0000");
-    whole = recordTopics.get(matchedKey);
-    if (whole === undefined) {
-      whole = topicRule(hit.matched, facts, topicIdf, topicMass, anchor, ctx.origins, "the record");
-      recordTopics.set(matchedKey, whole);
-    }
-    recordTopics.set(hit.matched, whole);
-  }
-
-  if (!whole.pass && literals.length === 0) return whole;
-
-  const decides = hit.meta.kind !== "prompt" && hit.meta.kind !== "commit";
-  // A prompt or commit with no live marker anywhere (the index's marker, markers.ts) has no
-  // decision statement either: refused without reading its text.
-  if (!decides && hit.meta.marker === null) {
-    return { rule: "not-a-decision", detail: "it holds no decision marker" };
-  }
-  return checkStatements(
-    hit,
-    ctx,
-    facts,
-    topicIdf,
-    topicMass,
-    anchor,
-    judged,
-    docCount,
-    literals,
-    literalWeight,
-  );
-}
+type HitVerdict = Verdict | { quote: GateQuote; detail: string };
 
 /**
- * A candidate the record-level rules let through, judged by its text: its statements, each by
- * the topic rules. Apart from checkHit, not inside it: most candidates stop at the record-level
- * rules, and V8 tiers a function up by the bytecode it runs against its size, so one function
- * holding both ran un-optimized through the first thousand prompts of a process (deno run
- * --v8-flags=--trace-opt: checkHit reached Maglev only after ~600 prompts).
+ * One prompt being judged: everything the gate works out once per prompt (its shape, its terms'
+ * facts, its informative weight, the literals' weights) and what it remembers between candidates
+ * (the texts judged, the record-level answers). Made by `decide`, dropped with its verdict.
  */
-function checkStatements(
-  hit: SearchHit,
-  ctx: GateContext,
-  facts: ReadonlyMap<string, TermFacts>,
-  topicIdf: ReadonlyMap<string, number>,
-  topicMass: number,
-  anchor: number,
-  judged: Map<string, readonly string[]>,
-  docCount: number,
-  literals: readonly Literal[],
-  literalWeight: ReadonlyMap<string, number>,
-): Verdict | { quote: GateQuote; detail: string } {
-  const decides = hit.meta.kind !== "prompt" && hit.meta.kind !== "commit";
-  const text = ctx.textOf(hit.doc);
-  // The same text sent again (a resend, a template) is one thing: judged once, it cannot crowd
-  // the candidates, and a decision further down the ranking still gets its turn.
-  // Compared by the hash of their sameTextKey, and the keys themselves only when two hashes meet.
-  const { scanned, hash, statements, pastedShare } = analyseRecord(text);
-  const earlier = judged.get(hash);
-  if (
-    earlier !== undefined && earlier.some((t) => t === scanned || sameTextKey(t) === sameTextKey(scanned))
-  ) {
-    return { rule: "repeat", detail: "the same text as a candidate already judged" };
-  }
-  judged.set(hash, [...(earlier ?? []), scanned]);
-  if (pastedShare > PASTED_SHARE) {
-    return { rule: "paste", detail: `${(pastedShare * 100).toFixed(0)}% of it is pasted material` };
-  }
-  const searched = new Set(facts.keys());
-  const passing: Statement[] = [];
-  let best: Verdict & { coverage: number } | null = null;
-  let bestCoverage = 0;
-  const anchorsUsed = new Set<string>();
-  // A statement announcing decisions with a colon ("We decided:", "Rules:") makes the rest of its
-  // paragraph (up to a blank line) decisions too: what follows the colon is what was decided.
-  let governor: Statement | null = null;
-  // The statements of this record that passed the topic rules so far, with the prompt's
-  // uncommon words each matched: a later decision can be tied to one (tiedTopic).
-  const onTopic: { statement: Statement; ties: ReadonlySet<string>; check: TopicCheck & { pass: true } }[] =
-    [];
-  let tiedVia: Statement | null = null;
-  let previousEnd = 0;
-  for (const s of statements) {
-    if (/\n\s*\n/.test(text.slice(previousEnd, s.start))) governor = null;
-    previousEnd = s.end;
-    const governedHere = governor !== null;
-    if (DECISION_LABEL.test(s.text) && statementDecision(s.text) !== null) governor = s;
-    const terms = new Set(ctx.tokenize(s.text));
-    const matched = [...terms].filter((t) => searched.has(t));
-    if (matched.length === 0) continue;
-    // The statement's weight is its anchor-rare words: ordinary words do not make it about
-    // something else (and the commonness of a frequent word need not be counted out). Weighed
-    // only when the other topic rules have passed: it looks up every word of the statement.
-    const ownMass = () => {
-      let mass = 0;
-      for (const t of terms) {
-        // Grammar kana are no subject on this side either (HIRAGANA_ONLY).
-        if (HIRAGANA_ONLY.test(t)) continue;
-        const f = facts.get(t);
-        const idf = f?.idf ?? ctx.termIdf(t);
-        // An everyday word in a young archive is no rare word of it, as it is no anchor (canAnchor).
-        if (!(f?.canAnchor ?? canAnchor(t, docCount))) continue;
-        if (idf >= anchor && !(f?.common ?? ctx.isCommon(t))) mass += idf;
-      }
-      return mass;
-    };
-    let v = topicRule(
-      matched,
-      facts,
-      topicIdf,
-      topicMass,
-      anchor,
-      ctx.origins,
-      "no statement",
-      ownMass,
-      true,
+class PromptGate {
+  readonly shape: PromptShape;
+  readonly facts: ReadonlyMap<string, TermFacts>;
+  /** The idf of each informative term of the prompt (its topic, marker words and places left out). */
+  readonly topicIdf: ReadonlyMap<string, number>;
+  /** The sum of topicIdf: the prompt's informative weight. */
+  readonly topicMass: number;
+  /** The literals' common words, weighed only for a statement quoting the literal (literalWeights). */
+  readonly literalWeight: ReadonlyMap<string, number>;
+  /** The idf a matched word needs to be an anchor. */
+  readonly anchor: number;
+  readonly docCount: number;
+  /** The scanned texts of the candidates read so far, by the hash of their sameTextKey. */
+  readonly #judged = new Map<string, readonly string[]>();
+  /** The record-level topic rules' answer by the matched terms (checkHit). */
+  readonly #recordTopics = new Map<string | readonly string[], TopicCheck>();
+
+  constructor(result: SearchResult, readonly ctx: GateContext) {
+    this.docCount = result.docCount;
+    this.facts = new Map<string, TermFacts>(
+      result.terms.map((t) => [
+        t.term,
+        {
+          idf: t.idf,
+          canAnchor: canAnchor(t.term, result.docCount),
+          common: t.common,
+          entity: t.fromEntity !== null,
+        },
+      ]),
     );
-    // A prompt whose every word is common, or a record matching only its common words, speaks
-    // only through a literal the prompt quotes.
-    if (v.pass && (topicMass === 0 || hit.commonOnly)) {
-      v = { pass: false, rule: "common-only", detail: "no statement matched an uncommon word", coverage: 0 };
+    this.shape = promptShape(ctx.origins);
+    const ignored = this.shape.notTopic;
+    const topic = result.topic.filter((t) => !ignored.has(t.term));
+    this.topicIdf = new Map(topic.map((t) => [t.term, t.idf]));
+    let mass = 0;
+    for (const idf of this.topicIdf.values()) mass += idf;
+    this.topicMass = mass;
+    this.literalWeight = literalWeights(ctx.literals, this.facts, this.topicIdf, ignored);
+    this.anchor = anchorIdf(result.docCount);
+  }
+
+  /**
+   * Anchor, distinct things and coverage, on the terms some text (`where`) matched. With `ownMass`
+   * (a statement's own rare-word idf, weighed on demand), coverage is checked both ways: the statement must cover
+   * MIN_COVERAGE of the prompt and the prompt MIN_COVERAGE of the statement — a long sentence that
+   * shares a word or two is not about the prompt.
+   */
+  topicRule(
+    matched: readonly string[],
+    where: string,
+    ownMass?: () => number,
+    fileAlone = false,
+  ): TopicCheck {
+    const { shape, facts } = this;
+    // A file the prompt names is the topic of a record that names it, however many conversations
+    // name it: "When you edit TODO.md, …" is for "update TODO.md" (a person's habits are theirs in
+    // every project).
+    const named = matched.filter((t) => shape.files.has(t));
+    const ignored = shape.notTopic;
+    const informative = matched.filter((t) => {
+      if (facts.get(t)?.common !== false || ignored.has(t)) return false;
+      // A file's name counts with the file: app of app.html is not the word app.
+      const wholes = shape.fileNameParts.get(t);
+      return wholes === undefined || matched.some((m) => wholes.has(m));
+    });
+    // A file many conversations name needs one more uncommon word of the prompt in the record.
+    if (named.length > 0 && (fileAlone || matched.some((t) => facts.get(t)?.common === false))) {
+      return { pass: true, coverage: 1, anchors: named };
     }
-    // A statement quoting a literal of the prompt (`bun run`, "uv pip") is about that one thing:
-    // no anchor or second thing needed, only the quarter of the prompt's weight, the literal's
-    // common words weighed in it (a command a person names in every session is still that command).
-    if (!v.pass && literals.length > 0) {
-      const keys = quotedKeys(s.text);
-      const same = literals.find((l) => keys.includes(l.key));
-      if (same !== undefined) {
-        const coverage = literalCoverage(v.coverage, topicMass, same, literalWeight);
-        if (coverage >= MIN_COVERAGE) v = { pass: true, coverage, anchors: same.terms };
-      }
+    if (informative.length === 0) {
+      return { pass: false, rule: "common-only", detail: `${where} matched only common words`, coverage: 0 };
     }
-    // A decision said in a sentence after the one naming the topic ("We are going to fix the X
-    // warnings. … those on a `$state` line should be solved like …") is on that topic when it
-    // shares one of the prompt's uncommon words with that sentence.
-    let tied: (typeof onTopic)[number] | null = null;
-    if (!v.pass && onTopic.length > 0 && statementDecision(s.text) !== null) {
-      tied = tiedTopic(matched, onTopic);
-      if (tied !== null) v = tied.check;
+    let covered = 0;
+    for (const t of new Set(informative)) covered += this.topicIdf.get(t) ?? 0;
+    const coverage = this.topicMass > 0 ? Math.min(1, covered / this.topicMass) : 0;
+    // A record naming an entity the prompt names is about the same thing, whatever else it says.
+    if (informative.some((t) => facts.get(t)?.entity === true)) {
+      return { pass: true, coverage, anchors: informative };
     }
-    if (!v.pass) {
-      if (best === null || v.coverage > best.coverage) best = v;
-      continue;
+    // A number alone (a year, a day, a count) is a value, never an anchor: two records sharing a
+    // date share no topic.
+    const anchors = informative.filter((t) => {
+      const f = facts.get(t);
+      return f !== undefined && f.canAnchor && f.idf >= this.anchor && !/^\d+$/.test(t);
+    });
+    if (anchors.length === 0) {
+      return {
+        pass: false,
+        rule: "no-anchor",
+        detail: `${where}: no rare word matched (${informative.join(", ")})${youngNote(informative, facts)}`,
+        coverage,
+      };
     }
-    if (tied === null) {
-      const ties = new Set(
-        matched.filter((t) => facts.get(t)?.common === false && !shapeOf(ctx.origins).notTopic.has(t)),
-      );
-      onTopic.push({ statement: s, ties, check: v });
+    const things = countThings(new Set(anchors), shape);
+    const sharp = hasSharpMatch(informative, shape);
+    if (things < MIN_DISTINCT_THINGS && !sharp) {
+      return {
+        pass: false,
+        rule: "few-terms",
+        detail: `${where}: ${things} distinct rare thing matched (${anchors.join(", ")}), not an identifier`,
+        coverage,
+      };
     }
-    if (!decides && !governedHere && statementDecision(s.text) === null) {
-      if (best === null || best.rule !== "not-a-decision" || v.coverage > best.coverage) {
-        best = {
-          rule: "not-a-decision",
-          detail: `its statement on the topic is not a decision: "${clip(s.text)}"`,
-          coverage: v.coverage,
+    if (coverage < MIN_COVERAGE) {
+      return {
+        pass: false,
+        rule: "low-coverage",
+        detail: `${where} matches ${(coverage * 100).toFixed(0)}% of the prompt's informative weight (needs ${
+          MIN_COVERAGE * 100
+        }%)`,
+        coverage,
+      };
+    }
+    // An identifier both name is the topic however much else the statement says.
+    const mass = ownMass !== undefined && !sharp ? ownMass() : 0;
+    if (mass > 0) {
+      let shared = 0;
+      for (const t of new Set(anchors)) shared += facts.get(t)?.idf ?? 0;
+      const reverse = Math.min(1, shared / mass);
+      if (reverse < MIN_COVERAGE) {
+        return {
+          pass: false,
+          rule: "low-coverage",
+          detail: `${where}: the prompt matches ${(reverse * 100).toFixed(0)}% of the statement (needs ${
+            MIN_COVERAGE * 100
+          }%)`,
+          coverage,
         };
       }
-      continue;
     }
-    const key = statementKey(s.text);
+    return { pass: true, coverage, anchors };
+  }
+
+  /** A candidate's verdict: refused by a rule, or its decision statements. */
+  checkHit(hit: SearchHit): HitVerdict {
+    const ctx = this.ctx;
+    // Record level: its statements hold no more than the record, so a record that fails fails all.
+    // A record holding every word of a literal the prompt quotes is judged by its statements: the
+    // literal may be there, quoted the same way, however common its words.
+    const literals = ctx.literals.length === 0
+      ? NO_LITERALS
+      : ctx.literals.filter((l) => l.terms.every((t) => hit.matched.includes(t)));
+    if (hit.commonOnly && literals.length === 0) {
+      return { rule: "common-only", detail: `matched only common words: ${hit.matched.join(", ")}` };
+    }
+    // The record-level rules read nothing of the record but its matched terms: candidates matching
+    // the same terms (most of the fifteen, often) share one answer, worked out once per prompt.
+    // By the matched array itself first (search gives hits of one mask one array), else by its terms.
+    let whole = this.#recordTopics.get(hit.matched);
+    if (whole === undefined) {
+      const matchedKey = hit.matched.join("\u0000");
+      whole = this.#recordTopics.get(matchedKey);
+      if (whole === undefined) {
+        whole = this.topicRule(hit.matched, "the record");
+        this.#recordTopics.set(matchedKey, whole);
+      }
+      this.#recordTopics.set(hit.matched, whole);
+    }
+
+    if (!whole.pass && literals.length === 0) return whole;
+
+    const decides = hit.meta.kind !== "prompt" && hit.meta.kind !== "commit";
+    // A prompt or commit with no live marker anywhere (the index's marker, markers.ts) has no
+    // decision statement either: refused without reading its text.
+    if (!decides && hit.meta.marker === null) {
+      return { rule: "not-a-decision", detail: "it holds no decision marker" };
+    }
+    return this.checkStatements(hit, literals);
+  }
+
+  /**
+   * A statement's weight: its anchor-rare words. Ordinary words do not make it about something
+   * else (and the commonness of a frequent word need not be counted out).
+   */
+  statementMass(terms: ReadonlySet<string>): number {
+    let mass = 0;
+    for (const t of terms) {
+      // Grammar kana are no subject on this side either (HIRAGANA_ONLY).
+      if (HIRAGANA_ONLY.test(t)) continue;
+      const f = this.facts.get(t);
+      const idf = f?.idf ?? this.ctx.termIdf(t);
+      // An everyday word in a young archive is no rare word of it, as it is no anchor (canAnchor).
+      if (!(f?.canAnchor ?? canAnchor(t, this.docCount))) continue;
+      if (idf >= this.anchor && !(f?.common ?? this.ctx.isCommon(t))) mass += idf;
+    }
+    return mass;
+  }
+
+  /**
+   * A candidate the record-level rules let through, judged by its text: its statements, each by
+   * the topic rules. Apart from checkHit, not inside it: most candidates stop at the record-level
+   * rules, and V8 tiers a function up by the bytecode it runs against its size, so one function
+   * holding both ran un-optimized through the first thousand prompts of a process (deno run
+   * --v8-flags=--trace-opt: checkHit reached Maglev only after ~600 prompts).
+   */
+  checkStatements(hit: SearchHit, literals: readonly Literal[]): HitVerdict {
+    const { ctx, facts, shape } = this;
+    const decides = hit.meta.kind !== "prompt" && hit.meta.kind !== "commit";
+    const text = ctx.textOf(hit.doc);
+    // The same text sent again (a resend, a template) is one thing: judged once, it cannot crowd
+    // the candidates, and a decision further down the ranking still gets its turn.
+    // Compared by the hash of their sameTextKey, and the keys themselves only when two hashes meet.
+    const { scanned, hash, statements, pastedShare } = analyseRecord(text);
+    const earlier = this.#judged.get(hash);
     if (
-      ctx.promptKeys.has(key) || ctx.shownKeys.has(key) || ctx.repeats(s.text) ||
-      restates(terms, shapeOf(ctx.origins).terms)
+      earlier !== undefined && earlier.some((t) => t === scanned || sameTextKey(t) === sameTextKey(scanned))
     ) {
-      best = {
-        rule: "repeat",
-        detail: ctx.shownKeys.has(key)
-          ? "this statement was shown in this session"
-          : "the prompt says this statement again",
-        coverage: v.coverage,
-      };
-      continue;
+      return { rule: "repeat", detail: "the same text as a candidate already judged" };
     }
-    // A statement decided under an announcement is quoted with it ("We decided: …").
-    if (governedHere && governor !== null && !passing.includes(governor)) passing.push(governor);
-    // A decision tied to the statement naming the topic is quoted with it: alone it would not say
-    // what it is about.
-    if (tied !== null && !passing.includes(tied.statement)) {
-      passing.push(tied.statement);
-      tiedVia = tied.statement;
+    this.#judged.set(hash, [...(earlier ?? []), scanned]);
+    if (pastedShare > PASTED_SHARE) {
+      return { rule: "paste", detail: `${(pastedShare * 100).toFixed(0)}% of it is pasted material` };
     }
-    passing.push(s);
-    bestCoverage = Math.max(bestCoverage, v.coverage);
-    for (const a of v.anchors) anchorsUsed.add(a);
+    const searched = new Set(facts.keys());
+    const passing: Statement[] = [];
+    let best: Verdict & { coverage: number } | null = null;
+    let bestCoverage = 0;
+    const anchorsUsed = new Set<string>();
+    // A statement announcing decisions with a colon ("We decided:", "Rules:") makes the rest of its
+    // paragraph (up to a blank line) decisions too: what follows the colon is what was decided.
+    let governor: Statement | null = null;
+    // The statements of this record that passed the topic rules so far, with the prompt's
+    // uncommon words each matched: a later decision can be tied to one (tiedTopic).
+    const onTopic: { statement: Statement; ties: ReadonlySet<string>; check: TopicCheck & { pass: true } }[] =
+      [];
+    let tiedVia: Statement | null = null;
+    let previousEnd = 0;
+    for (const s of statements) {
+      if (/\n\s*\n/.test(text.slice(previousEnd, s.start))) governor = null;
+      previousEnd = s.end;
+      const governedHere = governor !== null;
+      if (DECISION_LABEL.test(s.text) && statementDecision(s.text) !== null) governor = s;
+      const terms = new Set(ctx.tokenize(s.text));
+      const matched = [...terms].filter((t) => searched.has(t));
+      if (matched.length === 0) continue;
+      // The statement's weight is weighed only when the other topic rules have passed: it looks up
+      // every word of the statement.
+      let v = this.topicRule(matched, "no statement", () => this.statementMass(terms), true);
+      // A prompt whose every word is common, or a record matching only its common words, speaks
+      // only through a literal the prompt quotes.
+      if (v.pass && (this.topicMass === 0 || hit.commonOnly)) {
+        v = {
+          pass: false,
+          rule: "common-only",
+          detail: "no statement matched an uncommon word",
+          coverage: 0,
+        };
+      }
+      // A statement quoting a literal of the prompt (`bun run`, "uv pip") is about that one thing:
+      // no anchor or second thing needed, only the quarter of the prompt's weight, the literal's
+      // common words weighed in it (a command a person names in every session is still that command).
+      if (!v.pass && literals.length > 0) {
+        const keys = quotedKeys(s.text);
+        const same = literals.find((l) => keys.includes(l.key));
+        if (same !== undefined) {
+          const coverage = literalCoverage(v.coverage, this.topicMass, same, this.literalWeight);
+          if (coverage >= MIN_COVERAGE) v = { pass: true, coverage, anchors: same.terms };
+        }
+      }
+      // A decision said in a sentence after the one naming the topic ("We are going to fix the X
+      // warnings. … those on a `$state` line should be solved like …") is on that topic when it
+      // shares one of the prompt's uncommon words with that sentence.
+      let tied: (typeof onTopic)[number] | null = null;
+      if (!v.pass && onTopic.length > 0 && statementDecision(s.text) !== null) {
+        tied = tiedTopic(matched, onTopic);
+        if (tied !== null) v = tied.check;
+      }
+      if (!v.pass) {
+        if (best === null || v.coverage > best.coverage) best = v;
+        continue;
+      }
+      if (tied === null) {
+        const ties = new Set(
+          matched.filter((t) => facts.get(t)?.common === false && !shape.notTopic.has(t)),
+        );
+        onTopic.push({ statement: s, ties, check: v });
+      }
+      if (!decides && !governedHere && statementDecision(s.text) === null) {
+        if (best === null || best.rule !== "not-a-decision" || v.coverage > best.coverage) {
+          best = {
+            rule: "not-a-decision",
+            detail: `its statement on the topic is not a decision: "${clip(s.text)}"`,
+            coverage: v.coverage,
+          };
+        }
+        continue;
+      }
+      const key = statementKey(s.text);
+      if (
+        ctx.promptKeys.has(key) || ctx.shownKeys.has(key) || ctx.repeats(s.text) ||
+        restates(terms, shape.terms)
+      ) {
+        best = {
+          rule: "repeat",
+          detail: ctx.shownKeys.has(key)
+            ? "this statement was shown in this session"
+            : "the prompt says this statement again",
+          coverage: v.coverage,
+        };
+        continue;
+      }
+      // A statement decided under an announcement is quoted with it ("We decided: …").
+      if (governedHere && governor !== null && !passing.includes(governor)) passing.push(governor);
+      // A decision tied to the statement naming the topic is quoted with it: alone it would not say
+      // what it is about.
+      if (tied !== null && !passing.includes(tied.statement)) {
+        passing.push(tied.statement);
+        tiedVia = tied.statement;
+      }
+      passing.push(s);
+      bestCoverage = Math.max(bestCoverage, v.coverage);
+      for (const a of v.anchors) anchorsUsed.add(a);
+    }
+    // In text order: a statement naming the topic joins the quote after the decisions before it.
+    passing.sort((a, b) => a.start - b.start);
+    if (passing.length === 0) {
+      return best ?? { rule: "not-a-decision", detail: "no typed statement of it matches the prompt" };
+    }
+    if (ctx.promptKeys.has(statementKey(statements.map((s) => s.text).join("\n")))) {
+      return { rule: "repeat", detail: "the prompt is this record sent again" };
+    }
+    return {
+      quote: { hit, statements: passing, keys: passing.map((s) => statementKey(s.text)) },
+      detail: `decision statement${passing.length > 1 ? "s" : ""} on anchors ${
+        [...anchorsUsed].join(", ")
+      }; coverage ${(bestCoverage * 100).toFixed(0)}%${
+        tiedVia === null
+          ? ""
+          : `; a decision tied to the statement on the topic before it: "${clip(tiedVia.text)}"`
+      }`,
+    };
   }
-  // In text order: a statement naming the topic joins the quote after the decisions before it.
-  passing.sort((a, b) => a.start - b.start);
-  if (passing.length === 0) {
-    return best ?? { rule: "not-a-decision", detail: "no typed statement of it matches the prompt" };
-  }
-  if (ctx.promptKeys.has(statementKey(statements.map((s) => s.text).join("\n")))) {
-    return { rule: "repeat", detail: "the prompt is this record sent again" };
-  }
-  return {
-    quote: { hit, statements: passing, keys: passing.map((s) => statementKey(s.text)) },
-    detail: `decision statement${passing.length > 1 ? "s" : ""} on anchors ${
-      [...anchorsUsed].join(", ")
-    }; coverage ${(bestCoverage * 100).toFixed(0)}%${
-      tiedVia === null
-        ? ""
-        : `; a decision tied to the statement on the topic before it: "${clip(tiedVia.text)}"`
-    }`,
-  };
 }
 
 /**
@@ -908,34 +918,13 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
   if (result.hits.length === 0) {
     return silent("no-candidates", "no record outside this session (and not already shown) matches");
   }
-  const facts = new Map<string, TermFacts>(
-    result.terms.map((t) => [
-      t.term,
-      {
-        idf: t.idf,
-        canAnchor: canAnchor(t.term, result.docCount),
-        common: t.common,
-        entity: t.fromEntity !== null,
-      },
-    ]),
-  );
-  const ignored = notTopic(ctx.origins);
-  const topic = result.topic.filter((t) => !ignored.has(t.term));
-  const topicIdf = new Map(topic.map((t) => [t.term, t.idf]));
-  let topicMass = 0;
-  for (const idf of topicIdf.values()) topicMass += idf;
-  const literalWeight = literalWeights(ctx.literals, facts, topicIdf, ignored);
-  if (topicMass === 0 && literalWeight.size === 0) {
+  const gate = new PromptGate(result, ctx);
+  if (gate.topicMass === 0 && gate.literalWeight.size === 0) {
     return silent("empty", "the prompt names nothing but places and decision words");
   }
-  const anchor = anchorIdf(result.docCount);
   const checks: HitCheck[] = [];
   const spoken: GateQuote[] = [];
   const spokenKeys = new Set<string>();
-  /** The scanned texts of the candidates read so far, by the hash of their sameTextKey. */
-  const judged = new Map<string, readonly string[]>();
-  /** The record-level topic rules' answer by the matched terms (checkHit). */
-  const recordTopics = new Map<string | readonly string[], TopicCheck>();
   let firstRefusal: Verdict | null = null;
   const checkOf = (hit: SearchHit, c: { rule: HitCheck["rule"]; detail: string }): HitCheck =>
     new CandidateCheck(hit, c.rule, c.detail);
@@ -952,18 +941,7 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
       );
       continue;
     }
-    const c = checkHit(
-      hit,
-      ctx,
-      facts,
-      topicIdf,
-      topicMass,
-      anchor,
-      judged,
-      result.docCount,
-      recordTopics,
-      literalWeight,
-    );
+    const c = gate.checkHit(hit);
     if ("rule" in c) {
       checks.push(checkOf(hit, c));
       firstRefusal ??= c;
