@@ -47,11 +47,18 @@
  *   weak-tail      a second quote scoring under TAIL_SCORE_SHARE of the first
  */
 import { bm25Idf } from "../rank/bm25.ts";
-import { markerTerms, statementDecision } from "../rank/markers.ts";
+import { markerTerms, ruledOut, statementDecision } from "../rank/markers.ts";
 import { COMMON_SESSION_SHARE, type SearchHit, type SearchResult } from "../rank/score.ts";
 import { isEverydayWord, isStopword } from "../rank/stopwords.ts";
-import { isCjkTerm, type TermOrigin } from "../rank/tokenize.ts";
-import { analyseRecord, PASTED_SHARE, sameTextKey, type Statement, statementKey } from "./statements.ts";
+import { isCjkTerm, type TermOrigin, termOrigins } from "../rank/tokenize.ts";
+import {
+  analyseRecord,
+  PASTED_SHARE,
+  sameTextKey,
+  type Statement,
+  statementKey,
+  statementsOf,
+} from "./statements.ts";
 
 /**
  * A matched word is an anchor when its idf is at least this share of the largest idf the archive
@@ -176,6 +183,8 @@ export interface GateContext {
   readonly repeats: (statement: string) => boolean;
   /** The literals the prompt quotes in backticks (literalsOf). */
   readonly literals: readonly Literal[];
+  /** The prompt's typed text (its statements, pasted material left out). */
+  readonly typed: string;
 }
 
 /**
@@ -241,12 +250,10 @@ export function isSharpTerm(term: string): boolean {
 /**
  * The distinct things among `matched` terms, by the prompt's structure. The prompt's units are
  * its Latin runs (an identifier with its parts, a camelCase word with its parts), its paths (all
- * the runs of one token holding / or \\), and its CJK groups (terms whose spans overlap, as the
- * bigrams of one phrase do). A unit is a thing when it holds a matched term no earlier unit did
- * (the same word twice is one thing; two identifiers sharing a part are two), and a CJK group
- * only when it is a word of the archive's or spans three characters or more (a lone bigram is as
- * often a seam between two words, 是有 of 还是有, as a word). Never by substring: `npm` is not
- * part of `pnpm`.
+ * the runs of one token holding / or \\), and its CJK words by ICU's dictionary (the bigrams of one
+ * word are one thing; a bigram across two words, 口的 of 接口|的, is a seam and none). A unit is a
+ * thing when it holds a matched term no earlier unit did (the same word twice is one thing; two
+ * identifiers sharing a part are two). Never by substring: `npm` is not part of `pnpm`.
  */
 export function distinctThings(matched: ReadonlySet<string>, origins: readonly TermOrigin[]): number {
   return countThings(matched, promptShape(origins));
@@ -254,7 +261,7 @@ export function distinctThings(matched: ReadonlySet<string>, origins: readonly T
 
 /** distinctThings on a prompt's shape, worked out once per prompt. */
 function countThings(matched: ReadonlySet<string>, shape: PromptShape): number {
-  // Units in prompt order: Latin units by their run id, CJK groups by overlapping spans.
+  // Units in prompt order: Latin units by their run id, then CJK words.
   const units: { terms: Set<string>; counts: boolean }[] = [];
   const latin = new Map<number, { terms: Set<string>; counts: boolean }>();
   for (const o of shape.latin) {
@@ -267,24 +274,28 @@ function countThings(matched: ReadonlySet<string>, shape: PromptShape): number {
     }
     u.terms.add(o.term);
   }
-  let group: { terms: Set<string>; counts: boolean; start: number; end: number; word: boolean } | null = null;
-  const close = () => {
-    if (group === null) return;
-    group.counts = group.word || group.end - group.start >= 3;
-    units.push(group);
-  };
+  // CJK units by ICU's words (tokenize.ts termOrigins): the word holding a matched term whole; a
+  // corpus-derived word across ICU's words, one of its own; bigrams of one-character words (超时
+  // of 超|时, a word ICU lacks) taken left to right without overlap; a seam (口的 of 接口|的) none.
+  const cjk = new Map<string, { terms: Set<string>; counts: boolean }>();
+  let looseEnd = -1;
   for (const o of shape.cjkBySpan) {
-    if (!matched.has(o.term)) continue;
-    if (group !== null && o.start < group.end) {
-      group.terms.add(o.term);
-      group.end = Math.max(group.end, o.end);
-      group.word ||= o.word;
-      continue;
+    if (!matched.has(o.term) || o.seam) continue;
+    let key: string;
+    if (o.unit >= 0) key = `w${o.unit}`;
+    else if (o.word) key = `s${o.start}:${o.end}`;
+    else if (o.loose && o.start >= looseEnd) {
+      looseEnd = o.end;
+      key = `l${o.start}`;
+    } else continue;
+    let u = cjk.get(key);
+    if (u === undefined) {
+      u = { terms: new Set(), counts: true };
+      cjk.set(key, u);
+      units.push(u);
     }
-    close();
-    group = { terms: new Set([o.term]), counts: false, start: o.start, end: o.end, word: o.word };
+    u.terms.add(o.term);
   }
-  close();
   const used = new Set<string>();
   let things = 0;
   for (const u of units) {
@@ -309,6 +320,8 @@ export interface PromptShape {
   readonly places: ReadonlySet<string>;
   /** The prompt's identifiers and versions outside a path (isSharpTerm). */
   readonly sharp: ReadonlySet<string>;
+  /** The whole of each Latin run of the prompt (MySQL's mysql, not its parts my and sql). */
+  readonly wholes: ReadonlySet<string>;
   /** The parts of each identifier outside a path that has two or more parts. */
   readonly sharpRuns: readonly (readonly string[])[];
   /** notTopic: marker words and places. */
@@ -350,6 +363,11 @@ export function promptShape(origins: readonly TermOrigin[]): PromptShape {
   }
   const places = new Set<string>();
   for (const [t, placeOnly] of byTerm) if (placeOnly) places.add(t);
+  // A CJK bigram that is a seam wherever the prompt has it (口的 of 接口|的) is no subject.
+  const seamOnly = new Map<string, boolean>();
+  for (const o of origins) seamOnly.set(o.term, (seamOnly.get(o.term) ?? true) && o.seam);
+  const seams = new Set<string>();
+  for (const [t, seam] of seamOnly) if (seam) seams.add(t);
   const markers = markerTerms();
   const sharp = new Set<string>();
   const byRun = new Map<number, TermOrigin[]>();
@@ -391,7 +409,10 @@ export function promptShape(origins: readonly TermOrigin[]): PromptShape {
   }
   for (const o of origins) if (o.run < 0 || o.inPath) elsewhere.add(o.term);
   for (const t of elsewhere) fileNameParts.delete(t);
+  const wholes = new Set<string>();
+  for (const [i, o] of origins.entries()) if (o.run >= 0 && origins[i - 1]?.run !== o.run) wholes.add(o.term);
   const shape: PromptShape = {
+    wholes,
     files,
     fileNameParts,
     terms: new Set(byTerm.keys()),
@@ -400,7 +421,7 @@ export function promptShape(origins: readonly TermOrigin[]): PromptShape {
     places,
     sharp,
     sharpRuns,
-    notTopic: { has: (t) => markers.has(t) || places.has(t) || HIRAGANA_ONLY.test(t) },
+    notTopic: { has: (t) => markers.has(t) || places.has(t) || seams.has(t) || HIRAGANA_ONLY.test(t) },
   };
   return shape;
 }
@@ -415,9 +436,9 @@ export function promptFiles(origins: readonly TermOrigin[]): ReadonlySet<string>
 
 /**
  * Terms that never count toward a topic: the words decisions are made of (markers.ts
- * markerTerms: always, never, instead, 必须…), file extensions (md, ts), and the pieces of the
+ * markerTerms: always, never, instead, 必须…), file extensions (md, ts), the pieces of the
  * prompt's paths (a folder is a place, not a topic: two prompts about files in one folder share
- * a path, not a subject).
+ * a path, not a subject), and CJK seams (口的 of 接口|的: no word of the prompt).
  */
 export function notTopic(origins: readonly TermOrigin[]): TermSet {
   return promptShape(origins).notTopic;
@@ -484,6 +505,97 @@ function restates(statementTerms: ReadonlySet<string>, promptTerms: ReadonlySet<
 }
 
 const NO_LITERALS: readonly Literal[] = [];
+const NO_SEAMS: ReadonlySet<string> = new Set();
+
+/** A rule the prompt states itself, or a file it names by @, with the terms of each. */
+interface PromptRule {
+  readonly text: string;
+  readonly terms: ReadonlySet<string>;
+  /** True for an @-named file (the prompt invokes the rule it holds), false for a sentence stating one. */
+  readonly invoked: boolean;
+  /** The terms the sentence turns down (markers.ts ruledOut). */
+  readonly out: readonly string[];
+}
+
+/** Share of a decision's rare-word weight a rule of the prompt must hold to be that rule said again. */
+export const SAYS_RULE_SHARE = 0.6;
+/** Words a sentence opening with a verb of choice may have and still be one choice said ("USE "uv pip"!"). */
+export const CHOICE_SENTENCE_WORDS = 5;
+const CHOICE_OPENING =
+  /^\s*(?:(?:only|always|just)\s+)?(?:use|using|stick\s+with|go\s+with|prefer)\b|^\s*(?:只用|统一用|改用|用)/i;
+const AT_NAME = /(?:^|\s)@([\w.\-/]+\w)/g;
+/**
+ * A file of rules: a Cursor rule (.mdc), the agents' instruction files, or a name that says rules,
+ * preferences, conventions or guidelines. A prompt naming one by @ invokes its rules; naming any
+ * other file (@tasks.md) is work on that file.
+ */
+const RULES_FILE =
+  /\.mdc$|(?:^|\/)(?:claude|agents|gemini)\.md$|rule|preference|convention|guideline|instruction|style-?guide/i;
+
+/**
+ * The prompt's own rules: its sentences that are decisions (a live marker, not a question), or
+ * short ones opening with a verb of choice ("use uv pip"), and the files it names by @
+ * (@dont-ignore-errors.mdc), each with its terms.
+ */
+function promptRules(typed: string, tokenize: (text: string) => readonly string[]): PromptRule[] {
+  const out: PromptRule[] = [];
+  for (const s of statementsOf(typed).statements) {
+    const choice = CHOICE_OPENING.test(s.text) && s.text.trim().split(/\s+/).length <= CHOICE_SENTENCE_WORDS;
+    if (choice || statementDecision(s.text) !== null) {
+      const turnedDown = ruledOut(s.text).flatMap((c) => tokenize(c));
+      out.push({ text: s.text, terms: new Set(tokenize(s.text)), invoked: false, out: turnedDown });
+    }
+  }
+  for (const m of typed.matchAll(AT_NAME)) {
+    if (!RULES_FILE.test(m[1]!)) continue;
+    out.push({ text: `@${m[1]}`, terms: new Set(tokenize(m[1]!)), invoked: true, out: [] });
+  }
+  return out;
+}
+
+/** The CJK bigrams of a text that are seams wherever it has them (口的 of 接口|的: tokenize.ts termOrigins). */
+function seamsOf(text: string): ReadonlySet<string> {
+  const seam = new Map<string, boolean>();
+  for (const o of termOrigins(text)) if (o.run < 0) seam.set(o.term, (seam.get(o.term) ?? true) && o.seam);
+  const out = new Set<string>();
+  for (const [t, is] of seam) if (is) out.add(t);
+  return out;
+}
+
+/** A word of letters and digits, joined by the joiners of a name (moment.js, date-fns), perhaps quoted (`pip`). */
+const SURFACE_WORD = /[`'"]?[\p{L}\p{N}]+(?:[_.\-@/][\p{L}\p{N}]+)*[`'"]?/gu;
+const CJK_LETTER = /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]/;
+/** A text of this many words or more, this share of them capitalised, is in title case: its capitals name nothing. */
+const TITLE_CASE_MIN_WORDS = 4;
+const TITLE_CASE_SHARE = 0.7;
+/** A sentence's first word: its capital says nothing. */
+const SENTENCE_START = /(?:^|[.!?。！？:]\s+|\n)\s*[#*>\-\d.)\s]*$/;
+
+/**
+ * The words of a text written as names: capitalised other than as a sentence's first word
+ * (Redis, PostgreSQL), holding a digit or a joiner (moment.js, date-fns, v2), quoted (`pip`), an
+ * acronym of five capitals at most (CSS, MCP), or without a vowel (npm, pnpm). An ordinary word
+ * (match, local, data) is none; so is every word of a text in title case, and CJK text has no
+ * such mark: its nouns are no names here.
+ */
+export function nameWords(text: string): string[] {
+  const words = [...text.matchAll(SURFACE_WORD)].filter((m) => !CJK_LETTER.test(m[0]));
+  const capitals = words.filter((m) => /^[`'"]?\p{Lu}/u.test(m[0])).length;
+  const titleCase = words.length >= TITLE_CASE_MIN_WORDS && capitals >= TITLE_CASE_SHARE * words.length;
+  const out: string[] = [];
+  for (const m of words) {
+    const w = m[0];
+    const core = w.replace(/^[`'"]|[`'"]$/g, "");
+    const quoted = core.length + 2 === w.length && w[0] === w.at(-1);
+    const shouted = /^\p{Lu}+$/u.test(core);
+    const first = SENTENCE_START.test(text.slice(0, m.index));
+    const capital = !titleCase && !first && (shouted ? core.length <= 5 : /\p{Lu}/u.test(core));
+    const name = quoted || /[\d_.\-@/]/.test(core) || capital ||
+      (/^[a-z]{2,}$/.test(core) && !/[aeiouy]/.test(core));
+    if (name) out.push(core);
+  }
+  return out;
+}
 
 /** A candidate's verdict: refused by a rule, or its decision statements. */
 type HitVerdict = Verdict | { quote: GateQuote; detail: string };
@@ -504,6 +616,10 @@ class PromptGate {
   readonly literalWeight: ReadonlyMap<string, number>;
   /** The idf a matched word needs to be an anchor. */
   readonly anchor: number;
+  /** The words the prompt writes as names (nameWords), worked out when a decision first asks. */
+  #promptNames: readonly string[] | undefined;
+  /** The prompt's own rules and @-named files (promptRules), worked out when a decision first passes. */
+  #promptRules: readonly PromptRule[] | undefined;
   readonly docCount: number;
   /** The scanned texts of the candidates read so far, by the hash of their sameTextKey. */
   readonly #judged = new Map<string, readonly string[]>();
@@ -652,9 +768,13 @@ class PromptGate {
       this.#recordTopics.set(hit.matched, whole);
     }
 
-    if (!whole.pass && literals.length === 0) return whole;
-
     const decides = hit.meta.kind !== "prompt" && hit.meta.kind !== "commit";
+    // A record with a decision that shares one of the prompt's names, too few or too light for the
+    // topic rules, is read for a rule on that name (ruledOn).
+    const ruled = !whole.pass && (whole.rule === "few-terms" || whole.rule === "low-coverage") &&
+      (decides || hit.meta.marker !== null) && hit.matched.some((t) => this.isName(t));
+    if (!whole.pass && literals.length === 0 && !ruled) return whole;
+
     // A prompt or commit with no live marker anywhere (the index's marker, markers.ts) has no
     // decision statement either: refused without reading its text.
     if (!decides && hit.meta.marker === null) {
@@ -664,14 +784,80 @@ class PromptGate {
   }
 
   /**
+   * Whether the prompt itself states or invokes the rule a statement matched by `anchors`: one of
+   * its own sentences is a rule (a live marker, or a short "use X") holding every anchor ("we
+   * always use pnpm, never npm"; `USE "uv pip"!`) and turns down nothing the statement chose, or
+   * it names by @ a rules file holding them all (`@dont-ignore-errors.mdc`: the agent reads the
+   * rule there). The quote would add nothing.
+   */
+  promptSays(anchors: readonly string[], terms: ReadonlySet<string>, text: string): string | null {
+    if (anchors.length === 0) return null;
+    this.#promptRules ??= promptRules(this.ctx.typed, this.ctx.tokenize);
+    for (const r of this.#promptRules) {
+      if (!anchors.every((a) => r.terms.has(a))) continue;
+      if (r.invoked) return `the prompt invokes this rule by name (${clip(r.text)})`;
+      // A rule of the prompt turning down what the decision chose is a change of mind, not the
+      // rule said again ("use `bun run` instead of `minsky`" against "run using `minsky`, not
+      // `bun run`"): the reminder is for it.
+      const mine = new Set(ruledOut(text).flatMap((c) => this.ctx.tokenize(c)));
+      if (r.out.some((t) => terms.has(t) && !mine.has(t))) continue;
+      // The very rule: the prompt's sentence holds nearly all the statement's rare words (a rule
+      // of the prompt on the same thing that says something else is what a reminder is for).
+      const all = this.statementMass(terms, text);
+      const held = this.statementMass(new Set([...terms].filter((t) => r.terms.has(t))), text);
+      if (all > 0 && held >= SAYS_RULE_SHARE * all) {
+        return `the prompt states this rule itself: "${clip(r.text)}"`;
+      }
+    }
+    return null;
+  }
+
+  get promptNames(): readonly string[] {
+    return this.#promptNames ??= nameWords(this.ctx.typed);
+  }
+
+  /**
+   * Whether a matched term is one of the prompt's names: an anchor (rare, not common) that is no
+   * everyday word, no stopword, no number and no place, marker word or seam (notTopic).
+   */
+  isName(term: string): boolean {
+    const f = this.facts.get(term);
+    return f !== undefined && f.canAnchor && f.idf >= this.anchor && !f.common && !/^\d+$/.test(term) &&
+      !this.shape.notTopic.has(term) && !isEverydayWord(term) && !isStopword(term);
+  }
+
+  /**
+   * The prompt's names a decision statement rules out: those its live marker of prohibition or
+   * contrast reaches (markers.ts ruledOut: "never npm", "不要再用 Redis 锁", "Tailwind is off the
+   * table").
+   */
+  ruledOn(statement: string, matched: readonly string[]): string[] {
+    const names = matched.filter((t) => this.shape.wholes.has(t) && this.isName(t));
+    if (names.length === 0) return names;
+    const spans = ruledOut(statement);
+    if (spans.length === 0) return [];
+    // Names are matched whole, on both sides: MySQL is not SQL, .env is not env-var.
+    const whole = (text: string) =>
+      termOrigins(text).filter((o, i, all) => o.run >= 0 && all[i - 1]?.run !== o.run);
+    const ruled = new Set(spans.flatMap((c) => whole(c).map((o) => o.term)));
+    // Written as a name by the decision or by the prompt ("never npm", "a Redis lock").
+    const written = new Set(
+      [...nameWords(statement), ...this.promptNames].flatMap((w) => whole(w).slice(0, 1).map((o) => o.term)),
+    );
+    return names.filter((t) => ruled.has(t) && written.has(t));
+  }
+
+  /**
    * A statement's weight: its anchor-rare words. Ordinary words do not make it about something
    * else (and the commonness of a frequent word need not be counted out).
    */
-  statementMass(terms: ReadonlySet<string>): number {
+  statementMass(terms: ReadonlySet<string>, text: string): number {
     let mass = 0;
+    const seams = CJK_LETTER.test(text) ? seamsOf(text) : NO_SEAMS;
+    const markers = markerTerms();
     for (const t of terms) {
-      // Grammar kana are no subject on this side either (HIRAGANA_ONLY).
-      if (HIRAGANA_ONLY.test(t)) continue;
+      // Grammar kana, decision words and CJK seams are no subject on this side either.
+      if (HIRAGANA_ONLY.test(t) || markers.has(t) || seams.has(t)) continue;
       const f = this.facts.get(t);
       const idf = f?.idf ?? this.ctx.termIdf(t);
       // An everyday word in a young archive is no rare word of it, as it is no anchor (canAnchor).
@@ -719,6 +905,7 @@ class PromptGate {
     const onTopic: { statement: Statement; ties: ReadonlySet<string>; check: TopicCheck & { pass: true } }[] =
       [];
     let tiedVia: Statement | null = null;
+    const ruledVia: string[] = [];
     let previousEnd = 0;
     for (const s of statements) {
       if (/\n\s*\n/.test(text.slice(previousEnd, s.start))) governor = null;
@@ -730,7 +917,7 @@ class PromptGate {
       if (matched.length === 0) continue;
       // The statement's weight is weighed only when the other topic rules have passed: it looks up
       // every word of the statement.
-      let v = this.topicRule(matched, "no statement", () => this.statementMass(terms), true);
+      let v = this.topicRule(matched, "no statement", () => this.statementMass(terms, s.text), true);
       // A prompt whose every word is common, or a record matching only its common words, speaks
       // only through a literal the prompt quotes.
       if (v.pass && (this.topicMass === 0 || hit.commonOnly)) {
@@ -750,6 +937,16 @@ class PromptGate {
         if (same !== undefined) {
           const coverage = literalCoverage(v.coverage, this.topicMass, same, this.literalWeight);
           if (coverage >= MIN_COVERAGE) v = { pass: true, coverage, anchors: same.terms };
+        }
+      }
+      // A decision that rules on a name the prompt says ("add zod with npm" for "use pnpm, never
+      // npm"; "a Redis lock?" for "不要再用 Redis 锁") is on its topic whatever else the prompt says:
+      // walking into a rule is when the reminder is worth most.
+      if (!v.pass && this.topicMass > 0 && !hit.commonOnly) {
+        const on = this.ruledOn(s.text, matched);
+        if (on.length > 0) {
+          v = { pass: true, coverage: v.coverage, anchors: on };
+          ruledVia.push(...on.filter((t) => !ruledVia.includes(t)));
         }
       }
       // A decision said in a sentence after the one naming the topic ("We are going to fix the X
@@ -794,6 +991,11 @@ class PromptGate {
         };
         continue;
       }
+      const said = this.promptSays(v.anchors, terms, s.text);
+      if (said !== null) {
+        best = { rule: "repeat", detail: said, coverage: v.coverage };
+        continue;
+      }
       // A statement decided under an announcement is quoted with it ("We decided: …").
       if (governedHere && governor !== null && !passing.includes(governor)) passing.push(governor);
       // A decision tied to the statement naming the topic is quoted with it: alone it would not say
@@ -822,6 +1024,10 @@ class PromptGate {
         tiedVia === null
           ? ""
           : `; a decision tied to the statement on the topic before it: "${clip(tiedVia.text)}"`
+      }${
+        ruledVia.length === 0
+          ? ""
+          : `; ruled-out: the decision rules out ${ruledVia.join(", ")}, which the prompt names`
       }`,
     };
   }

@@ -183,6 +183,7 @@ function gateContext(
   return {
     textOf: req.textOf,
     literals,
+    typed: typed.text,
     tokenize: (text) => tokenize(text, lexicon),
     termIdf: (term) => bm25Idf(corpus.docCount, dfOf(term)),
     isCommon: (term) => isCommonTerm(corpus, term, dfOf(term), threshold),

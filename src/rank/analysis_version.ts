@@ -4,4 +4,4 @@
  * is rebuilt by the next collect and never read as current. Kept apart so the per-prompt path
  * checks it without loading the analysis.
  */
-export const ANALYSIS_VERSION = 7;
+export const ANALYSIS_VERSION = 8;

@@ -58,6 +58,9 @@ export const STRONG_MARKERS_ZH: readonly string[] = [
   "总是", // always
   "每次都", // every time
   "只用", // use only
+  "不再", // no longer
+  "统一", // standardise (统一设为, 统一用)
+  "别用", // don't use
 ];
 
 /** Chinese markers of a preference, a recommendation or a switch. */
@@ -174,6 +177,7 @@ export const STRONG_MARKERS_EN: readonly string[] = [
   "whenever",
   "every time",
   "each time",
+  "off the table",
 ];
 
 /** English markers of a preference, a recommendation or a switch. */
@@ -240,6 +244,7 @@ export const MEDIUM_MARKERS_RU: readonly string[] = [
   "вместо", // instead of
   "лучше", // better
   "предпочитаю", // I prefer
+  "только", // only
   "следует", // should
   "должны", // must, should
   "должен",
@@ -898,4 +903,124 @@ export function markerTerms(): ReadonlySet<string> {
 /** The strength of a single statement as a decision: its live marker, or null for a question or no marker. */
 export function statementDecision(statement: string): MarkerStrength | null {
   return isQuestion(statement) ? null : markerStrength(statement);
+}
+
+/** Where a clause ends inside a sentence: a comma, a semicolon, a colon, a dash between spaces, "but". */
+const CLAUSE_BREAK = /[,;:，；：、]|\s[-–—]\s|\bbut\b/g;
+
+/** Prohibitions: what they rule out follows a verb of use after them ("never use npm", "不要再用 Redis 锁"). */
+const PROHIBITIONS: ReadonlySet<string> = new Set([
+  "never",
+  "must not",
+  "mustn't",
+  "do not",
+  "don't",
+  "dont",
+  "don't ever",
+  "no longer",
+  "stop using",
+  "avoid",
+  "不要",
+  "不准",
+  "不许",
+  "不能再",
+  "别再",
+  "别用",
+  "严禁",
+  "永远不要",
+  "绝对不要",
+  "千万不要",
+  "绝不",
+  "不再",
+  "二度と",
+  "никогда",
+  "не используй",
+  "не используйте",
+  "не надо",
+]);
+/** Contrasts: the thing after them is the alternative turned down ("instead of Y", "use X, not Y"). */
+const CONTRASTS: ReadonlySet<string> = new Set([
+  ", not …",
+  "instead of",
+  "rather than",
+  "而不是",
+  "代替",
+  "вместо",
+]);
+/** Bans: the thing before them is turned down ("Tailwind is off the table", "Xを使わないで"). */
+const BANS: ReadonlySet<string> = new Set([
+  "forbidden",
+  "prohibited",
+  "banned",
+  "not allowed",
+  "off the table",
+  "使わないで",
+  "使わない",
+  "使用しない",
+  "ではなく",
+  "じゃなくて",
+  "代わりに",
+]);
+/**
+ * Verbs of use: after a prohibition, what follows them is the tool turned down. A marker that
+ * holds one (stop using, 别用, не используй) is its own.
+ */
+const USE_VERB =
+  /^(?:use|using|install|installing|add|adding|import|importing|run|running|call|calling|用|使用|采用|引入|写|装|使う|使っ|использ\S*|ставь|ставить)$/;
+const SELF_USE: ReadonlySet<string> = new Set(["stop using", "别用", "не используй", "не используйте"]);
+
+/** Words (or CJK characters) of a clause a rule reaches: "never use the npm", "instead of plain CSS modules". */
+export const RULE_REACH = 3;
+
+/** A unit of reach: a CJK character, or a run of anything else but spaces and clause breaks. */
+const REACH_UNIT =
+  /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]|[^\s,;:，；：、。！？\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]+/g;
+
+/**
+ * What a standing rule turns down, by the live markers that do (not negated, not asked): the
+ * RULE_REACH words after a verb of use that follows a prohibition ("never use npm", "不要再用 Redis
+ * 锁", "не используй moment.js"), or a prohibition's one word when its clause holds no other
+ * ("never npm"); after a contrast ("instead of Y", "use X, not Y", "而不是 Y"); before a ban
+ * ("Tailwind is off the table", "Xを使わないで"). A prohibition of anything else ("don't mention
+ * it", "never forget") turns no tool down. In NFKC form, with the statement's case.
+ */
+export function ruledOut(statement: string): string[] {
+  const hits = findMarkers(statement).filter((h) =>
+    h.negatedBy === null && !h.inQuestion &&
+    (PROHIBITIONS.has(h.marker) || CONTRASTS.has(h.marker) || BANS.has(h.marker))
+  );
+  if (hits.length === 0) return [];
+  const t = normalizeForMarkers(statement);
+  // The spans keep their case (a name is often told by it: Redis, Tailwind) where lower-casing
+  // kept every offset.
+  const cased = statement.normalize("NFKC").replace(/\u2019/g, "'");
+  const out = cased.length === t.length ? cased : t;
+  const bounds = [0];
+  CLAUSE_BREAK.lastIndex = 0;
+  for (let m = CLAUSE_BREAK.exec(t); m !== null; m = CLAUSE_BREAK.exec(t)) bounds.push(m.index);
+  bounds.push(t.length);
+  const units: { start: number; end: number; text: string }[] = [];
+  REACH_UNIT.lastIndex = 0;
+  for (let m = REACH_UNIT.exec(t); m !== null; m = REACH_UNIT.exec(t)) {
+    units.push({ start: m.index, end: m.index + m[0].length, text: m[0] });
+  }
+  const spans: string[] = [];
+  const span = (side: readonly { start: number; end: number }[]) => {
+    if (side.length > 0) spans.push(out.slice(side[0]!.start, side.at(-1)!.end));
+  };
+  for (const h of hits) {
+    let k = 0;
+    while (k + 2 < bounds.length && bounds[k + 1]! <= h.start) k++;
+    const inside = units.filter((u) => u.start >= bounds[k]! && u.end <= bounds[k + 1]!);
+    const after = inside.filter((u) => u.start >= h.end);
+    if (BANS.has(h.marker)) span(inside.filter((u) => u.end <= h.start).slice(-RULE_REACH));
+    else if (CONTRASTS.has(h.marker) || SELF_USE.has(h.marker)) span(after.slice(0, RULE_REACH));
+    else if (after.length === 1) span(after);
+    else {
+      // The verb of use within the reach ("never use", "不要再用": 再 before 用).
+      const verb = after.slice(0, RULE_REACH).findIndex((u) => USE_VERB.test(u.text));
+      if (verb >= 0) span(after.slice(verb + 1, verb + 1 + RULE_REACH));
+    }
+  }
+  return spans;
 }

@@ -15,9 +15,12 @@
  *   every 2- to 4-character substring that the lexicon holds is added as one more term. Any CJK
  *   character ends a Latin run, so `重跑gen-itgc后` still yields `gen-itgc`.
  *
- * No Intl.Segmenter and no dictionary: this runs on the per-prompt hook path (see cjk_words.ts).
+ * No Intl.Segmenter and no dictionary in the index terms: what is stored must not depend on ICU's
+ * version (see cjk_words.ts). The prompt's origins (termOrigins) say which of its bigrams are ICU
+ * words, which are seams between words, for the gate's counting of distinct things.
  */
 
+import { cjkWordBounds, isGrammarChar } from "./cjk_segment.ts";
 import { porterStem } from "./stem.ts";
 
 /** Whatever can say whether a CJK string is a corpus-derived word: the derived set, or an index (Corpus.isCjkWord). */
@@ -503,6 +506,21 @@ export interface TermOrigin {
   readonly end: number;
   /** For CJK: true when the term is a corpus-derived word (not just a bigram). */
   readonly word: boolean;
+  /**
+   * For CJK: the index (in the text) of the ICU word of two characters or more that holds the
+   * term whole (cjk_segment.ts), or -1 when none does.
+   */
+  readonly unit: number;
+  /**
+   * For a CJK bigram: true when it crosses the edge of an ICU word of two characters or more
+   * (口的 of 接口|的), or holds a grammar character (的超 of 的|超|时): a seam, not a word.
+   */
+  readonly seam: boolean;
+  /**
+   * For a CJK bigram: true when both its characters are ICU words of one character, neither
+   * grammar (超时 of 超|时, a word ICU's dictionary lacks): perhaps a word.
+   */
+  readonly loose: boolean;
 }
 
 /**
@@ -535,6 +553,31 @@ export function termOrigins(text: string, lexicon?: CjkLexicon): TermOrigin[] {
     return -1;
   };
   const runCount = pieces.length / 3;
+  /** ICU words of the CJK runs so far: a run's word k is unit wordBase + k. */
+  let wordBase = 0;
+  /** The ICU words of the CJK run t[start, end) (code point offsets `at`), numbered from wordBase. */
+  const runWords = (text: string, start: number, end: number, at: readonly number[]) => {
+    const bounds = cjkWordBounds(text.slice(start, end));
+    // Each code point's ICU word (k), and each word's length in code points.
+    const wordOf = new Int32Array(at.length - 1);
+    const lengths: number[] = [];
+    let k = 0;
+    for (let i = 0; i + 1 < at.length; i++) {
+      while ((bounds[k + 1] as number) + start <= (at[i] as number)) k++;
+      wordOf[i] = k;
+      lengths[k] = (lengths[k] ?? 0) + 1;
+    }
+    return {
+      count: bounds.length - 1,
+      /** The unit of code points [i, j) when one ICU word of two or more holds them all, else -1. */
+      unitOf: (i: number, j: number) =>
+        wordOf[i] === wordOf[j - 1] && (lengths[wordOf[i]!] ?? 0) >= 2 ? wordBase + wordOf[i]! : -1,
+      /** Whether an ICU word starts at code point i (or i is the run's end). */
+      startsWord: (i: number) => i === 0 || i >= wordOf.length || wordOf[i] !== wordOf[i - 1],
+      /** Whether code point i is an ICU word of its own. */
+      single: (i: number) => lengths[wordOf[i]!] === 1,
+    };
+  };
   for (let p = 0; p < pieces.length; p += 3) {
     const start = pieces[p + 1] as number;
     const end = pieces[p + 2] as number;
@@ -563,55 +606,54 @@ export function termOrigins(text: string, lexicon?: CjkLexicon): TermOrigin[] {
           start: 0,
           end: 0,
           word: false,
+          unit: -1,
+          seam: false,
+          loose: false,
         });
       });
       continue;
     }
     const at = codePointOffsets(t, start, end);
     const n = at.length - 1;
+    const cjk = { run: -1, inPath: false, pathName: false, extension: false } as const;
     if (n === 1) {
-      out.push({
-        term: t.slice(start, end),
-        run: -1,
-        inPath: false,
-        pathName: false,
-        extension: false,
-        start,
-        end,
-        word: false,
-      });
+      const term = t.slice(start, end);
+      out.push({ ...cjk, term, start, end, word: false, unit: -1, seam: false, loose: false });
       continue;
     }
+    const words = runWords(t, start, end, at);
     for (let i = 0; i + 1 < n; i++) {
       const s = at[i] as number;
+      const e = at[i + 2] as number;
+      const w = words.unitOf(i, i + 2);
+      const loose = w < 0 && words.single(i) && words.single(i + 1) &&
+        !isGrammarChar(t.slice(s, at[i + 1])) && !isGrammarChar(t.slice(at[i + 1], e));
       out.push({
-        term: t.slice(s, at[i + 2]),
-        run: -1,
-        inPath: false,
-        pathName: false,
-        extension: false,
+        ...cjk,
+        term: t.slice(s, e),
         start: s,
-        end: at[i + 2] as number,
+        end: e,
         word: false,
+        unit: w,
+        seam: w < 0 && !loose,
+        loose,
       });
       if (lexicon === undefined) continue;
       if (lexicon.mayStartWord?.(t.charCodeAt(s), t.charCodeAt(s + 1)) === false) continue;
       for (let len = 2; len <= CJK_WORD_MAX_LENGTH && i + len <= n; len++) {
         const w = t.slice(s, at[i + len]);
         if (len >= CJK_WORD_MIN_LENGTH && lexicon.has(w)) {
-          out.push({
-            term: w,
-            run: -1,
-            inPath: false,
-            pathName: false,
-            extension: false,
-            start: s,
-            end: at[i + len] as number,
-            word: true,
-          });
+          const end = at[i + len] as number;
+          const unit = words.unitOf(i, i + len);
+          // A derived word across ICU's words is a word when it is made of whole ones, none of
+          // them grammar (帮我把 of 帮|我|把 is a habit of phrasing, not a word).
+          const whole = unit >= 0 || (words.startsWord(i) && words.startsWord(i + len) &&
+            ![...w].some(isGrammarChar));
+          out.push({ ...cjk, term: w, start: s, end, word: true, unit, seam: !whole, loose: false });
         }
       }
     }
+    wordBase += words.count;
   }
   return out;
 }

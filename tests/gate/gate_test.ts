@@ -204,15 +204,21 @@ Deno.test("small talk and common words alone stay silent", () => {
   }
 });
 
-Deno.test("Chinese: overlapping bigrams of one word are one thing; a decision phrase speaks", () => {
+Deno.test("Chinese: the bigrams of one word are one thing, a seam between two words none; a decision phrase speaks", () => {
   const records = [
     ...filler(30),
     rec("以后数据库迁移一律用 flyway，不要手写 SQL 脚本", { id: "zh" }),
     rec("数据是有的", { id: "seam" }),
   ];
+  // ICU's words: 数据库|迁移. 数据 and 据库 lie in 数据库 (one thing), 迁移 is another, 库迁 is a seam.
   const origins = termOrigins("数据库迁移");
-  // 数据 据库 库迁 迁移 overlap: one phrase.
-  assert.equal(distinctThings(new Set(["数据", "据库", "库迁", "迁移"]), origins), 1);
+  assert.equal(distinctThings(new Set(["数据", "据库", "库迁", "迁移"]), origins), 2);
+  assert.equal(distinctThings(new Set(["数据", "据库"]), origins), 1);
+  assert.equal(distinctThings(new Set(["库迁"]), origins), 0);
+  // 的流式输出: 流式 (a word ICU lacks, 流|式) and 输出 are two; 的流 and 式输 are seams.
+  const stream = termOrigins("的流式输出");
+  assert.equal(distinctThings(new Set(["的流", "流式", "式输", "输出"]), stream), 2);
+  assert.equal(distinctThings(new Set(["的流", "式输"]), stream), 0);
   const v = hint(records, "数据库迁移写个 SQL 脚本行吗");
   assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
   assert.deepEqual(v.quotes.map((q) => q.hit.id), ["zh"]);

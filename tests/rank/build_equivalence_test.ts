@@ -76,6 +76,14 @@ const HASHES: Record<number, {
     cjkRuns: "ad186a9e59baa9f38c2beeebac5e1a948dc52415a82ea3a1d0eebf50d98b23d9",
     cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
   },
+  // 不再, 统一, 别用 (no longer, standardise, don't use), "off the table", только (markers).
+  8: {
+    tokenize: "380c0818767ba390d82d88ad60f7cca0da060e05df332700cc20b9971757d5f0",
+    tokenizeWithLexicon: "e95ead454ad1261aad97609cd135eeef352824b020219e58201c709d8a599fbd",
+    markers: "c4c8aaf8723323df88c0c782ea676d65d169add068dbc2f6660a3bc2de07150a",
+    cjkRuns: "ad186a9e59baa9f38c2beeebac5e1a948dc52415a82ea3a1d0eebf50d98b23d9",
+    cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
+  },
 };
 
 /**
@@ -92,6 +100,7 @@ const SEGMENT_HASHES: Record<string, string> = {
   // Format 2: each entry holds its term's conversation count.
   "6:2": "1dae01312a02e8c8b2c7a2227a9e3e123ec35661457f65fccae8a739791e583d",
   "7:2": "880b62515d454c70aecd9e1a97852aeff0cccb4144373d39bba69c55e841eb6a",
+  "8:2": "43e3e27edf34d7e32e877aa29b917ada6e55975c3806ea576e3ebc467317e44e",
 };
 
 const EXPECTED = HASHES[ANALYSIS_VERSION] ?? (() => {
@@ -389,6 +398,7 @@ Deno.test("build equivalence: an index segment of makeRecords(5000) has the same
  */
 const MERGE_HASHES: Record<string, string> = {
   "7:2": "3ba40a1b9b945e04dda27c1303afb5c6032ce9e3af0bde3c14b28b572fe75e35",
+  "8:2": "f682bd2b7ab0c895c57e47b2ef32fc5637bad6903d84d48740467f6d1114f5fd",
 };
 
 Deno.test("build equivalence: segments merged with deletions give the same bytes", async () => {
