@@ -47,7 +47,7 @@
  *   weak-tail      a second quote scoring under TAIL_SCORE_SHARE of the first
  */
 import { bm25Idf } from "../rank/bm25.ts";
-import { markerTerms, ruledOut, statementDecision } from "../rank/markers.ts";
+import { durableFact, markerTerms, ruledOut, statementDecision } from "../rank/markers.ts";
 import { COMMON_SESSION_SHARE, type SearchHit, type SearchResult } from "../rank/score.ts";
 import { isEverydayWord, isStopword } from "../rank/stopwords.ts";
 import { isCjkTerm, type TermOrigin, termOrigins } from "../rank/tokenize.ts";
@@ -148,6 +148,10 @@ export interface GateQuote {
   readonly statements: readonly Statement[];
   /** Keys of those statements for the cooldown ledger (statementKey). */
   readonly keys: readonly string[];
+  /** True when a quoted statement is a rule or a decision ("you decided"); false for a fact said ("you said"). */
+  readonly decided: boolean;
+  /** The time (epoch ms) of the earlier decision on the same names this one replaced, or null. */
+  readonly changedFrom: number | null;
 }
 
 export interface GateVerdict {
@@ -507,6 +511,10 @@ function restates(statementTerms: ReadonlySet<string>, promptTerms: ReadonlySet<
 const NO_LITERALS: readonly Literal[] = [];
 const NO_SEAMS: ReadonlySet<string> = new Set();
 
+/** A sentence pointing back at the one before it: that, this, these, those, it, them, 这/那, それ/その, это/этот. */
+const POINTS_BACK =
+  /\b(?:that|this|these|those|it|them|such)\b|这个|这样|这种|那个|那样|それ|その|この|こう|\b(?:это|этот|эта|эти|так)\b/i;
+
 /** A rule the prompt states itself, or a file it names by @, with the terms of each. */
 interface PromptRule {
   readonly text: string;
@@ -598,7 +606,7 @@ export function nameWords(text: string): string[] {
 }
 
 /** A candidate's verdict: refused by a rule, or its decision statements. */
-type HitVerdict = Verdict | { quote: GateQuote; detail: string };
+type HitVerdict = Verdict | { quote: GateQuote; detail: string; names: readonly string[] };
 
 /**
  * One prompt being judged: everything the gate works out once per prompt (its shape, its terms'
@@ -776,8 +784,9 @@ class PromptGate {
     if (!whole.pass && literals.length === 0 && !ruled) return whole;
 
     // A prompt or commit with no live marker anywhere (the index's marker, markers.ts) has no
-    // decision statement either: refused without reading its text.
-    if (!decides && hit.meta.marker === null) {
+    // decision statement either: refused without reading its text, unless it is on the topic as a
+    // whole and may state a fact (durableFact).
+    if (!decides && hit.meta.marker === null && !whole.pass) {
       return { rule: "not-a-decision", detail: "it holds no decision marker" };
     }
     return this.checkStatements(hit, literals);
@@ -810,6 +819,11 @@ class PromptGate {
       }
     }
     return null;
+  }
+
+  /** Whether a statement is a decision where it stands: a live marker, a doc's or a note's, or under "We decided:". */
+  isPassingDecision(s: Statement, decides: boolean, governed: boolean): boolean {
+    return decides || governed || statementDecision(s.text) !== null;
   }
 
   get promptNames(): readonly string[] {
@@ -906,15 +920,37 @@ class PromptGate {
       [];
     let tiedVia: Statement | null = null;
     const ruledVia: string[] = [];
+    /** The quoted statements that are decisions (the others are facts said). */
+    const decided = new Set<Statement>();
     let previousEnd = 0;
+    /** The statement just before, when it passed the topic rules (for a decision pointing back at it). */
+    let previous: (typeof onTopic)[number] | null = null;
     for (const s of statements) {
-      if (/\n\s*\n/.test(text.slice(previousEnd, s.start))) governor = null;
+      const paragraph = /\n\s*\n/.test(text.slice(previousEnd, s.start));
+      if (paragraph) governor = null;
       previousEnd = s.end;
+      const before = paragraph ? null : previous;
+      previous = null;
       const governedHere = governor !== null;
       if (DECISION_LABEL.test(s.text) && statementDecision(s.text) !== null) governor = s;
       const terms = new Set(ctx.tokenize(s.text));
       const matched = [...terms].filter((t) => searched.has(t));
-      if (matched.length === 0) continue;
+      if (matched.length === 0) {
+        // "We always use that pattern": a decision pointing back at the sentence before it, which
+        // is on the topic, is a decision on that topic, quoted with it.
+        if (before !== null && POINTS_BACK.test(s.text) && this.isPassingDecision(s, decides, governedHere)) {
+          const key = statementKey(s.text);
+          if (!ctx.shownKeys.has(key) && !ctx.promptKeys.has(key)) {
+            if (!passing.includes(before.statement)) passing.push(before.statement);
+            passing.push(s);
+            decided.add(s);
+            tiedVia = before.statement;
+            bestCoverage = Math.max(bestCoverage, before.check.coverage);
+            for (const a of before.check.anchors) anchorsUsed.add(a);
+          }
+        }
+        continue;
+      }
       // The statement's weight is weighed only when the other topic rules have passed: it looks up
       // every word of the statement.
       let v = this.topicRule(matched, "no statement", () => this.statementMass(terms, s.text), true);
@@ -966,8 +1002,12 @@ class PromptGate {
           matched.filter((t) => facts.get(t)?.common === false && !shape.notTopic.has(t)),
         );
         onTopic.push({ statement: s, ties, check: v });
+        previous = onTopic.at(-1)!;
       }
-      if (!decides && !governedHere && statementDecision(s.text) === null) {
+      const isDecision = decides || governedHere || statementDecision(s.text) !== null;
+      // A durable fact said inside a request ("thumbnails are 320×180 WebP, can you regenerate
+      // them") is worth quoting on its topic, as what the person said, not as a decision.
+      if (!isDecision && !durableFact(s.text)) {
         if (best === null || best.rule !== "not-a-decision" || v.coverage > best.coverage) {
           best = {
             rule: "not-a-decision",
@@ -1005,6 +1045,7 @@ class PromptGate {
         tiedVia = tied.statement;
       }
       passing.push(s);
+      if (isDecision) decided.add(s);
       bestCoverage = Math.max(bestCoverage, v.coverage);
       for (const a of v.anchors) anchorsUsed.add(a);
     }
@@ -1017,7 +1058,14 @@ class PromptGate {
       return { rule: "repeat", detail: "the prompt is this record sent again" };
     }
     return {
-      quote: { hit, statements: passing, keys: passing.map((s) => statementKey(s.text)) },
+      quote: {
+        hit,
+        statements: passing,
+        keys: passing.map((s) => statementKey(s.text)),
+        decided: passing.some((s) => decided.has(s)),
+        changedFrom: null,
+      },
+      names: [...anchorsUsed].filter((t) => this.isName(t)),
       detail: `decision statement${passing.length > 1 ? "s" : ""} on anchors ${
         [...anchorsUsed].join(", ")
       }; coverage ${(bestCoverage * 100).toFixed(0)}%${
@@ -1090,6 +1138,28 @@ function tiedTopic<T extends { readonly ties: ReadonlySet<string> }>(
   return null;
 }
 
+/** The values a text states: numbers with their unit (15 秒, 320x180, 30s), not inside a name (dia-1000, v2). */
+const VALUE = /(?<![\p{L}\d_\-./])\d+(?:[.,]\d+)?(?:\s*[x×]\s*\d+)?\s*[\p{L}%]*/gu;
+
+/**
+ * Whether a later decision says otherwise than an earlier one: it states a value the earlier did
+ * not (15 秒 then 20 秒), both stating values. The same rule said again in other words is no change.
+ */
+function saysOtherwise(earlier: GateQuote, later: GateQuote): boolean {
+  const values = (q: GateQuote) =>
+    new Set(
+      [...q.statements.map((st) => st.text).join("\n").normalize("NFKC").toLowerCase().matchAll(VALUE)]
+        .map((m) => m[0].replace(/\s+/g, "")),
+    );
+  const a = values(earlier);
+  const b = values(later);
+  return a.size > 0 && b.size > 0 && [...b].some((v) => !a.has(v));
+}
+
+function isoDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
 function clip(text: string): string {
   return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }
@@ -1106,6 +1176,84 @@ class CandidateCheck implements HitCheck {
 
   get id(): string {
     return this.#hit.id;
+  }
+}
+
+/**
+ * A later decision on the same names replaces an earlier one: for each quote, the youngest
+ * candidate younger than it that passes the gate and matched one of its names takes its place,
+ * marked with the earlier one's time (the earlier alone is never shown as current). Candidates
+ * the ranking put below the quotes are read for it, only when the hint speaks; two quotes on the
+ * same names keep the younger.
+ */
+function supersede(
+  gate: PromptGate,
+  hits: readonly SearchHit[],
+  read: Set<SearchHit>,
+  spoken: GateQuote[],
+  namesOf: Map<GateQuote, readonly string[]>,
+  spokenKeys: Set<string>,
+  note: (hit: SearchHit, detail: string) => void,
+): void {
+  const byAge = [...hits].sort((a, b) => b.meta.timeMs - a.meta.timeMs);
+  /** The quote a candidate gives (already spoken, or judged now), on one of `names`; null if none. */
+  const onNames = (hit: SearchHit, names: readonly string[]) => {
+    const other = spoken.find((q) => q.hit === hit);
+    let quote = other;
+    let its = other === undefined ? [] : namesOf.get(other) ?? [];
+    if (quote === undefined) {
+      if (read.has(hit)) return null;
+      read.add(hit);
+      const v = gate.checkHit(hit);
+      if ("rule" in v || v.quote.keys.every((k) => spokenKeys.has(k))) return null;
+      quote = v.quote;
+      its = v.names;
+    }
+    return its.some((n) => names.includes(n))
+      ? { quote, names: its, spokenAlready: other !== undefined }
+      : null;
+  };
+  for (let i = 0; i < spoken.length; i++) {
+    const q = spoken[i]!;
+    const names = namesOf.get(q) ?? [];
+    if (names.length === 0) continue;
+    // A younger decision on the same names takes this one's place.
+    let latest = q;
+    for (const hit of byAge) {
+      if (hit.meta.timeMs <= q.hit.meta.timeMs) break;
+      const c = onNames(hit, names);
+      if (c === null) continue;
+      latest = c.quote;
+      namesOf.set(latest, c.names);
+      if (c.spokenAlready) {
+        // Both were to be shown: the younger stays and the older goes.
+        spoken.splice(i, 1);
+        i--;
+      } else {
+        spoken[i] = latest;
+        for (const k of latest.keys) spokenKeys.add(k);
+        note(
+          hit,
+          `a later decision on ${c.names.filter((n) => names.includes(n)).join(", ")} replaces the one of ${
+            isoDay(q.hit.meta.timeMs)
+          }`,
+        );
+      }
+      break;
+    }
+    if (latest !== q && spoken.indexOf(latest) < 0) continue;
+    // The latest says when it changed: the day of the decision before it on the same names, when
+    // that one said something else (not the same rule said again).
+    const previous = latest === q
+      ? byAge.filter((h) => h.meta.timeMs < q.hit.meta.timeMs).map((h) => onNames(h, names)?.quote).find((
+        x,
+      ) => x)
+      : q;
+    if (previous === undefined || previous === null) continue;
+    if (!saysOtherwise(previous, latest)) continue;
+    const marked: GateQuote = { ...latest, changedFrom: previous.hit.meta.timeMs };
+    namesOf.set(marked, namesOf.get(latest) ?? []);
+    spoken[spoken.indexOf(latest)] = marked;
   }
 }
 
@@ -1134,6 +1282,9 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
   let firstRefusal: Verdict | null = null;
   const checkOf = (hit: SearchHit, c: { rule: HitCheck["rule"]; detail: string }): HitCheck =>
     new CandidateCheck(hit, c.rule, c.detail);
+  /** The names each spoken quote matched, by quote (for a later decision replacing it). */
+  const namesOf = new Map<GateQuote, readonly string[]>();
+  const read = new Set<SearchHit>();
   for (const hit of result.hits) {
     if (spoken.length >= limit) break;
     // Hits come best first: once one scores under TAIL_SCORE_SHARE of the first quote, so do all
@@ -1148,6 +1299,7 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
       continue;
     }
     const c = gate.checkHit(hit);
+    read.add(hit);
     if ("rule" in c) {
       checks.push(checkOf(hit, c));
       firstRefusal ??= c;
@@ -1159,8 +1311,12 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
     }
     checks.push(checkOf(hit, { rule: "spoke", detail: c.detail }));
     spoken.push(c.quote);
+    namesOf.set(c.quote, c.names);
     for (const k of c.quote.keys) spokenKeys.add(k);
   }
+  supersede(gate, result.hits, read, spoken, namesOf, spokenKeys, (hit, detail) => {
+    checks.push(checkOf(hit, { rule: "spoke", detail }));
+  });
   if (spoken.length === 0) {
     const r = firstRefusal ?? { rule: "not-a-decision" as const, detail: "no candidate holds a decision" };
     return silent(r.rule, r.detail, checks);

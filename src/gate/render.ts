@@ -10,7 +10,7 @@ import { VERDICT_HINT_MARKER } from "../record/line_parser.ts";
 import { basename } from "../config/paths.ts";
 import { fencedQuote, oneLine } from "../rank/quote.ts";
 import type { SearchResult } from "../rank/score.ts";
-import { type GateVerdict, HINT_NOTICE_CHARS, HINT_QUOTE_CHARS } from "./gate.ts";
+import { type GateQuote, type GateVerdict, HINT_NOTICE_CHARS, HINT_QUOTE_CHARS } from "./gate.ts";
 
 /** A hint: the line for the person and the block for the model. */
 export interface Hint extends HookReply {
@@ -43,6 +43,20 @@ export interface ShownQuote {
   };
   /** Shown because the prompt named one of its trigger words (`verdict remember --on`). */
   readonly pinned?: boolean;
+  /** False when the quote is a fact said, not a rule or a decision (GateQuote.decided); absent: true. */
+  readonly decided?: boolean;
+  /** The day (YYYY-MM-DD) of the earlier decision on the same names it replaced (GateQuote.changedFrom). */
+  readonly changedFrom?: string | null;
+}
+
+/** The quote the gate chose from `record`, as shown. */
+export function shownQuote(record: VerdictRecord, quote: GateQuote): ShownQuote {
+  return {
+    record,
+    text: quoteText(quote.statements),
+    decided: quote.decided,
+    changedFrom: quote.changedFrom === null ? null : new Date(quote.changedFrom).toISOString().slice(0, 10),
+  };
 }
 
 /** Joins a quote's statements: one line each, as they stand in the record. */
@@ -50,8 +64,8 @@ export function quoteText(statements: readonly { readonly text: string }[]): str
   return statements.map((s) => s.text).join("\n");
 }
 
-/** How the notice introduces a quote: only a typed statement is "you decided". */
-function saidBy(r: VerdictRecord): string {
+/** How the notice introduces a quote: only a typed rule or decision is "you decided"; a fact said is "you said". */
+function saidBy(r: VerdictRecord, decided: boolean): string {
   switch (r.kind) {
     case "note":
       return "your notes say";
@@ -61,7 +75,7 @@ function saidBy(r: VerdictRecord): string {
     case "tag":
       return "a commit says";
     default:
-      return "you decided this before";
+      return decided ? "you decided this before" : "you said this before";
   }
 }
 
@@ -80,14 +94,19 @@ function noticeOf(first: ShownQuote): string {
       oneLine(first.text, HINT_NOTICE_CHARS)
     }"`;
   }
-  const said = first.pinned ? "you pinned this" : saidBy(r);
-  return `verdict: ${said} (${r.time.slice(0, 10)}, ${project}): "${oneLine(first.text, HINT_NOTICE_CHARS)}"`;
+  const said = first.pinned ? "you pinned this" : saidBy(r, first.decided ?? true);
+  const since = first.changedFrom ? `; changed since ${first.changedFrom}` : "";
+  return `verdict: ${said} (${r.time.slice(0, 10)}, ${project}${since}): "${
+    oneLine(first.text, HINT_NOTICE_CHARS)
+  }"`;
 }
 
 /** The line above a quote's fence that says it changed (empty for a quote that did not). */
 function changedLine(q: ShownQuote): string {
   const c = q.changed;
-  if (!c) return "";
+  if (!c) {
+    return q.changedFrom ? `  the latest on this: it replaced an earlier decision of ${q.changedFrom}\n` : "";
+  }
   const why = c.why ? ` (${oneLine(c.why, 200)})` : "";
   return c.replaced
     ? `  changed on ${c.on}${why}: this replaces what was decided on ${

@@ -12,7 +12,7 @@ import type { HookDialect } from "../agents/agent.ts";
 import { AGENTS, DEFAULT_HOOK_AGENT, hookDialectOf } from "../agents/registry.ts";
 import type { GateVerdict } from "../gate/gate.ts";
 import { hintFor, HOOK_TOP, refuseEarly } from "../gate/hint.ts";
-import { explainRanking, quoteText, renderHint, type ShownQuote } from "../gate/render.ts";
+import { explainRanking, renderHint, type ShownQuote, shownQuote } from "../gate/render.ts";
 import { changedFor, excludedIds, replacedBy, triggeredPins } from "./states.ts";
 import { compileCredentialRules, holdsCredential } from "../record/secrets.ts";
 import type { VerdictRecord } from "../record/record.ts";
@@ -329,7 +329,7 @@ async function hintOnce(
       for (const q of verdict.quotes) {
         const record = recordOf(q.hit.doc);
         if (!quotable(record)) continue;
-        const text = quoteText(q.statements);
+        const shown = shownQuote(record, q);
         cooled.push(record.id, ...q.keys);
         const changed = changedFor(marks, record.id, input.cwd, (id) => recordWithId(id) !== null);
         if (changed === null) {
@@ -338,9 +338,8 @@ async function hintOnce(
           const replaced = replacedBy(marks, record.id);
           const was = replaced === null ? null : recordWithId(replaced.id);
           quotes.push(
-            was === null || replaced === null ? { record, text } : {
-              record,
-              text,
+            was === null || replaced === null ? shown : {
+              ...shown,
               changed: {
                 on: replaced.retraction.at.slice(0, 10),
                 was,
@@ -359,7 +358,7 @@ async function hintOnce(
           if (ledger.shown.has(by.id) || quotes.some((x) => x.record.id === by.id)) continue;
           cooled.push(by.id);
           quotes.push({ record: by, text: by.text, changed: { on, was: record, why, replaced: true } });
-        } else quotes.push({ record, text, changed: { on, was: record, why, replaced: false } });
+        } else quotes.push({ ...shown, changed: { on, was: record, why, replaced: false } });
       }
     }
     // Pinned records the prompt names a trigger word of, even where the gate stayed silent.

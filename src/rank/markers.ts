@@ -516,6 +516,38 @@ interface PhraseIndex {
 
 let phraseIndex: PhraseIndex | undefined;
 
+/** Decision words whose typos are still the word: always, never, should, prefer, decided, instead. */
+const TYPO_TOLERANT: readonly string[] = ["always", "never", "should", "prefer", "decided", "instead"];
+/** Typos of those that are words of their own (refer, decide, ever) or a negation's (neve r): never markers. */
+const NOT_TYPOS: ReadonlySet<string> = new Set([
+  "refer",
+  "decide",
+  "ever",
+  "nver",
+  "neer",
+  "newer",
+  "severe",
+]);
+
+/**
+ * The typos of a word a hand makes most: two neighbouring letters swapped (alwasy, shoudl), a
+ * letter doubled (allways), and, for a word of six letters or more, one left out (alays, shoud).
+ */
+export function typosOf(word: string): string[] {
+  const out = new Set<string>();
+  for (let i = 0; i + 1 < word.length; i++) {
+    if (word[i] !== word[i + 1]) out.add(word.slice(0, i) + word[i + 1] + word[i] + word.slice(i + 2));
+  }
+  for (let i = 0; i < word.length; i++) out.add(word.slice(0, i + 1) + word[i] + word.slice(i + 1));
+  if (word.length >= 6) {
+    for (let i = 0; i < word.length; i++) {
+      out.add(word.slice(0, i) + word.slice(i + 1));
+    }
+  }
+  out.delete(word);
+  return [...out].sort();
+}
+
 /** The firstWordShapes slot of the word text[start, start + length), or -1 when it has none (non-ASCII, 32 or longer). */
 function wordShape(text: string, start: number, length: number): number {
   const first = text.charCodeAt(start);
@@ -546,6 +578,16 @@ function phrasesIndex(): PhraseIndex {
       english.set(first, bucket);
       const shape = wordShape(first, 0, first.length);
       if (shape >= 0) firstWordShapes[shape] = (firstWordShapes[shape] as number) | (1 << first.length);
+    }
+  }
+  // A typo of a decision word ("alwasy", "shoudl") is that word: it maps to the word's phrases.
+  for (const word of TYPO_TOLERANT) {
+    const phrases = english.get(word) ?? [];
+    for (const typo of typosOf(word)) {
+      if (english.has(typo) || NOT_TYPOS.has(typo)) continue;
+      english.set(typo, phrases);
+      const shape = wordShape(typo, 0, typo.length);
+      if (shape >= 0) firstWordShapes[shape] = (firstWordShapes[shape] as number) | (1 << typo.length);
     }
   }
   const cjk = new Map<number, Phrase[]>();
@@ -1023,4 +1065,37 @@ export function ruledOut(statement: string): string[] {
     }
   }
   return spans;
+}
+
+/**
+ * A fact: a subject, then within its first words what it is or where it lives ("thumbnails are
+ * 320×180 WebP", "the handbook lives in docs/handbook", "the api listens on port 8080").
+ */
+const FACT_SHAPE =
+  /^\s*(?:\S+\s+){0,4}?(?:is|are|lives?\s+(?:in|at|under)|sits?\s+(?:in|at|under)|goes\s+(?:in|to)|stays?\s+(?:in|at)|runs?\s+on|listens?\s+on)\s/i;
+const FACT_SHAPE_ZH = /^[^，。,]{1,12}?(?:是|为|放在|位于)/;
+/** A value a fact states: a size or a count with its unit (320×180, 15 秒, 30s, 2MB), a port, a version. */
+const FACT_VALUE =
+  /\d+\s*[x×]\s*\d+|\b\d+(?:\.\d+)?\s*(?:px|ms|s|sec|secs|seconds?|min|minutes?|hours?|days?|kb|mb|gb|%|rem|em|dpi|fps|chars?|characters?|lines?|items?|rows?)\b|\d+\s*(?:秒|分钟|小时|天|像素|个|条|行)|\bport\s+\d+|\bv\d+(?:\.\d+)+\b/i;
+/** …or, for where something lives, a path after in, at or under (docs/handbook). */
+const FACT_PLACE = /\b(?:in|at|under)\s+`?[\w.-]+\/[\w./-]*/i;
+/** A clause that reports a state now (broken, failing, slow, still), not a fact that holds. */
+const STATUS =
+  /\b(?:fail\w*|error\w*|broken|break\w*|slow\w*|wrong|bug\w*|crash\w*|still|now|currently|anymore|seems?|looks?|missing|empty|undefined|null|not|isn't|aren't|doesn't|don't|can't|won't)\b|报错|失败|不行|不对|太慢|还是/i;
+
+/**
+ * Whether a statement holds a durable fact: a clause of it (between commas and semicolons) that
+ * opens with what it is about and says what that is or where it lives, with a value (a size, a
+ * count with its unit, a port, a version) or a path it lives in, and reports no state
+ * ("thumbnails are 320×180 WebP, can you regenerate them"; not "the build is slow now", not
+ * "read @README.md to understand it").
+ */
+export function durableFact(statement: string): boolean {
+  const t = statement.normalize("NFKC");
+  for (const clause of t.split(/[,;，；]|\s[-–—]\s/)) {
+    if (clause.trim() === "" || /[?？]\s*$/.test(clause) || STATUS.test(clause)) continue;
+    const shaped = FACT_SHAPE.test(clause) || FACT_SHAPE_ZH.test(clause.trim());
+    if (shaped && (FACT_VALUE.test(clause) || FACT_PLACE.test(clause))) return true;
+  }
+  return false;
 }

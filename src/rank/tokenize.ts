@@ -561,17 +561,25 @@ export function termOrigins(text: string, lexicon?: CjkLexicon): TermOrigin[] {
     // Each code point's ICU word (k), and each word's length in code points.
     const wordOf = new Int32Array(at.length - 1);
     const lengths: number[] = [];
+    /** Per ICU word: whether it is grammar characters only (我把: no word of a subject). */
+    const grammar: boolean[] = [];
     let k = 0;
     for (let i = 0; i + 1 < at.length; i++) {
       while ((bounds[k + 1] as number) + start <= (at[i] as number)) k++;
       wordOf[i] = k;
       lengths[k] = (lengths[k] ?? 0) + 1;
+      grammar[k] = (grammar[k] ?? true) && isGrammarChar(text.slice(at[i], at[i + 1]));
     }
     return {
       count: bounds.length - 1,
-      /** The unit of code points [i, j) when one ICU word of two or more holds them all, else -1. */
+      /**
+       * The unit of code points [i, j) when one ICU word of two or more holds them all, and it is
+       * not grammar alone; else -1.
+       */
       unitOf: (i: number, j: number) =>
-        wordOf[i] === wordOf[j - 1] && (lengths[wordOf[i]!] ?? 0) >= 2 ? wordBase + wordOf[i]! : -1,
+        wordOf[i] === wordOf[j - 1] && (lengths[wordOf[i]!] ?? 0) >= 2 && !grammar[wordOf[i]!]
+          ? wordBase + wordOf[i]!
+          : -1,
       /** Whether an ICU word starts at code point i (or i is the run's end). */
       startsWord: (i: number) => i === 0 || i >= wordOf.length || wordOf[i] !== wordOf[i - 1],
       /** Whether code point i is an ICU word of its own. */

@@ -18,7 +18,7 @@ import type { Entity } from "../rank/entities.ts";
 import { buildMemoryIndex } from "../rank/memory_index.ts";
 import type { Corpus } from "../rank/bm25.ts";
 import { hintFor, type HintOutcome, type HintRequest, HOOK_TOP, whyNotQuoted } from "../gate/hint.ts";
-import { quoteText, type ShownQuote } from "../gate/render.ts";
+import { type ShownQuote, shownQuote } from "../gate/render.ts";
 
 export interface ReplaySettings {
   readonly entities: readonly Entity[];
@@ -89,10 +89,7 @@ export class Replayer {
       shownBefore,
       this.#settings,
     );
-    const quotes = outcome.verdict.quotes.map((q) => ({
-      record: records[q.hit.doc]!,
-      text: quoteText(q.statements),
-    }));
+    const quotes = outcome.verdict.quotes.map((q) => shownQuote(records[q.hit.doc]!, q));
     if (quotes.length > 0) {
       // As the hook's ledger: the records shown and the keys of their quoted statements.
       const key = ledgerKey(prompt.session);

@@ -76,11 +76,12 @@ const HASHES: Record<number, {
     cjkRuns: "ad186a9e59baa9f38c2beeebac5e1a948dc52415a82ea3a1d0eebf50d98b23d9",
     cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
   },
-  // 不再, 统一, 别用 (no longer, standardise, don't use), "off the table", только (markers).
+  // 不再, 统一, 别用 (no longer, standardise, don't use), "off the table", только; a typo of always, never,
+  // should, prefer, decided or instead is the word (markers).
   8: {
     tokenize: "380c0818767ba390d82d88ad60f7cca0da060e05df332700cc20b9971757d5f0",
     tokenizeWithLexicon: "e95ead454ad1261aad97609cd135eeef352824b020219e58201c709d8a599fbd",
-    markers: "c4c8aaf8723323df88c0c782ea676d65d169add068dbc2f6660a3bc2de07150a",
+    markers: "532f36d17e9b4e61145b717366456d76ad4de523d8134bbe90a2df94b15f3441",
     cjkRuns: "ad186a9e59baa9f38c2beeebac5e1a948dc52415a82ea3a1d0eebf50d98b23d9",
     cjkWords: "ea113dc598b95ce399157ef304026af0ff2c5b1aafc174ed7c63752743134620",
   },

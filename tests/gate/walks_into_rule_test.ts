@@ -1,0 +1,231 @@
+/**
+ * The hint as a reminder when a prompt walks into a rule without saying it, silent when the prompt
+ * says the rule itself: each rule of issue 27 on a real index (hintFor, the hook's own decision),
+ * in a young archive (a few records, as a first session leaves) and in a grown one.
+ */
+import assert from "node:assert/strict";
+import type { VerdictRecord } from "../../src/record/record.ts";
+import { distinctThings, type GateVerdict, nameWords } from "../../src/gate/gate.ts";
+import { hintFor, HOOK_TOP } from "../../src/gate/hint.ts";
+import { quoteText, renderHint, shownQuote } from "../../src/gate/render.ts";
+import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
+import { durableFact, markerStrength, ruledOut, typosOf } from "../../src/rank/markers.ts";
+import { termOrigins } from "../../src/rank/tokenize.ts";
+
+const NOW = Date.parse("2026-03-01T00:00:00.000Z");
+
+let n = 0;
+function rec(text: string, over: Partial<Omit<VerdictRecord, "text">> = {}): VerdictRecord {
+  n++;
+  return {
+    id: over.id ?? `r${String(n).padStart(4, "0")}`,
+    kind: over.kind ?? "prompt",
+    origin: "claude",
+    text,
+    time: over.time ?? "2026-02-20T10:00:00.000Z",
+    project: "/work/shop",
+    session: `old-${n}`,
+    source_file: "/tmp/x.jsonl",
+    source_line: n,
+    commit: null,
+  };
+}
+
+const FILLER = [
+  "fix the failing test in the cart module",
+  "add a loading spinner to the checkout page",
+  "rename the helper to formatPrice",
+  "why is the login form slow on mobile",
+  "write docs for the search endpoint",
+  "bump the eslint config and fix the warnings",
+  "refactor the invoice mailer into two functions",
+  "the dark mode toggle flickers on reload",
+  "修复购物车模块里失败的测试",
+  "给结账页面加一个加载动画",
+];
+const filler = (count: number) =>
+  Array.from({ length: count }, (_, i) => rec(`${FILLER[i % FILLER.length]} (${i})`));
+
+function hint(records: readonly VerdictRecord[], prompt: string): GateVerdict {
+  return hintFor(buildMemoryIndex(records), {
+    prompt,
+    session: "live",
+    cwd: "/work/shop",
+    nowMs: NOW,
+    shown: new Set(),
+    entities: [],
+    personas: [],
+    top: HOOK_TOP,
+    textOf: (doc) => records[doc]!.text,
+  }).verdict;
+}
+
+function notice(records: readonly VerdictRecord[], v: GateVerdict): string {
+  const byDoc = (doc: number) => records[doc]!;
+  return renderHint(v.quotes.map((q) => shownQuote(byDoc(q.hit.doc), q))).notice;
+}
+
+const why = (v: GateVerdict) =>
+  `${v.rule}: ${v.detail} | ${v.checks.map((c) => `${c.rule}: ${c.detail}`).join(" | ")}`;
+
+/** The issue's four prompts, each walking into a rule it shares one name or two words with. */
+const WALKS_INTO: readonly [decision: string, prompt: string][] = [
+  ["From now on we always use pnpm in this repo, never npm", "add zod with npm"],
+  [
+    "统一用 PostgreSQL 的 advisory lock，不要再用 Redis 锁",
+    "should the job dedupe take a Redis lock or something else?",
+  ],
+  ["前端表单校验统一用 zod schema，不再手写正则", "给注册表单加个手机号校验，写个正则就行"],
+  ["接口超时统一设为 15 秒", "把订单接口的超时改成 30 秒"],
+];
+
+Deno.test("a prompt walking into a rule gets it, in a young archive and a grown one", () => {
+  for (const size of [3, 50]) {
+    for (const [decision, prompt] of WALKS_INTO) {
+      const records = [...filler(size), rec(decision, { id: "rule" })];
+      const v = hint(records, prompt);
+      assert.equal(v.speak, true, `${size} records, ${prompt}: ${why(v)}`);
+      assert.deepEqual(v.quotes.map((q) => quoteText(q.statements)), [decision], prompt);
+      assert.match(notice(records, v), /^verdict: you decided this before/);
+    }
+  }
+});
+
+Deno.test("ruled-out: a name the decision turns down, said by the prompt, is its topic; --explain says so", () => {
+  const records = [
+    ...filler(3),
+    rec("From now on we always use pnpm in this repo, never npm", { id: "rule" }),
+  ];
+  const v = hint(records, "add zod with npm");
+  assert.equal(v.speak, true, why(v));
+  const spoke = v.checks.find((c) => c.rule === "spoke")!;
+  assert.match(spoke.detail, /ruled-out: the decision rules out npm/);
+  // What a decision turns down, by its markers.
+  assert.deepEqual(ruledOut("From now on use pnpm, never npm, to install packages."), ["npm"]);
+  assert.deepEqual(ruledOut("统一用 PostgreSQL 的 advisory lock，不要再用 Redis 锁"), ["Redis 锁"]);
+  assert.deepEqual(ruledOut("use pnpm, not npm"), ["npm"]);
+  assert.deepEqual(ruledOut("Tailwind is off the table"), ["Tailwind is"]);
+  assert.deepEqual(ruledOut("никогда не используй moment.js"), ["moment.js", "moment.js"]);
+  // A prohibition of anything but a tool turns no tool down.
+  assert.deepEqual(ruledOut("don't mention claude code in the commit"), []);
+});
+
+Deno.test("ruled-out needs a name, matched whole: an ordinary word or a part of a name is none", () => {
+  // "never use local builds": local is an ordinary word; the prompt's passing "locally" is no reminder.
+  const local = [...filler(50), rec("never use the local supabase, use the cloud one", { id: "rule" })];
+  assert.equal(hint(local, "why do I see my gallery images locally but not on the site").speak, false);
+  // MySQL is not SQL: "不要再手写 SQL 脚本" is no rule on MySQL.
+  const sql = [...filler(50), rec("以后都用 sqlx 做迁移，不要再手写 SQL 脚本", { id: "rule" })];
+  const v = hint(sql, "should we move the shop database over to MySQL?");
+  assert.equal(v.speak, false, why(v));
+  // Names as written: capitalised past a sentence's start, a joiner or digit, quoted, no vowel.
+  assert.deepEqual(nameWords("we use Redis and moment.js, `pip` and npm, not the local build"), [
+    "Redis",
+    "moment.js",
+    "pip",
+    "npm",
+  ]);
+  assert.deepEqual(nameWords("Stop Using Traffic Lights To Manage Projects"), []);
+});
+
+Deno.test("small talk and a prompt on something else stay silent beside a rule", () => {
+  const records = [
+    ...filler(50),
+    rec("From now on we always use pnpm in this repo, never npm", { id: "rule" }),
+  ];
+  for (
+    const p of ["thanks, looks good", "ok continue", "好的，继续", "fix the flicker of the dark mode toggle"]
+  ) {
+    assert.equal(hint(records, p).speak, false, p);
+  }
+});
+
+Deno.test("repeat: a prompt stating the rule itself, or invoking its rules file by @, is not shown it", () => {
+  const pnpm = [...filler(50), rec("From now on we always use pnpm in this repo, never npm", { id: "rule" })];
+  const said = hint(pnpm, "we always use pnpm here, never npm");
+  assert.equal(said.speak, false);
+  assert.equal(said.rule, "repeat", why(said));
+  const uv = [...filler(50), rec("Don’t use `pip`, use `uv pip`.", { id: "rule" })];
+  const shouted = hint(uv, 'USE "uv pip"!');
+  assert.equal(shouted.speak, false, why(shouted));
+  assert.match(why(shouted), /states this rule itself/);
+  const mdc = [...filler(50), rec("we must never ignore errors according to @dont-ignore-errors.mdc .")];
+  const invoked = hint(mdc, "fix the tests @dont-ignore-errors.mdc");
+  assert.equal(invoked.speak, false, why(invoked));
+  assert.match(why(invoked), /invokes this rule by name/);
+  // A prompt rule turning down what the decision chose is a change of mind: the reminder stays.
+  const npmAgain = hint(pnpm, "from now on use npm, never pnpm");
+  assert.equal(npmAgain.speak, true, why(npmAgain));
+  // A question naming both is asking, not stating.
+  assert.equal(hint(pnpm, "add lodash to the package: npm install or pnpm add?").speak, true);
+});
+
+Deno.test("a durable fact said inside a request is quoted as what you said; a one-off task never", () => {
+  const records = [
+    ...filler(50),
+    rec("thumbnails are 320×180 WebP, can you regenerate them", { id: "fact" }),
+    rec("can you update the release notes with the new install steps", { id: "task" }),
+  ];
+  const v = hint(records, "regenerate the thumbnails for the new gallery photos");
+  assert.equal(v.speak, true, why(v));
+  assert.equal(v.quotes[0]!.decided, false);
+  assert.match(notice(records, v), /^verdict: you said this before/);
+  assert.equal(hint(records, "update the release notes install steps").speak, false);
+  assert.equal(durableFact("thumbnails are 320×180 WebP, can you regenerate them"), true);
+  assert.equal(durableFact("remember the handbook lives in docs/handbook, not the wiki"), true);
+  assert.equal(durableFact("接口超时是 15 秒"), true);
+  for (const s of ["the build is slow now", "can you make the image 2MB", "the config is in config.toml"]) {
+    assert.equal(durableFact(s), false, s);
+  }
+});
+
+Deno.test("a later decision on the same thing replaces an earlier one, and the notice says when it changed", () => {
+  const first = rec("接口超时统一设为 15 秒", { id: "old", time: "2026-01-10T10:00:00.000Z" });
+  const later = rec("接口超时统一改成 20 秒", { id: "new", time: "2026-02-10T10:00:00.000Z" });
+  const records = [...filler(50), first, later];
+  // The earlier one reads closer to the prompt ("设为"), the later one changed it.
+  const v = hint(records, "订单接口的超时设为多少秒");
+  assert.equal(v.speak, true, why(v));
+  assert.deepEqual(v.quotes.map((q) => q.hit.id), ["new"]);
+  assert.equal(v.quotes[0]!.changedFrom, Date.parse(first.time));
+  assert.match(notice(records, v), /changed since 2026-01-10/);
+  // The same rule said again in other words is no change.
+  const again = rec("接口超时统一用 15 秒", { id: "again", time: "2026-02-10T10:00:00.000Z" });
+  const w = hint([...filler(50), first, again], "订单接口的超时设为多少秒");
+  assert.deepEqual(w.quotes.map((q) => q.hit.id), ["again"], why(w));
+  assert.equal(w.quotes[0]!.changedFrom, null);
+});
+
+Deno.test("CJK things are ICU's words; a Chinese decision answers an English prompt through a shared name", () => {
+  // 接口|超时: two words; the bigram 口的 of 接口的 is a seam, not a thing.
+  const origins = termOrigins("把订单接口的超时改成 30 秒");
+  assert.equal(distinctThings(new Set(["接口", "超时"]), origins), 2);
+  assert.equal(distinctThings(new Set(["口的"]), origins), 0);
+  // 帮我把 is a habit of phrasing, not a word, even where an archive derives it.
+  const lexicon = { has: (w: string) => w === "帮我把" || w === "我把" };
+  assert.equal(distinctThings(new Set(["帮我把", "我把"]), termOrigins("帮我把文件删掉", lexicon)), 0);
+  const records = [...filler(50), rec("统一用 PostgreSQL 的 advisory lock，不要再用 Redis 锁", { id: "zh" })];
+  const v = hint(records, "should the job dedupe take a Redis lock or something else?");
+  assert.deepEqual(v.quotes.map((q) => q.hit.id), ["zh"], why(v));
+});
+
+Deno.test("decision words survive a typo and the next sentence", () => {
+  assert.equal(markerStrength("we alwasy use pnpm"), "strong");
+  assert.equal(markerStrength("you shoudl use zod"), "medium");
+  assert.equal(markerStrength("please refer to the doc"), null);
+  assert.equal(markerStrength("have you ever seen this"), null);
+  assert.ok(typosOf("always").includes("alwasy") && typosOf("always").includes("allways"));
+  const typo = [...filler(50), rec("we alwasy wrap repository queries in a Result type", { id: "typo" })];
+  assert.equal(hint(typo, "wrap the new repository queries for orders").speak, true);
+  const next = [
+    ...filler(50),
+    rec("The repository layer wraps every query in a Result type. We always use that pattern.", {
+      id: "next",
+    }),
+  ];
+  const v = hint(next, "add a query for archived orders to the repository layer");
+  assert.equal(v.speak, true, why(v));
+  assert.deepEqual(v.quotes.map((q) => quoteText(q.statements)), [
+    "The repository layer wraps every query in a Result type.\nWe always use that pattern.",
+  ]);
+});
