@@ -101,6 +101,8 @@ const DECISION_LABEL =
 export const MIN_DISTINCT_THINGS = 2;
 /** Share of the prompt's informative idf a statement must match: more than a stray word of it. */
 export const MIN_COVERAGE = 0.25;
+/** …and a decision turning down a name the prompt says, half as much: the name is a fair part of the prompt. */
+export const RULED_MIN_COVERAGE = MIN_COVERAGE / 2;
 /** For --explain: the everyday words that would have anchored but for a young archive. */
 function youngNote(terms: readonly string[], facts: ReadonlyMap<string, TermFacts>): string {
   const everyday = terms.filter((t) => facts.get(t)?.canAnchor === false);
@@ -356,6 +358,13 @@ const HIRAGANA_ONLY = /^[\u3041-\u309f]+$/;
 export const CAMEL_IDENTIFIER_PARTS = 3;
 
 /**
+ * Files every project has (the agents' instruction files, the readme): naming one says which
+ * file, not what about it, and any two people name them. They are words, neither files nor
+ * identifiers, for the topic rules.
+ */
+const EVERYONES_FILES = /^(?:claude|agents|gemini|copilot-instructions|readme)\.md$/;
+
+/**
  * The shape of a prompt (its origins, which are never changed once made): the gate asks it of
  * every candidate and statement, so a PromptGate works it out once per prompt.
  */
@@ -378,7 +387,7 @@ export function promptShape(origins: readonly TermOrigin[]): PromptShape {
   for (const o of origins) {
     if (o.pathName) sharp.add(o.term);
     if (o.run < 0 || o.inPath) continue;
-    if (isSharpTerm(o.term)) sharp.add(o.term);
+    if (isSharpTerm(o.term) && !EVERYONES_FILES.test(o.term)) sharp.add(o.term);
     const list = byRun.get(o.run) ?? [];
     list.push(o);
     byRun.set(o.run, list);
@@ -400,6 +409,10 @@ export function promptShape(origins: readonly TermOrigin[]): PromptShape {
     const [whole, ...parts] = run;
     if (whole === undefined) continue;
     if (!whole.term.includes(".") || !run.some((o) => o.extension)) {
+      for (const o of run) elsewhere.add(o.term);
+      continue;
+    }
+    if (EVERYONES_FILES.test(whole.term)) {
       for (const o of run) elsewhere.add(o.term);
       continue;
     }
@@ -868,10 +881,9 @@ class PromptGate {
   statementMass(terms: ReadonlySet<string>, text: string): number {
     let mass = 0;
     const seams = CJK_LETTER.test(text) ? seamsOf(text) : NO_SEAMS;
-    const markers = markerTerms();
     for (const t of terms) {
-      // Grammar kana, decision words and CJK seams are no subject on this side either.
-      if (HIRAGANA_ONLY.test(t) || markers.has(t) || seams.has(t)) continue;
+      // Grammar kana and CJK seams are no subject on this side either.
+      if (HIRAGANA_ONLY.test(t) || seams.has(t)) continue;
       const f = this.facts.get(t);
       const idf = f?.idf ?? this.ctx.termIdf(t);
       // An everyday word in a young archive is no rare word of it, as it is no anchor (canAnchor).
@@ -978,7 +990,9 @@ class PromptGate {
       // A decision that rules on a name the prompt says ("add zod with npm" for "use pnpm, never
       // npm"; "a Redis lock?" for "不要再用 Redis 锁") is on its topic whatever else the prompt says:
       // walking into a rule is when the reminder is worth most.
-      if (!v.pass && this.topicMass > 0 && !hit.commonOnly) {
+      // The name must be a fair part of what the prompt says (RULED_MIN_COVERAGE): python or docker
+      // in passing, in a long paste, is not walking into a rule about them.
+      if (!v.pass && this.topicMass > 0 && !hit.commonOnly && v.coverage >= RULED_MIN_COVERAGE) {
         const on = this.ruledOn(s.text, matched);
         if (on.length > 0) {
           v = { pass: true, coverage: v.coverage, anchors: on };

@@ -229,3 +229,18 @@ Deno.test("decision words survive a typo and the next sentence", () => {
     "The repository layer wraps every query in a Result type.\nWe always use that pattern.",
   ]);
 });
+
+Deno.test("a name in passing, and a file every project has, are no rule's topic", () => {
+  // Docker named once in a long prompt about something else: under RULED_MIN_COVERAGE of it.
+  const docker = [
+    ...filler(50),
+    rec("never use docker for the dev database, run it natively", { id: "rule" }),
+  ];
+  const long = "the invoice mailer sends duplicate receipts when the checkout retries the payment webhook " +
+    "after a timeout on the gateway side, and the logs show the order id twice; the docker logs agree";
+  assert.equal(hint(docker, long).speak, false);
+  assert.equal(hint(docker, "start the dev database in docker").speak, true);
+  // CLAUDE.md is in every person's archive: naming it is no topic alone.
+  const claude = [...filler(50), rec("update the CLAUDE.md file and always keep it short", { id: "rule" })];
+  assert.equal(hint(claude, "Thanks! Please update CLAUDE.md for current changes").speak, false);
+});
