@@ -594,10 +594,10 @@ const SENTENCE_START = /(?:^|[.!?。！？:]\s+|\n)\s*[#*>\-\d.)\s]*$/;
 
 /**
  * The words of a text written as names: capitalised other than as a sentence's first word
- * (Redis, PostgreSQL), holding a digit or a joiner (moment.js, date-fns, v2), quoted (`pip`), an
- * acronym of five capitals at most (CSS, MCP), or without a vowel (npm, pnpm). An ordinary word
- * (match, local, data) is none; so is every word of a text in title case, and CJK text has no
- * such mark: its nouns are no names here.
+ * (Redis, PostgreSQL), holding a digit or a joiner (moment.js, date-fns, v2), quoted (`pip`), or
+ * without a vowel (npm, pnpm). An ordinary word (match, local, data) is none, nor an acronym in
+ * capitals (MCP, IP, CSS: any two developers say them), nor any word of a text in title case;
+ * CJK text has no such mark, and its nouns are no names here.
  */
 export function nameWords(text: string): string[] {
   const words = [...text.matchAll(SURFACE_WORD)].filter((m) => !CJK_LETTER.test(m[0]));
@@ -610,7 +610,7 @@ export function nameWords(text: string): string[] {
     const quoted = core.length + 2 === w.length && w[0] === w.at(-1);
     const shouted = /^\p{Lu}+$/u.test(core);
     const first = SENTENCE_START.test(text.slice(0, m.index));
-    const capital = !titleCase && !first && (shouted ? core.length <= 5 : /\p{Lu}/u.test(core));
+    const capital = !titleCase && !first && !shouted && /\p{Lu}/u.test(core);
     const name = quoted || /[\d_.\-@/]/.test(core) || capital ||
       (/^[a-z]{2,}$/.test(core) && !/[aeiouy]/.test(core));
     if (name) out.push(core);

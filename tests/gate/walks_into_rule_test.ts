@@ -119,7 +119,7 @@ Deno.test("ruled-out needs a name, matched whole: an ordinary word or a part of 
   const v = hint(sql, "should we move the shop database over to MySQL?");
   assert.equal(v.speak, false, why(v));
   // Names as written: capitalised past a sentence's start, a joiner or digit, quoted, no vowel.
-  assert.deepEqual(nameWords("we use Redis and moment.js, `pip` and npm, not the local build"), [
+  assert.deepEqual(nameWords("we use Redis and moment.js, `pip` and npm, not the local build nor MCP"), [
     "Redis",
     "moment.js",
     "pip",
