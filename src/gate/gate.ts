@@ -326,8 +326,6 @@ export interface PromptShape {
   readonly places: ReadonlySet<string>;
   /** The prompt's identifiers and versions outside a path (isSharpTerm). */
   readonly sharp: ReadonlySet<string>;
-  /** The whole of each Latin run of the prompt (MySQL's mysql, not its parts my and sql). */
-  readonly wholes: ReadonlySet<string>;
   /** The parts of each identifier outside a path that has two or more parts. */
   readonly sharpRuns: readonly (readonly string[])[];
   /** notTopic: marker words and places. */
@@ -426,10 +424,7 @@ export function promptShape(origins: readonly TermOrigin[]): PromptShape {
   }
   for (const o of origins) if (o.run < 0 || o.inPath) elsewhere.add(o.term);
   for (const t of elsewhere) fileNameParts.delete(t);
-  const wholes = new Set<string>();
-  for (const [i, o] of origins.entries()) if (o.run >= 0 && origins[i - 1]?.run !== o.run) wholes.add(o.term);
   const shape: PromptShape = {
-    wholes,
     files,
     fileNameParts,
     terms: new Set(byTerm.keys()),
@@ -523,6 +518,16 @@ function restates(statementTerms: ReadonlySet<string>, promptTerms: ReadonlySet<
 
 const NO_LITERALS: readonly Literal[] = [];
 const NO_SEAMS: ReadonlySet<string> = new Set();
+
+/** The whole term of each Latin word of a text (MySQL's mysql, not my or sql; pg_dump's pg_dump). */
+function wholeTerms(text: string): string[] {
+  const out: string[] = [];
+  const origins = termOrigins(text);
+  origins.forEach((o, i) => {
+    if (o.run >= 0 && origins[i - 1]?.run !== o.run) out.push(o.term);
+  });
+  return out;
+}
 
 /** A sentence pointing back at the one before it: that, this, these, those, it, them, 这/那, それ/その, это/этот. */
 const POINTS_BACK =
@@ -637,8 +642,8 @@ class PromptGate {
   readonly literalWeight: ReadonlyMap<string, number>;
   /** The idf a matched word needs to be an anchor. */
   readonly anchor: number;
-  /** The words the prompt writes as names (nameWords), worked out when a decision first asks. */
-  #promptNames: readonly string[] | undefined;
+  /** The whole terms of the words the prompt writes as names (promptNameTerms). */
+  #promptNames: ReadonlySet<string> | undefined;
   /** The prompt's own rules and @-named files (promptRules), worked out when a decision first passes. */
   #promptRules: readonly PromptRule[] | undefined;
   readonly docCount: number;
@@ -792,8 +797,10 @@ class PromptGate {
     const decides = hit.meta.kind !== "prompt" && hit.meta.kind !== "commit";
     // A record with a decision that shares one of the prompt's names, too few or too light for the
     // topic rules, is read for a rule on that name (ruledOn).
+    // (Its statements match no more than it does: a record under RULED_MIN_COVERAGE is not read.)
     const ruled = !whole.pass && (whole.rule === "few-terms" || whole.rule === "low-coverage") &&
-      (decides || hit.meta.marker !== null) && hit.matched.some((t) => this.isName(t));
+      whole.coverage >= RULED_MIN_COVERAGE && (decides || hit.meta.marker !== null) &&
+      hit.matched.some((t) => this.promptNameTerms.has(t) && this.isName(t));
     if (!whole.pass && literals.length === 0 && !ruled) return whole;
 
     // A prompt or commit with no live marker anywhere (the index's marker, markers.ts) has no
@@ -839,8 +846,12 @@ class PromptGate {
     return decides || governed || statementDecision(s.text) !== null;
   }
 
-  get promptNames(): readonly string[] {
-    return this.#promptNames ??= nameWords(this.ctx.typed);
+  /**
+   * The prompt's names as whole terms: the words it writes as names (nameWords: "a Redis lock",
+   * "add zod with npm"), worked out when a candidate first asks.
+   */
+  get promptNameTerms(): ReadonlySet<string> {
+    return this.#promptNames ??= new Set(nameWords(this.ctx.typed).flatMap((w) => wholeTerms(w).slice(0, 1)));
   }
 
   /**
@@ -859,19 +870,13 @@ class PromptGate {
    * table").
    */
   ruledOn(statement: string, matched: readonly string[]): string[] {
-    const names = matched.filter((t) => this.shape.wholes.has(t) && this.isName(t));
+    const names = matched.filter((t) => this.promptNameTerms.has(t) && this.isName(t));
     if (names.length === 0) return names;
     const spans = ruledOut(statement);
     if (spans.length === 0) return [];
     // Names are matched whole, on both sides: MySQL is not SQL, .env is not env-var.
-    const whole = (text: string) =>
-      termOrigins(text).filter((o, i, all) => o.run >= 0 && all[i - 1]?.run !== o.run);
-    const ruled = new Set(spans.flatMap((c) => whole(c).map((o) => o.term)));
-    // Written as a name by the decision or by the prompt ("never npm", "a Redis lock").
-    const written = new Set(
-      [...nameWords(statement), ...this.promptNames].flatMap((w) => whole(w).slice(0, 1).map((o) => o.term)),
-    );
-    return names.filter((t) => ruled.has(t) && written.has(t));
+    const ruled = new Set(spans.flatMap((c) => wholeTerms(c)));
+    return names.filter((t) => ruled.has(t));
   }
 
   /**
