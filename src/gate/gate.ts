@@ -832,8 +832,18 @@ class PromptGate {
       if (r.out.some((t) => terms.has(t) && !mine.has(t))) continue;
       // The very rule: the prompt's sentence holds nearly all the statement's rare words (a rule
       // of the prompt on the same thing that says something else is what a reminder is for).
-      const all = this.statementMass(terms, text);
-      const held = this.statementMass(new Set([...terms].filter((t) => r.terms.has(t))), text);
+      // Counted by the rare words' weight, or, when every word of it is common here (a rule said in
+      // every session: uv pip), by its words that are not stopwords.
+      // Its decision words (don't, always, 不要) say how, not what: left out.
+      const markers = markerTerms();
+      const what = new Set([...terms].filter((t) => !markers.has(t)));
+      const kept = new Set([...what].filter((t) => r.terms.has(t)));
+      let all = this.statementMass(what, text);
+      let held = this.statementMass(kept, text);
+      if (all === 0) {
+        all = [...what].filter((t) => !isStopword(t)).length;
+        held = [...kept].filter((t) => !isStopword(t)).length;
+      }
       if (all > 0 && held >= SAYS_RULE_SHARE * all) {
         return `the prompt states this rule itself: "${clip(r.text)}"`;
       }

@@ -425,19 +425,24 @@ Deno.test("a phrase the prompt quotes in double quotes is a literal however comm
   );
   const rule = rec("Run the checks first. Don't use `pip`, use `uv pip`.", { id: "literal" });
   const records = [...filler(40), ...chatter, rule];
-  const v = hint(records, 'USE "uv pip"!');
+  const v = hint(records, 'is it "uv pip" here?');
   assert.equal(v.speak, true, `${v.rule}: ${v.detail}`);
   assert.deepEqual(v.hits.map((h) => h.id), ["literal"]);
   // The literal's statement is quoted, not the record's other sentence.
   assert.equal(v.quotes[0]!.statements.map((s) => s.text).join(" "), "Don't use `pip`, use `uv pip`.");
   // Unquoted, the same words are common words: silence.
-  assert.equal(hint(records, "USE uv pip!").speak, false);
+  assert.equal(hint(records, "is it uv pip here?").speak, false);
+  // A prompt saying the rule itself is told nothing by it (issue 27: a repeat).
+  assert.equal(hint(records, 'USE "uv pip"!').rule, "repeat");
   // One word in double quotes is an emphasis as often as a name: no literal.
   const one = rec("Don't use `pip`, use `uv`.", { id: "one" });
-  assert.equal(hint([...filler(40), ...chatter, one], 'USE "uv"!').speak, false);
+  assert.equal(
+    hint([...filler(40), ...chatter, one], 'is it "uv" here?').speak,
+    false,
+  );
   // Quoted either way on either side: a prompt's backticks meet a decision's double quotes.
   const quoted = rec('Don\'t use "pip", use "uv pip".', { id: "quoted" });
-  const w = hint([...filler(40), ...chatter, quoted], "USE `uv pip`!");
+  const w = hint([...filler(40), ...chatter, quoted], "is it `uv pip` here?");
   assert.deepEqual(w.hits.map((h) => h.id), ["quoted"], `${w.rule}: ${w.detail}`);
 });
 

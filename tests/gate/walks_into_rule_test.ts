@@ -244,3 +244,11 @@ Deno.test("a name in passing, and a file every project has, are no rule's topic"
   const claude = [...filler(50), rec("update the CLAUDE.md file and always keep it short", { id: "rule" })];
   assert.equal(hint(claude, "Thanks! Please update CLAUDE.md for current changes").speak, false);
 });
+
+Deno.test("a rule said in every session is still said again by a prompt stating it", () => {
+  // uv and pip in every record: the decision has no rare word left, its words are counted instead.
+  const chatter = Array.from({ length: 60 }, (_, i) => rec(`run uv pip install again for step ${i}`));
+  const records = [...filler(40), ...chatter, rec("Don’t use `pip`, use `uv pip`.", { id: "rule" })];
+  const v = hint(records, 'USE "uv pip"!');
+  assert.equal(v.speak, false, why(v));
+});
