@@ -1172,17 +1172,24 @@ const VALUE = /(?<![\p{L}\d_\-./])\d+(?:[.,]\d+)?(?:\s*[x×]\s*\d+)?\s*[\p{L}%]*
 
 /**
  * Whether a later decision says otherwise than an earlier one: it states a value the earlier did
- * not (15 秒 then 20 秒), both stating values. The same rule said again in other words is no change.
+ * not (15 秒 then 20 秒), both stating values, or it turns down a name the earlier one holds and
+ * did not turn down ("use pnpm" then "use bun, never pnpm"). The same rule said again in other
+ * words, or written down in a note, is no change.
  */
 function saysOtherwise(earlier: GateQuote, later: GateQuote): boolean {
+  const text = (q: GateQuote) => q.statements.map((st) => st.text).join("\n");
   const values = (q: GateQuote) =>
     new Set(
-      [...q.statements.map((st) => st.text).join("\n").normalize("NFKC").toLowerCase().matchAll(VALUE)]
-        .map((m) => m[0].replace(/\s+/g, "")),
+      [...text(q).normalize("NFKC").toLowerCase().matchAll(VALUE)].map((m) => m[0].replace(/\s+/g, "")),
     );
   const a = values(earlier);
   const b = values(later);
-  return a.size > 0 && b.size > 0 && [...b].some((v) => !a.has(v));
+  if (a.size > 0 && b.size > 0 && [...b].some((v) => !a.has(v))) return true;
+  const out = (q: GateQuote) =>
+    new Set(q.statements.flatMap((st) => ruledOut(st.text)).flatMap((c) => wholeTerms(c)));
+  const held = new Set(wholeTerms(text(earlier)));
+  const wasOut = out(earlier);
+  return [...out(later)].some((t) => held.has(t) && !wasOut.has(t));
 }
 
 function isoDay(ms: number): string {
@@ -1252,10 +1259,12 @@ function supersede(
       if (hit.meta.timeMs <= q.hit.meta.timeMs) break;
       const c = onNames(hit, names);
       if (c === null) continue;
+      // Saying the same (the rule again, the note that wrote it down): the earlier stays as it is.
+      if (!saysOtherwise(q, c.quote)) continue;
       latest = c.quote;
       namesOf.set(latest, c.names);
       if (c.spokenAlready) {
-        // Both were to be shown: the younger stays and the older goes.
+        // Both were to be shown and the younger says otherwise: it stays and the older goes.
         spoken.splice(i, 1);
         i--;
       } else {
@@ -1273,12 +1282,12 @@ function supersede(
     if (latest !== q && spoken.indexOf(latest) < 0) continue;
     // The latest says when it changed: the day of the decision before it on the same names, when
     // that one said something else (not the same rule said again).
-    const previous = latest === q
-      ? byAge.filter((h) => h.meta.timeMs < q.hit.meta.timeMs).map((h) => onNames(h, names)?.quote).find((
-        x,
-      ) => x)
-      : q;
-    if (previous === undefined || previous === null) continue;
+    let previous: GateQuote | null = latest === q ? null : q;
+    for (const hit of byAge) {
+      if (previous !== null) break;
+      if (hit.meta.timeMs < latest.hit.meta.timeMs) previous = onNames(hit, names)?.quote ?? null;
+    }
+    if (previous === null) continue;
     if (!saysOtherwise(previous, latest)) continue;
     const marked: GateQuote = { ...latest, changedFrom: previous.hit.meta.timeMs };
     namesOf.set(marked, namesOf.get(latest) ?? []);
