@@ -549,6 +549,8 @@ export const SAYS_RULE_SHARE = 0.6;
 export const CHOICE_SENTENCE_WORDS = 5;
 const CHOICE_OPENING =
   /^\s*(?:(?:only|always|just)\s+)?(?:use|using|stick\s+with|go\s+with|prefer)\b|^\s*(?:只用|统一用|改用|用)/i;
+/** "commit them without co-authors", "w/o co-authors", "不要…": a request carrying its rule along. */
+const WITHOUT = /\bwithout\b|\bw\/o\b|\bsem\b|\bsin\b|\bне\s+\S+|不要|不用|なしで|せずに/i;
 const AT_NAME = /(?:^|\s)@([\w.\-/]+\w)/g;
 /**
  * A file of rules: a Cursor rule (.mdc), the agents' instruction files, or a name that says rules,
@@ -559,15 +561,16 @@ const RULES_FILE =
   /\.mdc$|(?:^|\/)(?:claude|agents|gemini)\.md$|rule|preference|convention|guideline|instruction|style-?guide/i;
 
 /**
- * The prompt's own rules: its sentences that are decisions (a live marker, not a question), or
- * short ones opening with a verb of choice ("use uv pip"), and the files it names by @
+ * The prompt's own rules: its sentences that are decisions (a live marker, not a question), short
+ * ones opening with a verb of choice ("use uv pip"), and requests carrying a rule along ("commit
+ * them without co-authors"), and the files it names by @
  * (@dont-ignore-errors.mdc), each with its terms.
  */
 function promptRules(typed: string, tokenize: (text: string) => readonly string[]): PromptRule[] {
   const out: PromptRule[] = [];
   for (const s of statementsOf(typed).statements) {
     const choice = CHOICE_OPENING.test(s.text) && s.text.trim().split(/\s+/).length <= CHOICE_SENTENCE_WORDS;
-    if (choice || statementDecision(s.text) !== null) {
+    if (choice || WITHOUT.test(s.text) || statementDecision(s.text) !== null) {
       const turnedDown = ruledOut(s.text).flatMap((c) => tokenize(c));
       out.push({ text: s.text, terms: new Set(tokenize(s.text)), invoked: false, out: turnedDown });
     }

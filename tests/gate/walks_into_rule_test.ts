@@ -264,3 +264,10 @@ Deno.test("a rule said in every session is still said again by a prompt stating 
   const v = hint(records, 'USE "uv pip"!');
   assert.equal(v.speak, false, why(v));
 });
+
+Deno.test("a request carrying the rule along says it: 'commit them without co-authors'", () => {
+  const records = [...filler(50), rec("ok, commit these changes, do not add co-authors", { id: "rule" })];
+  const v = hint(records, "if it builds, commit the changes without co-authors");
+  assert.equal(v.speak, false, why(v));
+  assert.match(why(v), /states this rule itself/);
+});
