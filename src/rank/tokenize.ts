@@ -20,7 +20,6 @@
  * words, which are seams between words, for the gate's counting of distinct things.
  */
 
-import { cjkWordBounds, isGrammarChar } from "./cjk_segment.ts";
 import { porterStem } from "./stem.ts";
 
 /** Whatever can say whether a CJK string is a corpus-derived word: the derived set, or an index (Corpus.isCjkWord). */
@@ -170,6 +169,40 @@ export function isAsciiTerm(term: string): boolean {
 export function isCjkTerm(term: string): boolean {
   const cp = term.codePointAt(0);
   return cp !== undefined && isCjkCodePoint(cp);
+}
+
+/*
+ * Words of a CJK run by ICU's dictionary (Intl.Segmenter, built into Deno), for telling a word
+ * of a prompt from a seam between two words (口的 of 接口|的): termOrigins only. The index keeps its
+ * bigrams and corpus-derived words, so nothing stored depends on ICU's version. The segmenter is
+ * made on first use: ICU loads its CJK dictionary then, tens of milliseconds a process pays once
+ * (the warm helper once for all its prompts), and a prompt without CJK never.
+ */
+
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * The UTF-16 offsets where ICU's words of `run` (one CJK run, as tokenize.ts scans it) start,
+ * followed by the run's length: word k is [bounds[k], bounds[k + 1]).
+ */
+export function cjkWordBounds(run: string): number[] {
+  segmenter ??= new Intl.Segmenter("zh", { granularity: "word" });
+  const bounds: number[] = [];
+  for (const s of segmenter.segment(run)) bounds.push(s.index);
+  bounds.push(run.length);
+  return bounds;
+}
+
+/**
+ * Characters of Chinese grammar and the personal pronouns (的, 了, 把, 就, 我…): ICU gives them as
+ * words of one character, and a bigram holding one is a seam, not a word ICU did not know (的超
+ * of 的|超|时, 我把 of 帮|我|把).
+ */
+const GRAMMAR = new Set([..."的了着过是在和把被就也都个吗呢吧啊我你他她它们"]);
+
+/** Whether a character is Chinese grammar (GRAMMAR). */
+export function isGrammarChar(ch: string): boolean {
+  return GRAMMAR.has(ch);
 }
 
 /** Piece kinds in the flat list `scan` returns. */
@@ -508,7 +541,7 @@ export interface TermOrigin {
   readonly word: boolean;
   /**
    * For CJK: the index (in the text) of the ICU word of two characters or more that holds the
-   * term whole (cjk_segment.ts), or -1 when none does.
+   * term whole (cjkWordBounds), or -1 when none does.
    */
   readonly unit: number;
   /**
