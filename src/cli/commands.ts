@@ -1,29 +1,44 @@
 /**
  * The command table: every command declared once, in one row: name, help, options, how it is
- * sandboxed, its loader and its permission rule (the pieces rules share are just below; those of
- * the commands that carry a job are in src/install/jobs.ts). The launcher (./main.ts) parses and
- * dispatches from it, the Worker entry (./worker.ts) loads commands through it, and
- * `permissionsFor` reads the rules. It holds no code of the commands (loaders are literal dynamic
- * imports), so the launcher's module graph (what `hint` starts with) never includes the MCP SDK
- * or the collectors.
+ * sandboxed, its loader and the name of its permission rule (the rules, and `permissionsFor`, are
+ * in ./grants.ts; help is rendered by ./help.ts). The launcher (./main.ts) parses and dispatches
+ * from it, and the Worker entry (./worker.ts) loads commands through it. It holds no code
+ * of the commands (loaders are literal dynamic imports), so the launcher's module graph (what
+ * `hint` starts with) never includes the MCP SDK or the collectors.
  */
 import { AGENTS, andList, orList } from "../agents/registry.ts";
-import { judgeServiceNet } from "../config/config.ts";
-import { dirname, resolvePath } from "../config/paths.ts";
-import { sqliteFiles, storePaths } from "../store/paths.ts";
-import { doctorGrants, installGrants, KEEP_BACKUPS, scheduleGrants } from "../install/jobs.ts";
-import { NO_PERMISSIONS, type PermissionSet } from "../sandbox/permissions.ts";
-import { callLogPath, listenAddress, tokenFilePath } from "../serve/listen.ts";
-import { type OptionSpecs, stringOption } from "../plan/args.ts";
-import { MAIN_MODULE, warmFolderOf } from "../warm/wire.ts";
-import {
-  type CommandModule,
-  type CommandPlan,
-  type PlanSpec,
-  sessionPaths,
-  transcriptRoots,
-} from "../plan/plan.ts";
-import { troublePath, troubleTempPath } from "../gate/health.ts";
+import { KEEP_BACKUPS } from "../install/jobs.ts";
+import { dirname } from "../config/paths.ts";
+import { storePaths } from "../store/paths.ts";
+import { DEFAULT_BIND, DEFAULT_PORT } from "../serve/listen.ts";
+import { type OptionSpecs, type ParsedArgs, stringOption } from "../plan/args.ts";
+import type { CommandModule, CommandPlan, PlanSpec } from "../plan/plan.ts";
+import { warmFolderOf } from "../warm/wire.ts";
+
+/** The permission rules ./grants.ts holds, one per kind of command. */
+export type GrantRule =
+  | "none"
+  | "collect"
+  | "recall"
+  | "replay"
+  | "query"
+  | "mcp"
+  | "serve"
+  | "compact build"
+  | "compact judge"
+  | "compact verify"
+  | "warm serve"
+  | "warm client"
+  | "compaction hook"
+  | "install"
+  | "schedule"
+  | "doctor"
+  | "sandbox-probe"
+  | "archive read"
+  | "archive edit"
+  | "remember"
+  | "import"
+  | "report";
 
 export interface CommandSpec extends PlanSpec {
   readonly summary: string;
@@ -33,8 +48,12 @@ export interface CommandSpec extends PlanSpec {
   readonly listed: boolean;
   /** The command's code. A literal `import()`: deno compile bundles what it can see. */
   readonly load: () => Promise<CommandModule>;
-  /** The least Deno permissions its Worker needs under a plan (pure). */
-  readonly permissions: (plan: CommandPlan) => PermissionSet;
+  /**
+   * Its permission rule, by name: the least Deno permissions its Worker needs under a plan
+   * (./grants.ts, pure). Named, not imported, so the table (on the per-prompt hint path) does
+   * not load the rules.
+   */
+  readonly permissions: GrantRule;
   /** The launcher reads stdin into the plan: the hook input names the files it may read. */
   readonly stdinInPlan?: boolean;
   /** Runs in the launcher before the Worker starts (what the narrowed Worker cannot do). */
@@ -44,176 +63,33 @@ export interface CommandSpec extends PlanSpec {
    * any other code as a verdict (exit 2 blocks).
    */
   readonly exitsZero?: true;
+  /**
+   * Whose row the launcher confines the run by, when not this one's own (sandbox-probe: the
+   * probed command's sandbox mode and permission rule).
+   */
+  readonly runsAs?: (args: ParsedArgs) => string;
 }
 
-/** For commands that read and write nothing beyond what they opened before revoking. */
-const NOTHING = (): PermissionSet => NO_PERMISSIONS;
+/** Help lines are wrapped at this width (the hand-written ones stay within it too). */
+export const HELP_WIDTH = 85;
 
-// ---- pieces the rows' permission rules share (pure: from the plan alone)
-
-/** serve's defaults as SECURITY.md states them; tests/serve/listen_test.ts holds serve to them. */
-export const DEFAULT_SERVE_PORT = 8933;
-export const DEFAULT_SERVE_BIND = "127.0.0.1";
-
-/** What a reader of the archive opens: the database (and SQLite's files beside it) and the segments. */
-function recordsFiles(records: string): string[] {
-  const p = storePaths(records);
-  return [...sqliteFiles(p.db), p.segments, p.legacy.records];
+/** Words joined into lines of at most HELP_WIDTH characters. */
+export function wrap(text: string): string {
+  return wrapTo(text, HELP_WIDTH);
 }
 
-/**
- * What collect writes: the archive (database, segments, lock) and the files of an older
- * verdict's archive it migrates (renamed to `.migrated`, index and state removed).
- */
-function collectWrites(records: string): string[] {
-  const p = storePaths(records);
-  const legacy = p.legacy;
-  return [
-    ...sqliteFiles(p.db),
-    p.segments,
-    p.lock,
-    legacy.records,
-    `${legacy.records}.migrated`,
-    legacy.index,
-    legacy.state,
-    legacy.lock,
-  ];
-}
-
-/**
- * What a change by hand (forget, retract, mute, remember, import) reads and writes: the archive's
- * own files and its lock, nothing else.
- */
-function archiveEdits(records: string): string[] {
-  const p = storePaths(records);
-  return [...sqliteFiles(p.db), p.segments, p.lock];
-}
-
-/** The rule of a command that changes only the archive. */
-function archiveEditGrants(plan: CommandPlan): PermissionSet {
-  const files = archiveEdits(plan.paths.records);
-  return { read: files, write: files, net: [], run: [] };
-}
-
-function formatHostPort(host: string, port: number): string {
-  return host.includes(":") && !host.startsWith("[") ? `[${host}]:${port}` : `${host}:${port}`;
-}
-
-/** Read grants shared by the look-up commands: records, index, and the roots quotes come from. */
-function lookupReads(plan: CommandPlan): string[] {
-  const entities = stringOption(plan.args, "entities") ?? plan.config.entities;
-  return [
-    ...recordsFiles(plan.paths.records),
-    ...transcriptRoots(plan.roots),
-    ...plan.roots.docs,
-    ...(entities ? [entities] : []),
-  ];
-}
-
-/** The file an option names, unless it is "-" (stdin) or absent. */
-function optionalFile(plan: CommandPlan, name: string): string[] {
-  const v = stringOption(plan.args, name);
-  return v && v !== "-" ? [v] : [];
-}
-
-/** mcp and serve: look-ups, the call log, and (serve) exactly the address it binds. */
-function serverGrants(plan: CommandPlan, serving: boolean): PermissionSet {
-  const callLog = callLogPath(plan.env, plan.cwd, plan.paths.home);
-  const request = {
-    bind: stringOption(plan.args, "bind"),
-    port: stringOption(plan.args, "port"),
-    tokenFile: stringOption(plan.args, "token-file"),
-    env: plan.env,
-    cwd: plan.cwd,
-    home: plan.paths.home,
-  };
-  // The same resolution serve itself uses: the grant is exactly the address it binds, none
-  // for malformed flags (serve then refuses) or --print-addr (nothing listens).
-  const token = serving ? tokenFilePath(request) : null;
-  const listen = serving && !plan.args.options["print-addr"] ? listenAddress(request) : null;
-  return {
-    read: [...lookupReads(plan), ...(token ? [token] : [])],
-    write: callLog ? [callLog] : [],
-    net: [
-      ...(listen ? [formatHostPort(listen.host, listen.port)] : []),
-      ...judgeServiceNet(plan.config),
-    ],
-    // Compaction tools build snapshots from transcripts under the roots (git status).
-    run: ["git"],
-  };
-}
-
-/**
- * Where the warm helper listens: loopback, on a port the system picks (port 0: this grant allows
- * no other); the helper gives the permission up once it listens. Its clients (the per-prompt
- * hook, `warm status`, `warm stop`) read the port from its address file, so their grant is the
- * loopback address, any port.
- */
-export const WARM_LISTEN_NET = "127.0.0.1:0";
-export const WARM_CLIENT_NET = "127.0.0.1";
-
-/**
- * `warm serve`: what the hint reads (config, archive, entity list, ledgers), its own folder,
- * and the executable and main module (its build identity). Writes only the ledgers (the cooldown
- * ledgers and the hook trouble ledger) and its folder; net only to listen on a loopback port;
- * runs nothing.
- */
-function warmServeGrants(plan: CommandPlan): PermissionSet {
-  const folder = warmFolderOf(plan.paths.stateDir);
-  const ledgers = `${plan.paths.stateDir}/seen`;
-  const trouble = troublePath(plan.paths.stateDir);
-  const troubleFiles = [trouble, troubleTempPath(trouble)];
-  return {
-    read: [
-      plan.paths.config,
-      ...recordsFiles(plan.paths.records),
-      ...(plan.config.entities ? [plan.config.entities] : []),
-      ledgers,
-      ...troubleFiles,
-      folder,
-      ...buildFiles(),
-    ],
-    write: [ledgers, ...troubleFiles, folder],
-    net: [WARM_LISTEN_NET],
-    run: [],
-    sys: ["uid"],
-  };
-}
-
-/** `warm status` / `warm stop`: the helper's folder (its address file), loopback, the build identity's files, the trouble ledger. */
-function warmClientGrants(plan: CommandPlan): PermissionSet {
-  const folder = warmFolderOf(plan.paths.stateDir);
-  return {
-    // The hook's trouble ledger too: status reports the last day's counts.
-    read: [folder, ...buildFiles(), troublePath(plan.paths.stateDir)],
-    write: [],
-    net: [WARM_CLIENT_NET],
-    run: [],
-    sys: ["uid"],
-  };
-}
-
-/** The files the build identity stats (src/warm/wire.ts buildIdentity): the executable and main.ts. */
-function buildFiles(): string[] {
-  return [
-    Deno.execPath(),
-    ...(MAIN_MODULE.protocol === "file:" ? [decodeURIComponent(MAIN_MODULE.pathname)] : []),
-  ];
-}
-
-/** The compaction hooks: the transcript and cwd the hook input names, and verdict's state. */
-function compactionHookGrants(plan: CommandPlan): PermissionSet {
-  const hook = plan.hookInput;
-  return {
-    read: [
-      ...(hook?.transcript ? [hook.transcript] : []),
-      ...(hook?.cwd ? [hook.cwd] : []),
-      plan.paths.stateDir,
-    ],
-    write: [plan.paths.stateDir],
-    net: judgeServiceNet(plan.config),
-    run: ["git"],
-  };
+/** Words joined into lines of at most `width` characters (a longer word has a line of its own). */
+export function wrapTo(text: string, width: number): string {
+  const lines: string[] = [];
+  let line = "";
+  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
+    if (line !== "" && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else line = line === "" ? word : `${line} ${word}`;
+  }
+  if (line !== "") lines.push(line);
+  return lines.join("\n");
 }
 
 const CONFIG = {
@@ -243,23 +119,6 @@ const AS_OF = {
 const TOP = (fallback: number) => ({
   top: { kind: "string", value: "N", description: `how many quotes at most (default ${fallback})` },
 } as const);
-
-/** Help lines are wrapped at this width (the hand-written ones stay within it too). */
-const HELP_WIDTH = 85;
-
-/** Words joined into lines of at most HELP_WIDTH characters. */
-function wrap(text: string): string {
-  const lines: string[] = [];
-  let line = "";
-  for (const word of text.split(/\s+/).filter((w) => w !== "")) {
-    if (line !== "" && line.length + 1 + word.length > HELP_WIDTH) {
-      lines.push(line);
-      line = word;
-    } else line = line === "" ? word : `${line} ${word}`;
-  }
-  if (line !== "") lines.push(line);
-  return lines.join("\n");
-}
 
 /** `--<id>` for every registered agent: install and uninstall wire only those named. */
 function agentFlags(describe: (a: (typeof AGENTS)[number]) => string): OptionSpecs {
@@ -355,24 +214,7 @@ export".`,
     },
     sandbox: "worker",
     load: () => import("./cmd/collect.ts"),
-    permissions: (plan) => {
-      const needsGit = plan.roots.gitRepos.length > 0 || plan.roots.docs.length > 0;
-      return {
-        read: [
-          // Every registered agent's session roots (directories and single files).
-          ...sessionPaths(plan.roots),
-          ...plan.roots.docs,
-          ...plan.roots.gitRepos,
-          // Deno's rename needs read access to both names.
-          ...collectWrites(plan.paths.records),
-          // Decisions added by hand (verdict remember), read like a doc.
-          storePaths(plan.paths.records).remembered,
-        ],
-        write: collectWrites(plan.paths.records),
-        net: [],
-        run: needsGit ? ["git"] : [],
-      };
-    },
+    permissions: "collect",
     // The sandboxed collect may write only its own files, not create their folder.
     prepare: async (plan) => {
       await Deno.mkdir(dirname(plan.paths.records), { recursive: true, mode: 0o700 });
@@ -393,7 +235,7 @@ holding a credential (an archive older than a rule may) is withheld and counted.
     options: { ...RECORDS, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/export.ts"),
-    permissions: (plan) => ({ read: recordsFiles(plan.paths.records), write: [], net: [], run: [] }),
+    permissions: "archive read",
     listed: true,
   },
   {
@@ -413,7 +255,7 @@ Reads only.`,
     options: { ...JSON_OUT, ...RECORDS, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/show.ts"),
-    permissions: (plan) => ({ read: recordsFiles(plan.paths.records), write: [], net: [], run: [] }),
+    permissions: "archive read",
     listed: true,
   },
   {
@@ -444,7 +286,7 @@ them and asks first; with no terminal to ask on it refuses unless --yes is given
     },
     sandbox: "worker",
     load: () => import("./cmd/forget.ts"),
-    permissions: archiveEditGrants,
+    permissions: "archive edit",
     listed: true,
   },
   {
@@ -469,7 +311,7 @@ that it no longer holds. recall, query and decisions still find it, marked. Undo
     },
     sandbox: "worker",
     load: () => import("./cmd/mark.ts"),
-    permissions: archiveEditGrants,
+    permissions: "archive edit",
     listed: true,
   },
   {
@@ -483,7 +325,7 @@ The record is current again. An id that is not retracted is an error (exit 3).`,
     options: { ...JSON_OUT, ...RECORDS, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/mark.ts"),
-    permissions: archiveEditGrants,
+    permissions: "archive edit",
     listed: true,
   },
   {
@@ -507,7 +349,7 @@ archive.`,
     },
     sandbox: "worker",
     load: () => import("./cmd/mark.ts"),
-    permissions: archiveEditGrants,
+    permissions: "archive edit",
     listed: true,
   },
   {
@@ -528,7 +370,7 @@ is not muted is an error (exit 3).`,
     },
     sandbox: "worker",
     load: () => import("./cmd/mark.ts"),
-    permissions: archiveEditGrants,
+    permissions: "archive edit",
     listed: true,
   },
   {
@@ -564,13 +406,7 @@ is refused (exit 3). Writes only the archive and remembered.md.`,
     },
     sandbox: "worker",
     load: () => import("./cmd/remember.ts"),
-    permissions: (plan) => {
-      const remembered = storePaths(plan.paths.records).remembered;
-      // remembered.md is replaced through its temp file (src/fsutil/atomic.ts tempPathFor, not
-      // imported: this table is on the per-prompt hint path).
-      const files = [...archiveEdits(plan.paths.records), remembered, `${remembered}.tmp`];
-      return { read: files, write: files, net: [], run: [] };
-    },
+    permissions: "remember",
     // The sandboxed command may write only its own files, not create their folder.
     prepare: async (plan) => {
       await Deno.mkdir(storePaths(plan.paths.records).segments, { recursive: true, mode: 0o700 });
@@ -609,7 +445,7 @@ repository; --json the same as one object. Reads only.`,
     },
     sandbox: "worker",
     load: () => import("./cmd/decisions.ts"),
-    permissions: (plan) => ({ read: recordsFiles(plan.paths.records), write: [], net: [], run: [] }),
+    permissions: "archive read",
     listed: true,
   },
   {
@@ -629,11 +465,7 @@ Writes only the archive.`,
     options: { ...JSON_OUT, ...RECORDS, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/import.ts"),
-    permissions: (plan) => {
-      const files = archiveEdits(plan.paths.records);
-      const file = plan.args.positionals[0];
-      return { read: [...files, ...(file ? [file] : [])], write: files, net: [], run: [] };
-    },
+    permissions: "import",
     // The sandboxed command may write only its own files, not create their folder.
     prepare: async (plan) => {
       await Deno.mkdir(storePaths(plan.paths.records).segments, { recursive: true, mode: 0o700 });
@@ -668,21 +500,7 @@ listed). Writes only FILE.`,
     sandbox: "worker",
     load: () => import("./cmd/report.ts"),
     // The archive and the entity list; writes the page, through its temp file (src/fsutil/atomic.ts).
-    permissions: (plan) => {
-      const html = stringOption(plan.args, "html");
-      const file = html === undefined ? [] : [resolvePath(html, plan.cwd, plan.paths.home)];
-      const writes = file.flatMap((f) => [f, `${f}.tmp`]);
-      return {
-        read: [
-          ...recordsFiles(plan.paths.records),
-          ...(plan.config.entities ? [plan.config.entities] : []),
-          ...writes,
-        ],
-        write: writes,
-        net: [],
-        run: [],
-      };
-    },
+    permissions: "report",
     listed: true,
   },
   {
@@ -713,7 +531,7 @@ or $VERDICT_SEEN; an empty value disables it; default: one ledger per session un
     },
     sandbox: "revoke",
     load: () => import("./cmd/hint.ts"),
-    permissions: NOTHING,
+    permissions: "none",
     listed: true,
   },
   {
@@ -742,7 +560,7 @@ ${WINDOW_HELP}`,
     options: { ...RECORDS, ...TOP(5), ...WINDOW, ...JSON_OUT, ...AS_OF, ...EXPLAIN, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/recall.ts"),
-    permissions: (plan) => ({ read: lookupReads(plan), write: [], net: [], run: [] }),
+    permissions: "recall",
     listed: true,
   },
   {
@@ -797,13 +615,7 @@ earlier prompts). Nothing is written, not even the cooldown ledger.`,
     },
     sandbox: "worker",
     load: () => import("./cmd/replay.ts"),
-    // The archive (every record; quotes are the stored text) and the entity list.
-    permissions: (plan) => ({
-      read: [...recordsFiles(plan.paths.records), ...(plan.config.entities ? [plan.config.entities] : [])],
-      write: [],
-      net: [],
-      run: [],
-    }),
+    permissions: "replay",
     listed: true,
   },
   {
@@ -843,12 +655,7 @@ ${WINDOW_HELP}`,
     },
     sandbox: "worker",
     load: () => import("./cmd/query.ts"),
-    permissions: (plan) => ({
-      read: [...lookupReads(plan), ...optionalFile(plan, "live-transcript")],
-      write: [],
-      net: [],
-      run: [],
-    }),
+    permissions: "query",
     listed: true,
   },
   {
@@ -862,7 +669,7 @@ Speaks MCP on stdin/stdout; diagnostics go to stderr.`,
     options: { ...RECORDS, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/mcp.ts"),
-    permissions: (plan) => serverGrants(plan, false),
+    permissions: "mcp",
     listed: true,
   },
   {
@@ -875,14 +682,14 @@ Speaks MCP on stdin/stdout; diagnostics go to stderr.`,
   verdict serve --port 9000
   verdict serve --token-file ~/.config/verdict/token
 
-POST /mcp (Streamable HTTP) and GET /healthz. Defaults: --bind 127.0.0.1
-($VERDICT_MCP_BIND), --port 8933. The bind must be 127.0.0.1, localhost or ::1 (verdict's
+POST /mcp (Streamable HTTP) and GET /healthz. Defaults: --bind ${DEFAULT_BIND}
+($VERDICT_MCP_BIND), --port ${DEFAULT_PORT}. The bind must be 127.0.0.1, localhost or ::1 (verdict's
 network permission holds these alone). --token-file ($VERDICT_MCP_TOKEN_FILE, mode 0600 or
 stricter) makes every request carry the token. Requests with an Origin header are refused.`,
     options: {
       ...RECORDS,
-      bind: { kind: "string", value: "ADDR", description: "address to listen on (default 127.0.0.1)" },
-      port: { kind: "string", value: "N", description: "port to listen on (default 8933)" },
+      bind: { kind: "string", value: "ADDR", description: `address to listen on (default ${DEFAULT_BIND})` },
+      port: { kind: "string", value: "N", description: `port to listen on (default ${DEFAULT_PORT})` },
       "token-file": { kind: "string", value: "FILE", description: "bearer token file (mode 0600)" },
       "print-addr": { kind: "boolean", description: "print the address serve listens on, and exit" },
       ...JSON_OUT,
@@ -890,7 +697,7 @@ stricter) makes every request carry the token. Requests with an Origin header ar
     },
     sandbox: "worker",
     load: () => import("./cmd/serve.ts"),
-    permissions: (plan) => serverGrants(plan, true),
+    permissions: "serve",
     listed: true,
   },
   {
@@ -922,15 +729,7 @@ input (a forbidden key, an unknown field).`,
     },
     sandbox: "worker",
     load: () => import("./cmd/compact_build.ts"),
-    permissions: (plan) => {
-      const cwd = stringOption(plan.args, "cwd");
-      return {
-        read: [...optionalFile(plan, "transcript"), ...optionalFile(plan, "summary"), ...(cwd ? [cwd] : [])],
-        write: [],
-        net: [],
-        run: ["git"],
-      };
-    },
+    permissions: "compact build",
     listed: true,
   },
   {
@@ -952,12 +751,7 @@ loopback service (judge.service_url) is asked, else wait. wait is never permissi
     },
     sandbox: "worker",
     load: () => import("./cmd/compact_judge.ts"),
-    permissions: (plan) => ({
-      read: optionalFile(plan, "snapshot"),
-      write: [],
-      net: judgeServiceNet(plan.config),
-      run: [],
-    }),
+    permissions: "compact judge",
     listed: true,
   },
   {
@@ -980,16 +774,7 @@ safe_to_compact; 2 when a case's state is over budget; 3 for a bad or one-label 
     },
     sandbox: "worker",
     load: () => import("./cmd/compact_verify.ts"),
-    permissions: (plan) => {
-      const corpus = stringOption(plan.args, "corpus");
-      // Transcript cases name files beside the corpus.
-      return {
-        read: corpus ? [corpus, dirname(corpus)] : [],
-        write: [],
-        net: judgeServiceNet(plan.config),
-        run: ["git"],
-      };
-    },
+    permissions: "compact verify",
     listed: true,
   },
   {
@@ -1007,7 +792,7 @@ past its deadline. install writes the --agent of each agent it wires.`,
     options: { ...AGENT_OPTION, ...CONFIG },
     sandbox: "revoke",
     load: () => import("./cmd/hook_user_prompt.ts"),
-    permissions: NOTHING,
+    permissions: "none",
     exitsZero: true,
     listed: true,
   },
@@ -1029,7 +814,7 @@ VERDICT_WARM_LOG=1 makes it say on stderr why it ended.`,
     options: {},
     sandbox: "worker",
     load: () => import("./cmd/warm.ts"),
-    permissions: warmServeGrants,
+    permissions: "warm serve",
     // The Worker may write only inside its folder, not create it (a folder that exists, whatever
     // it is, is left as it is: the helper checks it and refuses an unsafe one).
     prepare: async (plan) => {
@@ -1050,7 +835,7 @@ prompts answered and whether it is this build's. Exit 0 when one runs, 1 when no
     options: {},
     sandbox: "worker",
     load: () => import("./cmd/warm.ts"),
-    permissions: warmClientGrants,
+    permissions: "warm client",
     listed: true,
   },
   {
@@ -1067,7 +852,7 @@ To keep it from starting again: VERDICT_WARM=off in the agent's environment, or
     options: {},
     sandbox: "worker",
     load: () => import("./cmd/warm.ts"),
-    permissions: warmClientGrants,
+    permissions: "warm client",
     listed: true,
   },
   {
@@ -1088,7 +873,7 @@ docs/compaction.md.`,
     options: { ...AGENT_OPTION, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/hook_pre_compact.ts"),
-    permissions: compactionHookGrants,
+    permissions: "compaction hook",
     stdinInPlan: true,
     exitsZero: true,
     listed: true,
@@ -1105,7 +890,7 @@ is no handoff. See docs/compaction.md.`,
     options: { ...AGENT_OPTION, ...CONFIG },
     sandbox: "worker",
     load: () => import("./cmd/hook_session_start.ts"),
-    permissions: compactionHookGrants,
+    permissions: "compaction hook",
     stdinInPlan: true,
     exitsZero: true,
     listed: true,
@@ -1150,7 +935,7 @@ agents meanwhile. See docs/install.md.`,
     // (src/cli/cmd/install.ts).
     sandbox: "none",
     load: () => import("./cmd/install.ts"),
-    permissions: (plan) => installGrants(plan.args.options),
+    permissions: "install",
     listed: true,
   },
   {
@@ -1179,7 +964,7 @@ With no agent flag, every agent.`,
     // Like install.
     sandbox: "none",
     load: () => import("./cmd/uninstall.ts"),
-    permissions: (plan) => installGrants(plan.args.options),
+    permissions: "install",
     listed: true,
   },
   {
@@ -1213,7 +998,7 @@ writes). Exit 4 when the files are written but the timer could not be activated.
     // that may write only the scheduler's files and run only systemctl or launchctl.
     sandbox: "revoke",
     load: () => import("./cmd/schedule.ts"),
-    permissions: (plan) => scheduleGrants(plan.args.options),
+    permissions: "schedule",
     listed: true,
   },
   {
@@ -1232,7 +1017,7 @@ Disables the timer (or unloads the agent) and deletes the files schedule install
     // Needs no config (status reads the interval from the installed files); runs in its own Worker.
     sandbox: "none",
     load: () => import("./cmd/schedule.ts"),
-    permissions: (plan) => scheduleGrants(plan.args.options),
+    permissions: "schedule",
     listed: true,
   },
   {
@@ -1254,7 +1039,7 @@ kind.`,
     // Needs no config (status reads the interval from the installed files); runs in its own Worker.
     sandbox: "none",
     load: () => import("./cmd/schedule.ts"),
-    permissions: (plan) => scheduleGrants(plan.args.options),
+    permissions: "schedule",
     listed: true,
   },
   {
@@ -1278,7 +1063,7 @@ ${
     // Worker that may read exactly the paths they look at (src/cli/cmd/doctor.ts).
     sandbox: "none",
     load: () => import("./cmd/doctor.ts"),
-    permissions: (plan) => doctorGrants(plan.args.options),
+    permissions: "doctor",
     listed: true,
   },
   {
@@ -1289,7 +1074,7 @@ ${
     options: {},
     sandbox: "none",
     load: () => import("./cmd/version.ts"),
-    permissions: NOTHING,
+    permissions: "none",
     listed: true,
   },
   {
@@ -1308,11 +1093,8 @@ the read went through (the sandbox is broken).`,
     },
     sandbox: "worker",
     load: () => import("./cmd/sandbox_probe.ts"),
-    // The probed command's own rule (none for probing the probe).
-    permissions: (plan) => {
-      const as = stringOption(plan.args, "as") ?? "collect";
-      return as === "sandbox-probe" ? NO_PERMISSIONS : permissionsFor(as, plan);
-    },
+    runsAs: (args) => stringOption(args, "as") ?? "collect",
+    permissions: "sandbox-probe",
     listed: false,
   },
 ];
@@ -1323,58 +1105,7 @@ export function findCommand(name: string): CommandSpec | undefined {
   return BY_NAME.get(name);
 }
 
-/** The permissions of `command` under `plan` (its row's rule; none for an unknown name). */
-export function permissionsFor(command: string, plan: CommandPlan): PermissionSet {
-  return findCommand(command)?.permissions(plan) ?? NO_PERMISSIONS;
-}
-
 /** Group words that take a sub-command ("compact build"). */
 export const GROUPS = new Set(
   COMMANDS.filter((c) => c.name.includes(" ")).map((c) => c.name.split(" ")[0]!),
 );
-
-export function renderOptions(specs: OptionSpecs): string {
-  const rows = Object.entries(specs).map(([name, spec]) => {
-    const left = `  --${name}${spec.kind === "boolean" ? "" : ` ${spec.value ?? "VALUE"}`}${
-      spec.kind === "strings" ? "..." : ""
-    }`;
-    return [left, spec.description] as const;
-  });
-  const width = Math.max(0, ...rows.map(([l]) => l.length)) + 2;
-  return rows.map(([l, d]) => l.padEnd(width) + d).join("\n");
-}
-
-export function commandHelp(spec: CommandSpec): string {
-  const parts = [`verdict ${spec.name} — ${spec.summary}`, "", `Usage: ${spec.usage}`];
-  if (Object.keys(spec.options).length > 0) parts.push("", "Options:", renderOptions(spec.options));
-  if (spec.help) parts.push("", spec.help);
-  return parts.join("\n") + "\n";
-}
-
-export function mainHelp(version: string): string {
-  const listed = COMMANDS.filter((c) => c.listed);
-  const width = Math.max(...listed.map((c) => c.name.length)) + 4;
-  return `verdict ${version} — local memory for coding agents
-
-${
-    wrap(
-      `Recalls what you already decided in earlier ${
-        andList(AGENT_LABELS)
-      } sessions (BM25, weights and a gate; no model; nothing leaves the machine), and judges ` +
-        "before a context compaction whether the session holds unlanded work.",
-    )
-  }
-
-Usage: verdict <command> [options]
-
-Commands:
-${listed.map((c) => `  ${c.name.padEnd(width)}${c.summary}`).join("\n")}
-
-First run:
-  verdict collect && verdict recall "what did we decide about backups"
-
-Run "verdict <command> --help" for a command's options. Exit status: 0 ok, 1 a finding
-(verify let a lost case through; doctor found a problem), 2 compaction state over budget,
-3 usage, configuration or input error, 4 a file or permission failure.
-`;
-}

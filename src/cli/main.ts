@@ -5,9 +5,9 @@
  * row's permission rule (./run_confined.ts). Nothing here prints except help and error reports.
  */
 import denoJson from "../../deno.json" with { type: "json" };
-import { parseArgs, stringOption } from "../plan/args.ts";
+import { parseArgs } from "../plan/args.ts";
 import { buildPlan } from "../plan/build_plan.ts";
-import { commandHelp, COMMANDS, type CommandSpec, findCommand, GROUPS, mainHelp } from "./commands.ts";
+import { COMMANDS, type CommandSpec, findCommand, GROUPS } from "./commands.ts";
 import { describeError, EXIT, UsageError } from "../errors.ts";
 import { processIO, readStdinCapped } from "../plan/io.ts";
 import type { Env } from "../config/paths.ts";
@@ -59,14 +59,14 @@ async function dispatch(argv: readonly string[], env: Env, cwd: string): Promise
     const topic = argv[0] === "help" ? argv.slice(1) : [];
     if (topic.length > 0) {
       const { spec } = resolveCommand(topic);
-      await io.stdout(commandHelp(spec));
-    } else await io.stdout(mainHelp(VERSION));
+      await io.stdout((await import("./help.ts")).commandHelp(spec));
+    } else await io.stdout((await import("./help.ts")).mainHelp(VERSION));
     return EXIT.ok;
   }
   if (argv[0] === "--version") argv = ["version"];
   const { spec, rest } = resolveCommand(argv);
   if (rest.includes("--help") || rest.includes("-h")) {
-    await io.stdout(commandHelp(spec));
+    await io.stdout((await import("./help.ts")).commandHelp(spec));
     return EXIT.ok;
   }
   const args = parseArgs(rest, spec.options, spec.name);
@@ -84,7 +84,7 @@ async function dispatch(argv: readonly string[], env: Env, cwd: string): Promise
   }
   const plan = await buildPlan(spec, args, env, cwd, stdin);
   await spec.prepare?.(plan);
-  const as = spec.name === "sandbox-probe" ? stringOption(args, "as") ?? "collect" : spec.name;
+  const as = spec.runsAs?.(args) ?? spec.name;
   const asSpec = findCommand(as);
   if (!asSpec) throw new UsageError(`Unknown command "${as}" for --as`, 'try "--as collect"');
   if (asSpec.sandbox === "revoke") {

@@ -4,7 +4,8 @@
  * "worker" commands and by the commands that pin their plan first (install, doctor, schedule).
  */
 import { runInWorker } from "../sandbox/launch.ts";
-import { findCommand, permissionsFor } from "./commands.ts";
+import { findCommand } from "./commands.ts";
+import { permissionsFor } from "./grants.ts";
 import type { CommandPlan } from "../plan/plan.ts";
 import type { CommandRequest } from "./worker.ts";
 

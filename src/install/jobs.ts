@@ -1,19 +1,17 @@
 /**
  * Jobs: what a command's launcher side worked out (the clock, real paths, the binary) for the
  * side that runs in the narrowed Worker, and the exact paths each job may touch. A job travels
- * inside the plan as one internal option, so the permission rules (src/cli/commands.ts)
- * grants exactly the paths it names. Users cannot set it: the argument parser refuses options a
+ * inside the plan as one internal option, so the permission rules (src/cli/grants.ts)
+ * grant exactly the paths it names. Users cannot set it: the argument parser refuses options a
  * command does not declare.
  *
- * This module is imported by the launcher's command table (its rows' permission rules are the
- * `*Grants` functions at the end), so it stays light: types and path arithmetic only (type
- * imports are erased).
+ * This module is imported by the launcher's permission rules (src/cli/grants.ts), so it stays
+ * light: types and path arithmetic only (type imports are erased).
  */
 import type { Check } from "../hostfile/checks.ts";
 import type { DoctorAgent } from "../agents/agent.ts";
 import { sqliteFiles } from "../store/paths.ts";
 import { tempPathFor } from "../fsutil/atomic.ts";
-import { NO_PERMISSIONS, type PermissionSet } from "../sandbox/permissions.ts";
 import type { SchedulePlan, Scheduler } from "./schedule.ts";
 
 export const JOB_OPTION = "_job";
@@ -164,27 +162,4 @@ export function doctorReads(job: DoctorJob): string[] {
 /** The only program doctor runs: this one, for the sandbox probe. */
 export function doctorRuns(job: DoctorJob): string[] {
   return job.probe ? [job.probe.argv[0]!] : [];
-}
-
-// ---- permission rules (the command table's rows for these commands)
-
-/** install and uninstall: exactly the host files, their temp siblings and backups; no run, no net. */
-export function installGrants(options: Readonly<Record<string, unknown>>): PermissionSet {
-  const job = decodeJob<InstallJob>(options);
-  const files = job ? installJobPaths(job) : [];
-  return { read: files, write: job?.dryRun ? [] : files, net: [], run: [] };
-}
-
-/** schedule: its files; systemctl or launchctl only (cron and schtasks lines are only printed). */
-export function scheduleGrants(options: Readonly<Record<string, unknown>>): PermissionSet {
-  const job = decodeJob<ScheduleJob>(options);
-  if (!job) return NO_PERMISSIONS;
-  return { read: scheduleJobReads(job), write: scheduleJobWrites(job), net: [], run: scheduleJobRuns(job) };
-}
-
-/** doctor: what the checks look at; runs only this program (the sandbox probe). */
-export function doctorGrants(options: Readonly<Record<string, unknown>>): PermissionSet {
-  const job = decodeJob<DoctorJob>(options);
-  if (!job) return NO_PERMISSIONS;
-  return { read: doctorReads(job), write: [], net: [], run: doctorRuns(job) };
 }

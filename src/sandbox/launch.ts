@@ -7,6 +7,7 @@
  */
 import { EXIT, signalExit } from "../errors.ts";
 import { type PermissionSet, workerPermissions } from "./permissions.ts";
+import { revokeAll } from "./revoke.ts";
 
 /** What the launcher sends: the request once, then `go` (or `stop` on a signal). */
 export type LauncherMessage<Request> =
@@ -28,9 +29,6 @@ export const STOP_GRACE_MS = 2000;
  */
 export type WorkerReply = { readonly ready: true } | { readonly exitCode: number };
 
-/** Permission classes the launcher gives up once its Worker is running. */
-const LAUNCHER_REVOCABLE = ["read", "write", "net", "run", "env", "sys", "ffi"] as const;
-
 export interface RunOptions {
   /** Say nothing when a signal ends the Worker (a hook must stay silent). */
   readonly silentStop?: boolean;
@@ -51,7 +49,8 @@ export async function runInWorker<Request>(
   const done = new Promise<number>((resolve) => {
     worker.onmessage = async (e: MessageEvent<WorkerReply>) => {
       if ("ready" in e.data) {
-        for (const name of LAUNCHER_REVOCABLE) await Deno.permissions.revoke({ name });
+        // The launcher gives up every permission class once its Worker is running.
+        await revokeAll();
         worker.postMessage({ go: true } satisfies LauncherMessage<Request>);
       } else resolve(e.data.exitCode);
     };

@@ -1,12 +1,13 @@
 /**
  * Where `verdict serve` listens, and the refusals that come before listening. Pure: flags and
- * the environment snapshot in, settings out. The permission rules (src/cli/commands.ts)
+ * the environment snapshot in, settings out. The permission rules (src/cli/grants.ts)
  * use `listenAddress` so the Worker's net grant is exactly the address serve binds.
  */
 import { type Env, resolvePath } from "../config/paths.ts";
 import { UsageError } from "../errors.ts";
 import { isGrantedLoopback } from "../config/config.ts";
 
+/** serve's defaults as SECURITY.md states them; `verdict serve --help` prints these. */
 export const DEFAULT_BIND = "127.0.0.1";
 export const DEFAULT_PORT = 8933;
 

@@ -15,7 +15,7 @@ import { parseArgs } from "../../src/plan/args.ts";
 import { buildPlan } from "../../src/cli/main.ts";
 import { asRecord, type VerdictRecord } from "../../src/record/record.ts";
 import { isWithin } from "../../src/config/paths.ts";
-import { permissionsFor } from "../../src/cli/commands.ts";
+import { permissionsFor } from "../../src/cli/grants.ts";
 import { copyTree, exportedRecords, runCli, tempHome } from "../cli_helper.ts";
 import { CLIENTS } from "../clients/harness/versions.ts";
 

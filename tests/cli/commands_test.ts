@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { AGENTS } from "../../src/agents/registry.ts";
-import { COMMANDS, findCommand, permissionsFor } from "../../src/cli/commands.ts";
+import { COMMANDS, findCommand } from "../../src/cli/commands.ts";
+import { permissionsFor } from "../../src/cli/grants.ts";
 import { NO_PERMISSIONS } from "../../src/sandbox/permissions.ts";
 import { runCli, tempHome } from "../cli_helper.ts";
 

@@ -303,7 +303,7 @@ Deno.test("CLAUDE_CONFIG_DIR moves settings.json and .claude.json; a symlinked s
 
 Deno.test("install's permission set: exactly the host files, their temp files and backups; no net, no run; a dry run writes nothing", async () => {
   // Run as the launcher would narrow it: probe a read outside the job's files.
-  const { permissionsFor } = await import("../../src/cli/commands.ts");
+  const { permissionsFor } = await import("../../src/cli/grants.ts");
   const { encodeJob, JOB_OPTION } = await import("../../src/install/jobs.ts");
   const job = {
     action: "install",

@@ -9,7 +9,7 @@ import { verdictRunFlags } from "../../src/task_flags.ts";
 import { buildPlan } from "../../src/cli/main.ts";
 import { findCommand } from "../../src/cli/commands.ts";
 import { parseArgs } from "../../src/plan/args.ts";
-import { permissionsFor } from "../../src/cli/commands.ts";
+import { permissionsFor } from "../../src/cli/grants.ts";
 import { encodeJob, JOB_OPTION } from "../../src/install/jobs.ts";
 import { schedulePlan } from "../../src/install/schedule.ts";
 import type { CommandPlan } from "../../src/plan/plan.ts";

@@ -4,7 +4,8 @@
  * grant); every command the table does not name holds none.
  */
 import assert from "node:assert/strict";
-import { COMMANDS, permissionsFor } from "../../src/cli/commands.ts";
+import { COMMANDS } from "../../src/cli/commands.ts";
+import { permissionsFor } from "../../src/cli/grants.ts";
 import { buildPlan } from "../../src/plan/build_plan.ts";
 import { parseArgs } from "../../src/plan/args.ts";
 import { tempHome } from "../cli_helper.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { runCli, tempHome } from "../cli_helper.ts";
 import { workerPermissions } from "../../src/sandbox/permissions.ts";
-import { permissionsFor } from "../../src/cli/commands.ts";
+import { permissionsFor } from "../../src/cli/grants.ts";
 import { buildPlan } from "../../src/cli/main.ts";
 import { findCommand } from "../../src/cli/commands.ts";
 import { parseArgs } from "../../src/plan/args.ts";

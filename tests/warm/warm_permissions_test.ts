@@ -5,9 +5,10 @@
 import assert from "node:assert/strict";
 import { buildPlan } from "../../src/plan/build_plan.ts";
 import { parseArgs } from "../../src/plan/args.ts";
-import { COMMANDS, findCommand, permissionsFor } from "../../src/cli/commands.ts";
+import { COMMANDS, findCommand } from "../../src/cli/commands.ts";
+import { permissionsFor } from "../../src/cli/grants.ts";
 import { workerPermissions } from "../../src/sandbox/permissions.ts";
-import { WARM_CLIENT_NET, WARM_LISTEN_NET } from "../../src/cli/commands.ts";
+import { WARM_CLIENT_NET, WARM_LISTEN_NET } from "../../src/cli/grants.ts";
 import { tempHome } from "../cli_helper.ts";
 import { frame, portOf, removeWorld, startHelper, warmWorld } from "./_warm.ts";
 

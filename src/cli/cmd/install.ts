@@ -4,7 +4,7 @@
  *
  * - `launch` runs in the launcher: it pins the clock, resolves each host file's real path and
  *   its backup name, finds the binary to wire, then hands the job to a Worker that may read and
- *   write exactly those files (its rule in src/cli/commands.ts) and nothing else;
+ *   write exactly those files (its rule in src/cli/grants.ts) and nothing else;
  * - `run` runs in that Worker: plan every edit, print the diff (dry run) or back up and write.
  */
 import { booleanOption } from "../../plan/args.ts";

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { findCommand, permissionsFor } from "../../../src/cli/commands.ts";
+import { findCommand } from "../../../src/cli/commands.ts";
+import { permissionsFor } from "../../../src/cli/grants.ts";
 import { parseArgs } from "../../../src/plan/args.ts";
 import { buildPlan } from "../../../src/cli/main.ts";
 import { exportedRecords, runCli, tempHome } from "../../cli_helper.ts";
