@@ -42,7 +42,7 @@ export const GATE_CANDIDATES = 15;
  * and last halves of this. The hook must finish inside its deadline on any prompt it accepts
  * (4 MiB of hook JSON), and search time grows with the prompt's distinct words: a 4 MB paste
  * of Chinese is over a million bigrams. 8 Ki characters keeps 99.4% of the 3,466 typed
- * prompts of the development histories (../shared/data/histories) whole; a longer one is a
+ * prompts of the development histories (the evaluation data replay reads) whole; a longer one is a
  * paste, whose request is at its start or its end.
  */
 export const HINT_PROMPT_MAX_CHARS = 8 * 1024;

@@ -1,6 +1,6 @@
 /**
- * Codex's hook shapes (0.169, ../shared/clients/codex/hook-schemas-from-binary.txt, and seen with
- * the real binary): Claude Code's input, and its output but for how a compaction is stopped.
+ * Codex's hook shapes (0.169, from the JSON schemas its binary carries, and seen with the real
+ * binary): Claude Code's input, and its output but for how a compaction is stopped.
  *
  * - Input: `session_id`, `transcript_path` (the rollout), `cwd`, `hook_event_name`, plus
  *   `prompt` (UserPromptSubmit), `trigger` ("manual" | "auto", PreCompact), `source` ("compact"

@@ -3,7 +3,7 @@
  * judge reads (src/judge/transcript.ts), so `verdict hook pre-compact --agent codex` judges a
  * Codex session with the same rules. Pure: text in, text out. Line numbers are kept (a line the
  * judge has no use for becomes an empty line), so the handoff's sources point into the rollout.
- * What 0.169 writes, seen with the real binary (../shared/clients/codex/NOTES.md §3 and the
+ * What 0.169 writes, seen with the real binary (tests/agents/codex/judge_lines_test.ts and the
  * client tests):
  *
  * - Typed input: an `item_completed` `UserMessage` (or an older `user_message` event), read by

@@ -1,7 +1,7 @@
 /**
  * GitHub Copilot CLI session parser (`<folder>/session-state/<session>/events.jsonl`, 1.0.x): a
  * pure, line-fed, resumable LineParser that yields the prompts a person typed and the
- * memory-file writes that landed. Format: ../shared/clients/copilot/NOTES.md.
+ * memory-file writes that landed. Format: as 1.0.102 writes it (tests/agents/copilot/events_test.ts).
  *
  * Policies (the README lists them):
  * - Every line is an event `{type, data, id, timestamp, parentId}`. A typed prompt is a

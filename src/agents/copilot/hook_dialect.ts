@@ -1,5 +1,5 @@
 /**
- * GitHub Copilot CLI's hook shapes (1.0.x, ../shared/clients/copilot/NOTES.md §4): camelCase
+ * GitHub Copilot CLI's hook shapes (1.0.x, seen with tests/clients/copilot/): camelCase
  * input (`sessionId`, `cwd`, `prompt`, `transcriptPath`, `trigger`, `source`; no event name) and
  * a flat `{"additionalContext"}` output; Claude Code's nested `hookSpecificOutput` is ignored
  * (seen). Copilot shows the person nothing of a hook's output, so the notice is not sent. Only the

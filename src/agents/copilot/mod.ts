@@ -1,7 +1,7 @@
 /**
  * GitHub Copilot CLI (`@github/copilot`): everything verdict knows about it, behind the AgentKit
  * interface (src/agents/agent.ts). Verified with 1.0.102, run offline with its own BYOK mode
- * (../shared/clients/copilot/NOTES.md).
+ * (tests/clients/copilot/).
  *
  * - Folder: $COPILOT_HOME, else ~/.copilot.
  * - Sessions: `<folder>/session-state/<session>/events.jsonl` (events.ts); the other files

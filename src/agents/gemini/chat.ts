@@ -3,7 +3,7 @@
  * a pure, line-fed, resumable LineParser that yields the prompts a person typed and the
  * memory-file writes that landed.
  *
- * The file is append-only JSON lines of three kinds (../shared/clients/gemini/NOTES.md §3):
+ * The file is append-only JSON lines of three kinds (as 0.61.0 writes them, tests/agents/gemini/):
  * headers `{sessionId, projectHash, startTime, lastUpdated, kind}` (again on every resume),
  * patches `{"$set": {...}}` (the whole message list at start and on resume, `lastUpdated`,
  * `summary`), and messages `{id, timestamp, type, content, ...}`.

@@ -1,5 +1,5 @@
 /**
- * Gemini CLI's hook shapes (0.61.x, ../shared/clients/gemini/NOTES.md): Claude Code's snake_case
+ * Gemini CLI's hook shapes (0.61.x, seen with tests/clients/gemini/): Claude Code's snake_case
  * input and nested output, with its own event names. verdict wires BeforeAgent (fired after a
  * prompt is submitted; its `hookSpecificOutput.additionalContext` reaches the model), read as
  * verdict's "user-prompt". In `-p` mode Gemini puts SessionStart context before the typed text

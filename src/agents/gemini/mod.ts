@@ -1,6 +1,6 @@
 /**
  * Gemini CLI (`@google/gemini-cli`): everything verdict knows about it, behind the AgentKit
- * interface (src/agents/agent.ts). Verified with 0.61.0 (../shared/clients/gemini/NOTES.md).
+ * interface (src/agents/agent.ts). Verified with 0.61.0 (tests/clients/gemini/ drives it).
  *
  * - Folder: $GEMINI_CLI_HOME/.gemini (the variable replaces the home directory), else ~/.gemini.
  * - Sessions: `<folder>/tmp/<project id>/chats/session-*.jsonl` (chat.ts); subagent chats one

@@ -1,6 +1,6 @@
 /**
  * OpenCode (`opencode-ai`): everything verdict knows about it, behind the AgentKit interface
- * (src/agents/agent.ts). Checked against OpenCode 1.18.33 (../shared/clients/opencode).
+ * (src/agents/agent.ts). Checked against OpenCode 1.18.33 (tests/clients/opencode/).
  *
  * - Folders: config in $XDG_CONFIG_HOME/opencode (else ~/.config/opencode), data in
  *   $XDG_DATA_HOME/opencode (else ~/.local/share/opencode).

@@ -1,6 +1,6 @@
 /**
  * OpenCode's typed-prompt and memory-write rules, on rows already decoded from its database
- * (pure; store.ts does the reading). Seen in OpenCode 1.18.33 (../shared/clients/opencode):
+ * (pure; store.ts does the reading). Seen in OpenCode 1.18.33 (tests/clients/opencode/):
  *
  * 1. A prompt is the first text part of a `role:"user"` message that is not `synthetic` (nor
  *    `ignored`). Machine-made input is marked: text a plugin adds in `chat.message` (our hint

@@ -1,7 +1,7 @@
 /**
  * Qwen Code chat parser (`<folder>/projects/<encoded cwd>/chats/<session>.jsonl`, 0.24.x): a
  * pure, line-fed, resumable LineParser that yields the prompts a person typed and the
- * memory-file writes that landed. Format: ../shared/clients/qwen-code/NOTES.md.
+ * memory-file writes that landed. Format: as 0.24.4 writes it (tests/agents/qwen/chat_test.ts).
  *
  * Policies (the README lists them):
  * - A typed prompt is a `type:"user"` record with no `subtype` (or subtype

@@ -1,5 +1,5 @@
 /**
- * Qwen Code's hook shapes (0.24.x, ../shared/clients/qwen-code/NOTES.md): Claude Code's input
+ * Qwen Code's hook shapes (0.24.x, seen with tests/clients/qwen_code/): Claude Code's input
  * and output, with one difference verdict uses. Qwen's PreCompact hook cannot stop a compaction,
  * but the `additionalContext` it returns is added to the summarizer's instructions (at most
  * PRE_COMPACT_CONTEXT_CHARS of it): so verdict asks the summary to keep the unlanded items.

@@ -1,6 +1,6 @@
 /**
  * Qwen Code (`@qwen-code/qwen-code`): everything verdict knows about it, behind the AgentKit
- * interface (src/agents/agent.ts). Verified with 0.24.4 (../shared/clients/qwen-code/NOTES.md).
+ * interface (src/agents/agent.ts). Verified with 0.24.4 (tests/clients/qwen_code/ drives it).
  *
  * - Folder: $QWEN_HOME, else ~/.qwen (settings, memory). Sessions are runtime output, under
  *   $QWEN_RUNTIME_DIR when that is set, else the folder. (A runtime folder set in settings.json,
