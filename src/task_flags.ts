@@ -44,7 +44,7 @@ export function verdictRunFlags(): string[] {
  * are pinned when it is built: it reads no lock at run time) and with `--no-config` (it reads no
  * deno.json either). The benches time the per-prompt hook this way against a hello-world, which
  * reads neither: at every start the lock costs a hello-world 1.07× and the config 1.02× (paired
- * runs, docs/hook_startup.md), and no installed hook reads the lock (docs/install.md's
+ * runs, docs/notes/2026-11-hook-startup-rounds.md), and no installed hook reads the lock (docs/install.md's
  * from-source wrapper passes none).
  */
 export function binaryLikeRunFlags(): string[] {

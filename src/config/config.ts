@@ -94,7 +94,7 @@ export function loadConfig(path: string, home: string): Promise<Config> {
 /**
  * The config file's text; null when there is none. Read synchronously: the file is small, and
  * an async read goes through Deno's blocking thread pool, which cost the warm helper ~50-100 µs
- * a read against ~10 µs (docs/hook_startup.md, "The helper's own time").
+ * a read against ~10 µs (docs/notes/2026-11-hook-startup-rounds.md, "The helper's own time").
  */
 function readConfigText(path: string): string | null {
   try {

@@ -54,7 +54,8 @@ const NO_LEDGER: Ledger = { shown: new Set(), record: async () => {}, close: () 
 /**
  * Opens (creating) the ledger and reads the ids shown in `session`. Synchronous file calls: a
  * prompt opens, reads and appends to one small file, and each async call goes through Deno's
- * blocking thread pool (~50-100 µs each in the warm helper, against ~10 µs; docs/hook_startup.md).
+ * blocking thread pool (~50-100 µs each in the warm helper, against ~10 µs;
+ * docs/notes/2026-11-hook-startup-rounds.md).
  */
 export function openLedger(path: string | null, session: string | null): Promise<Ledger> {
   try {

@@ -403,7 +403,7 @@ export interface RecordAnalysis extends Statements {
  * The scanned texts analysed most recently, up to this many characters in all (about 4 MB of
  * text and as much again of statements). The warm helper judges the same candidates prompt after
  * prompt (a topic's records come back while a person works on it): splitting and hashing a
- * candidate's text was a quarter of its time per prompt (docs/hook_startup.md).
+ * candidate's text was a quarter of its time per prompt (docs/notes/2026-11-hook-startup-rounds.md).
  */
 export const ANALYSED_MAX_CHARS = 2_000_000;
 
