@@ -18,24 +18,21 @@ import { renderHint } from "../../src/gate/render.ts";
 import { formatRecall } from "../../src/serve/format.ts";
 import { CONTRACT } from "../../src/serve/contract.ts";
 import { runCli, tempHome } from "../cli_helper.ts";
+import { record as testRecord } from "../_records.ts";
 import type { RecallHit } from "../../src/lookup/recall.ts";
 
 const DB = "/home/dev/.local/share/opencode/opencode.db";
 
 function record(over: Partial<VerdictRecord>): VerdictRecord {
-  return {
+  const { text, ...rest } = over;
+  return testRecord(text ?? "From now on use pnpm, never npm.", {
     id: recordId("prompt", JSON.stringify(over)),
-    kind: "prompt",
-    origin: "claude",
-    text: "From now on use pnpm, never npm.",
     time: "2026-12-01T10:00:00.000Z",
     project: "/home/dev/project",
     session: "s1",
     source_file: "/home/dev/.claude/projects/p/s1.jsonl",
     source_line: 7,
-    commit: null,
-    ...over,
-  };
+  }, rest);
 }
 
 const OPENCODE = record({

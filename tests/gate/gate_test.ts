@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import type { VerdictRecord } from "../../src/record/record.ts";
+import { record, type RecordOverrides } from "../_records.ts";
 import {
   canAnchor,
   distinctThings,
@@ -25,20 +26,17 @@ import { termOrigins } from "../../src/rank/tokenize.ts";
 const NOW = Date.parse("2026-03-01T00:00:00.000Z");
 
 let n = 0;
-function rec(text: string, over: Partial<Omit<VerdictRecord, "text">> = {}): VerdictRecord {
+function rec(text: string, over: RecordOverrides = {}): VerdictRecord {
   n++;
-  return {
-    id: over.id ?? `p${String(n).padStart(4, "0")}`,
-    kind: over.kind ?? "prompt",
-    origin: over.origin ?? "claude",
-    text,
-    time: over.time ?? "2026-02-20T10:00:00.000Z",
-    project: over.project ?? "/work/shop",
-    session: over.session === undefined ? `old-${n}` : over.session,
+  const { id, kind, origin, time, project, session } = over;
+  return record(text, {
+    id: `p${String(n).padStart(4, "0")}`,
+    time: "2026-02-20T10:00:00.000Z",
+    project: "/work/shop",
+    session: `old-${n}`,
     source_file: "/tmp/x.jsonl",
     source_line: n,
-    commit: null,
-  };
+  }, { id, kind, origin, time, project, session });
 }
 
 /** Everyday requests of a developer, each its own conversation: an archive of `count` records. */

@@ -5,22 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { recordId, type VerdictRecord } from "../../src/record/record.ts";
+import { record } from "../_records.ts";
 import { HINT_PROMPT_MAX_CHARS, hintFor, promptForSearch } from "../../src/gate/hint.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 
 function rec(i: number, text: string): VerdictRecord {
-  return {
-    id: recordId("prompt", `h${i}`),
-    kind: "prompt",
-    origin: "claude",
-    text,
-    time: "2026-01-01T00:00:00.000Z",
-    project: "/p",
-    session: "old",
-    source_file: "/f.jsonl",
-    source_line: i + 1,
-    commit: null,
-  };
+  return record(text, { id: recordId("prompt", `h${i}`), session: "old", source_line: i + 1 });
 }
 
 const RECORDS = [

@@ -1,6 +1,7 @@
 /** Copies of one text are one ranked result (src/lookup/recall.ts `searchDistinct`). */
 import assert from "node:assert/strict";
 import { recordId, type VerdictRecord } from "../../src/record/record.ts";
+import { record } from "../_records.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 import { collapseCopies, MAX_RANKED_MATCHES, searchDistinct } from "../../src/lookup/recall.ts";
 import { sameTextKey } from "../../src/gate/statements.ts";
@@ -8,18 +9,7 @@ import { sameTextKey } from "../../src/gate/statements.ts";
 const AS_OF = Date.parse("2026-04-01T00:00:00Z");
 
 function rec(name: string, text: string, time: string, session = name): VerdictRecord {
-  return {
-    id: recordId("prompt", name),
-    kind: "prompt",
-    origin: "claude",
-    text,
-    time,
-    project: "/p",
-    session,
-    source_file: `/h/${name}.jsonl`,
-    source_line: 1,
-    commit: null,
-  };
+  return record(text, { id: recordId("prompt", name), time, session, source_file: `/h/${name}.jsonl` });
 }
 
 /** The distinct texts of `records` for `query`, best first, by the same key the Recaller uses. */

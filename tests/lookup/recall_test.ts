@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { recordId, type VerdictRecord } from "../../src/record/record.ts";
+import { record } from "../_records.ts";
 import { buildArchive } from "../../src/store/build.ts";
 import { sqliteFiles, storePaths } from "../../src/store/paths.ts";
 import { openRecaller, quoteFor } from "../../src/lookup/recall.ts";
@@ -8,18 +9,7 @@ import { compileCredentialRules } from "../../src/record/secrets.ts";
 const RULES = compileCredentialRules([]);
 
 function rec(i: number, text: string): VerdictRecord {
-  return {
-    id: recordId("prompt", `t${i}`),
-    kind: "prompt",
-    origin: "claude",
-    text,
-    time: "2026-01-01T00:00:00.000Z",
-    project: "/p",
-    session: "s",
-    source_file: "/f.jsonl",
-    source_line: i + 1,
-    commit: null,
-  };
+  return record(text, { id: recordId("prompt", `t${i}`), source_line: i + 1 });
 }
 
 /** `i` written in letters (a…z, ba…): a word that tells records apart. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import type { RecordKind, VerdictRecord } from "../../src/record/record.ts";
+import { record, type RecordOverrides } from "../_records.ts";
 import { parseEntities } from "../../src/rank/entities.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 import {
@@ -26,20 +27,17 @@ const NOW = Date.parse("2026-03-01T00:00:00.000Z");
 const DAY = 86_400_000;
 
 let n = 0;
-function rec(text: string, over: Partial<Omit<VerdictRecord, "text">> = {}): VerdictRecord {
+function rec(text: string, over: RecordOverrides = {}): VerdictRecord {
   n++;
-  return {
-    id: over.id ?? `p${String(n).padStart(4, "0")}`,
-    kind: over.kind ?? "prompt",
-    origin: over.origin ?? "claude",
-    text,
-    time: over.time ?? "2026-03-01T00:00:00.000Z",
-    project: over.project ?? "/work/a",
-    session: over.session === undefined ? "s-old" : over.session,
+  const { id, kind, origin, time, project, session } = over;
+  return record(text, {
+    id: `p${String(n).padStart(4, "0")}`,
+    time: "2026-03-01T00:00:00.000Z",
+    project: "/work/a",
+    session: "s-old",
     source_file: "/tmp/x.jsonl",
     source_line: n,
-    commit: null,
-  };
+  }, { id, kind, origin, time, project, session });
 }
 
 const RECALL: SearchOptions = { mode: "recall", nowMs: NOW, top: 50 };

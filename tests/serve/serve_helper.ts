@@ -3,6 +3,7 @@
  * processes (spawned exactly as `deno task verdict` runs them), and the SDK's own clients.
  */
 import { denoDir } from "../cli_helper.ts";
+import { record as testRecord } from "../_records.ts";
 import { MAIN_TS, verdictRunFlags } from "../../src/task_flags.ts";
 import {
   Client,
@@ -173,19 +174,14 @@ export function record(
   time: string,
   extra: Partial<VerdictRecord> = {},
 ): VerdictRecord {
-  return {
+  const { text: _, ...rest } = extra;
+  return testRecord(extra.text ?? text, {
     id,
-    kind: "prompt",
-    origin: "claude",
-    text,
     time,
     project: "/src/app",
     session: "s-test",
     source_file: "/nowhere/s-test.jsonl",
-    source_line: 1,
-    commit: null,
-    ...extra,
-  };
+  }, rest);
 }
 
 /** A raw HTTP request over TCP (for what fetch will not send: chunked bodies, odd headers). */

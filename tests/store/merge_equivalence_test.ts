@@ -14,6 +14,7 @@ import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 import { search } from "../../src/rank/score.ts";
 import type { Corpus } from "../../src/rank/bm25.ts";
 import { Archive } from "../../src/store/archive.ts";
+import { record as testRecord } from "../_records.ts";
 import { storePaths } from "../../src/store/paths.ts";
 import { archiveRecordLines, openArchiveReader } from "../../src/store/reader.ts";
 import { ArchiveUpdate } from "../../src/store/update.ts";
@@ -44,18 +45,18 @@ function record(r: () => number, file: string, line: number, session: string): V
     () => zh ? ZH[Math.floor(r() * ZH.length)]! : EN[Math.floor(r() * EN.length)]!,
   );
   const history = file === HISTORY;
-  return {
-    id: recordId("prompt", `${history ? "history" : "claude"}:${Math.floor(r() * 40)}`),
-    kind: "prompt",
-    origin: "claude",
-    text: (r() < 0.3 ? "we decided to " : "") + words.join(zh ? "" : " "),
-    time: new Date(Date.parse("2026-01-01T00:00:00Z") + Math.floor(r() * 100) * 3_600_000).toISOString(),
+  // In this order: the random draws are the test's seed.
+  const id = recordId("prompt", `${history ? "history" : "claude"}:${Math.floor(r() * 40)}`);
+  const text = (r() < 0.3 ? "we decided to " : "") + words.join(zh ? "" : " ");
+  const time = new Date(Date.parse("2026-01-01T00:00:00Z") + Math.floor(r() * 100) * 3_600_000).toISOString();
+  return testRecord(text, {
+    id,
+    time,
     project: "/home/dev/p",
     session,
     source_file: file,
     source_line: line,
-    commit: null,
-  };
+  });
 }
 
 /** One collect's results: some files re-read whole, some lines appended. */
