@@ -12,8 +12,8 @@
  */
 import type { AnthropicReply } from "../harness/anthropic_messages.ts";
 import { installCli, isExecutable } from "../harness/install_cli.ts";
-import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
-import { delay, escapeRegExp, TmuxSession } from "../harness/tmux.ts";
+import type { ModelServer } from "../harness/model_server.ts";
+import { AgentTui, TUI_SETTLE_MS, TUI_START_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
@@ -111,81 +111,31 @@ const PROMPT_BOX = /─{20,}\n❯\s*\n─{20,}/;
 const BUSY = /esc to interrupt/i;
 
 /** An interactive Claude Code in tmux. */
-export class ClaudeTui {
-  readonly tmux: TmuxSession;
-  readonly #server: ModelServer<AnthropicReply>;
-
-  private constructor(tmux: TmuxSession, server: ModelServer<AnthropicReply>) {
-    this.tmux = tmux;
-    this.#server = server;
-  }
-
+export class ClaudeTui extends AgentTui<AnthropicReply> {
   static async start(ws: Workspace, server: ModelServer<AnthropicReply>): Promise<ClaudeTui> {
-    await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-    const tmux = await TmuxSession.start({
-      argv: [await claudeBinary()],
-      cwd: ws.project,
-      env: claudeEnv(ws, server),
-      dir: ws.root,
+    const tmux = await AgentTui.open(ws, [await claudeBinary()], claudeEnv(ws, server));
+    const tui = new ClaudeTui(tmux, server, {
+      label: "Claude Code",
+      ready: PROMPT_BOX,
+      busy: BUSY,
+      readyIs: "an empty prompt",
+      quietMs: 500,
     });
-    const tui = new ClaudeTui(tmux, server);
-    await tui.idle(60_000);
+    await tui.idle(TUI_START_MS);
     return tui;
   }
 
-  /** Waits until no turn runs and the prompt box is empty and still. */
-  async idle(timeoutMs = 60_000): Promise<string> {
-    const deadline = performance.now() + timeoutMs;
-    while (true) {
-      const left = deadline - performance.now();
-      const screen = await this.tmux.waitQuiet(500, Math.max(left, 1000));
-      if (PROMPT_BOX.test(screen) && !BUSY.test(screen)) return screen;
-      if (performance.now() > deadline) {
-        throw new Error(`Claude Code did not come back to an empty prompt; the screen shows:\n${screen}`);
-      }
-      await delay(200);
-    }
-  }
-
-  /**
-   * Types `text` and presses Enter, then waits for the model request whose latest input holds
-   * `expect` (when given) and for the TUI to be idle again. Returns the requests of this turn.
-   */
-  async submit(text: string, expect?: string): Promise<RecordedRequest[]> {
-    const from = this.#server.requests.length;
-    await this.tmux.type(text);
-    // The TUI treats keys that arrive with the text as a paste; let it settle first.
-    await this.tmux.waitForScreen(
-      new RegExp(escapeRegExp(text.replace(/^[!#]/, "").slice(-16))),
-      "the typed text",
-    );
-    await this.tmux.press("Enter");
-    if (expect !== undefined) {
-      const folded = expect.toLowerCase();
-      await this.#server.waitFor(
-        `a turn holding "${expect}"`,
-        (r) => r.turn && (r.input?.text.toLowerCase().includes(folded) ?? false),
-        { from, timeoutMs: 60_000 },
-      );
-    }
-    await this.idle();
-    return this.#server.requests.slice(from).filter((r) => r.turn);
+  /** "!" (shell) and "#" (memory) switch the prompt box's mode and are not echoed. */
+  protected override echoOf(text: string): string {
+    return text.replace(/^[!#]/, "").slice(-16);
   }
 
   /** Ends the session the way a person does (Ctrl-D twice) and waits for the exit. */
   async quit(): Promise<number> {
     await this.tmux.press("C-d");
-    await delay(300);
+    await this.tmux.waitQuiet(TUI_SETTLE_MS);
     await this.tmux.press("C-d");
-    try {
-      return await this.tmux.waitExit(20_000);
-    } finally {
-      await this.tmux.close();
-    }
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.tmux.close();
+    return await this.exitThenClose(20_000);
   }
 }
 

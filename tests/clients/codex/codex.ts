@@ -12,9 +12,10 @@
  * - the plan tool turned on ([tools.update_plan]), so a session can leave an unfinished plan.
  */
 import { installCli, isExecutable } from "../harness/install_cli.ts";
-import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
+import type { ModelServer } from "../harness/model_server.ts";
 import type { ResponsesReply } from "../harness/openai_responses.ts";
-import { delay, TmuxSession } from "../harness/tmux.ts";
+import { delay } from "../harness/tmux.ts";
+import { AgentTui, TUI_ECHO_MS, TUI_START_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
@@ -115,91 +116,40 @@ const READY = /›\s|context left|\? for shortcuts/;
 const BUSY = /esc to interrupt|Working \(/i;
 
 /** An interactive Codex in tmux. */
-export class CodexTui {
-  readonly tmux: TmuxSession;
-  readonly #server: ModelServer<ResponsesReply>;
-
-  private constructor(tmux: TmuxSession, server: ModelServer<ResponsesReply>) {
-    this.tmux = tmux;
-    this.#server = server;
-  }
-
+export class CodexTui extends AgentTui<ResponsesReply> {
   static async start(
     ws: Workspace,
     server: ModelServer<ResponsesReply>,
     args: readonly string[] = [],
   ): Promise<CodexTui> {
-    await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-    const tmux = await TmuxSession.start({
-      argv: [await codexBinary(), "--no-alt-screen", ...args],
-      cwd: ws.project,
-      env: codexEnv(ws),
-      dir: ws.root,
+    const tmux = await AgentTui.open(ws, [await codexBinary(), "--no-alt-screen", ...args], codexEnv(ws));
+    const tui = new CodexTui(tmux, server, {
+      label: "Codex",
+      ready: READY,
+      busy: BUSY,
+      readyIs: "its composer",
+      quietMs: 600,
     });
-    const tui = new CodexTui(tmux, server);
-    await tui.idle(60_000);
+    await tui.idle(TUI_START_MS);
     return tui;
   }
 
-  /** Waits until no turn runs and the composer is ready and still. */
-  async idle(timeoutMs = 60_000): Promise<string> {
-    const deadline = performance.now() + timeoutMs;
-    while (true) {
-      const screen = await this.tmux.waitQuiet(600, Math.max(deadline - performance.now(), 1000));
-      if (READY.test(screen) && !BUSY.test(screen)) return screen;
-      if (performance.now() > deadline) {
-        throw new Error(`Codex did not come back to its composer; the screen shows:\n${screen}`);
-      }
-      await delay(200);
-    }
-  }
-
   /**
-   * Types `text` and presses Enter, then waits for the model request whose latest input holds
-   * `expect` (when given) and for the TUI to be idle again. Returns the turns of this prompt.
+   * The echo is one more occurrence of the text's end than the screen held before (it may hold
+   * some already: "/compact" is in the message of a stopped compaction).
    */
-  async submit(text: string, expect?: string): Promise<RecordedRequest[]> {
-    const from = this.#server.requests.length;
-    // The echo is one more occurrence of the text's end than the screen held before (it may hold
-    // some already: "/compact" is in the message of a stopped compaction).
+  protected override async typeAndSee(text: string): Promise<void> {
     const tail = text.replace(/^[!/]/, "").slice(-16);
     const count = (screen: string) => screen.split(tail).length - 1;
     const before = count(await this.tmux.screen());
     await this.tmux.type(text);
-    const deadline = performance.now() + 30_000;
-    while (count(await this.tmux.screen()) <= before) {
-      if (performance.now() > deadline) {
-        throw new Error(`The screen never showed the typed text "${text}":\n${await this.tmux.screen()}`);
-      }
-      await delay(100);
-    }
-    await this.tmux.press("Enter");
-    if (expect !== undefined) {
-      const folded = expect.toLowerCase();
-      await this.#server.waitFor(
-        `a turn holding "${expect}"`,
-        (r) => r.turn && (r.input?.text.toLowerCase().includes(folded) ?? false),
-        { from, timeoutMs: 60_000 },
-      );
-    }
-    await this.idle();
-    return this.#server.requests.slice(from).filter((r) => r.turn);
+    await this.tmux.waitUntil((screen) => count(screen) > before, `the typed text "${text}"`, TUI_ECHO_MS);
   }
 
   /** Ends the session with /quit and waits for the exit. */
   async quit(): Promise<number> {
-    await this.tmux.type("/quit");
-    await delay(200);
-    await this.tmux.press("Enter");
-    try {
-      return await this.tmux.waitExit(20_000);
-    } finally {
-      await this.tmux.close();
-    }
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.tmux.close();
+    await this.runCommand("/quit");
+    return await this.exitThenClose(20_000);
   }
 }
 

@@ -14,8 +14,8 @@
 import type { ChatReply } from "../harness/openai_chat.ts";
 import { chatServer } from "../harness/openai_chat.ts";
 import { installCli } from "../harness/install_cli.ts";
-import type { ModelServer, RecordedRequest, Rule } from "../harness/model_server.ts";
-import { delay, escapeRegExp, TmuxSession } from "../harness/tmux.ts";
+import type { ModelServer, Rule } from "../harness/model_server.ts";
+import { AgentTui, TUI_START_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
@@ -88,79 +88,24 @@ const PROMPT_BOX = /─{20,}\n❯\s*\n─{20,}/;
 const BUSY = /esc to (cancel|interrupt|stop)|Thinking/i;
 
 /** An interactive Copilot CLI in tmux (`--allow-all`: tool calls run without asking). */
-export class CopilotTui {
-  readonly tmux: TmuxSession;
-  readonly #server: ModelServer<ChatReply>;
-
-  private constructor(tmux: TmuxSession, server: ModelServer<ChatReply>) {
-    this.tmux = tmux;
-    this.#server = server;
-  }
-
+export class CopilotTui extends AgentTui<ChatReply> {
   static async start(ws: Workspace, server: ModelServer<ChatReply>): Promise<CopilotTui> {
-    await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-    const tmux = await TmuxSession.start({
-      argv: [await copilotBinary(), "--allow-all"],
-      cwd: ws.project,
-      env: copilotEnv(ws, server),
-      dir: ws.root,
+    const tmux = await AgentTui.open(ws, [await copilotBinary(), "--allow-all"], copilotEnv(ws, server));
+    const tui = new CopilotTui(tmux, server, {
+      label: "Copilot CLI",
+      ready: PROMPT_BOX,
+      busy: BUSY,
+      readyIs: "an empty prompt",
+      quietMs: 500,
     });
-    const tui = new CopilotTui(tmux, server);
-    await tui.idle(60_000);
+    await tui.idle(TUI_START_MS);
     return tui;
-  }
-
-  async idle(timeoutMs = 60_000): Promise<string> {
-    const deadline = performance.now() + timeoutMs;
-    while (true) {
-      const left = deadline - performance.now();
-      const screen = await this.tmux.waitQuiet(500, Math.max(left, 1000));
-      if (PROMPT_BOX.test(screen) && !BUSY.test(screen)) return screen;
-      if (performance.now() > deadline) {
-        throw new Error(`Copilot CLI did not come back to an empty prompt; the screen shows:\n${screen}`);
-      }
-      await delay(200);
-    }
-  }
-
-  /**
-   * Types `text` and presses Enter, then waits for the model request whose latest input holds
-   * `expect` (when given) and for the TUI to be idle again. Returns the turns of this prompt.
-   */
-  async submit(text: string, expect?: string): Promise<RecordedRequest[]> {
-    const from = this.#server.requests.length;
-    await this.tmux.type(text);
-    await this.tmux.waitForScreen(
-      new RegExp(escapeRegExp(text.replace(/^!/, "").slice(-16))),
-      "the typed text",
-    );
-    await this.tmux.press("Enter");
-    if (expect !== undefined) {
-      const folded = expect.toLowerCase();
-      await this.#server.waitFor(
-        `a turn holding "${expect}"`,
-        (r) => r.turn && (r.input?.text.toLowerCase().includes(folded) ?? false),
-        { from, timeoutMs: 60_000 },
-      );
-    }
-    await this.idle();
-    return this.#server.requests.slice(from).filter((r) => r.turn);
   }
 
   /** Ends the session the way a person does (/exit) and waits for the exit. */
   async quit(): Promise<number> {
-    await this.tmux.type("/exit");
-    await delay(300);
-    await this.tmux.press("Enter");
-    try {
-      return await this.tmux.waitExit(30_000);
-    } finally {
-      await this.tmux.close();
-    }
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.tmux.close();
+    await this.runCommand("/exit");
+    return await this.exitThenClose(30_000);
   }
 }
 

@@ -11,7 +11,8 @@
 import type { GeminiReply } from "../harness/gemini_api.ts";
 import { installCli, isExecutable } from "../harness/install_cli.ts";
 import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
-import { delay, escapeRegExp, TmuxSession } from "../harness/tmux.ts";
+import { escapeRegExp } from "../harness/tmux.ts";
+import { AgentTui, TUI_ECHO_MS, TUI_START_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
@@ -103,76 +104,54 @@ const QUIT_EXIT_MS = 60_000;
 const ENTER_SETTLE_MS = 800;
 
 /** An interactive Gemini CLI in tmux. */
-export class GeminiTui {
-  readonly tmux: TmuxSession;
-  readonly #server: ModelServer<GeminiReply>;
+export class GeminiTui extends AgentTui<GeminiReply> {
   /** The workspace's HOME (Gemini CLI's shell history is under it). */
-  readonly #home: string;
-
-  private constructor(tmux: TmuxSession, server: ModelServer<GeminiReply>, home: string) {
-    this.tmux = tmux;
-    this.#server = server;
-    this.#home = home;
-  }
+  #home = "";
 
   static async start(ws: Workspace, server: ModelServer<GeminiReply>): Promise<GeminiTui> {
-    await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-    const tmux = await TmuxSession.start({
-      argv: [await geminiBinary(), "--approval-mode", "yolo"],
-      cwd: ws.project,
-      env: geminiEnv(ws, server),
-      dir: ws.root,
+    const tmux = await AgentTui.open(
+      ws,
+      [await geminiBinary(), "--approval-mode", "yolo"],
+      geminiEnv(ws, server),
+    );
+    const tui = new GeminiTui(tmux, server, {
+      label: "Gemini CLI",
+      ready: INPUT_EMPTY,
+      busy: BUSY,
+      readyIs: "an empty input line",
+      quietMs: 500,
     });
-    const tui = new GeminiTui(tmux, server, ws.home);
-    await tui.idle(90_000);
+    tui.#home = ws.home;
+    await tui.idle(TUI_START_MS);
     return tui;
   }
 
-  /** Waits until no turn runs and the input line is empty and the screen still. */
-  async idle(timeoutMs = 60_000): Promise<string> {
-    const deadline = performance.now() + timeoutMs;
-    while (true) {
-      const left = deadline - performance.now();
-      const screen = await this.tmux.waitQuiet(500, Math.max(left, 1000));
-      if (INPUT_EMPTY.test(screen) && !BUSY.test(screen)) return screen;
-      if (performance.now() > deadline) {
-        throw new Error(`Gemini CLI did not come back to an empty input line; the screen shows:\n${screen}`);
-      }
-      await delay(200);
-    }
+  /** Every character of the text is echoed ("!" too: shell mode is entered by `shell`). */
+  protected override echoOf(text: string): string {
+    return text.slice(-16);
   }
 
   /**
-   * Types `text` and presses Enter, then waits for the model request whose latest input holds
-   * `expect` (when given) and for the TUI to be idle again. Returns the turns of this prompt.
+   * An "@path" opens a completion list while it is typed; Enter on it picks a file, not the
+   * prompt. Let the input settle, and press Enter again while the text still sits there.
    */
-  async submit(text: string, expect?: string): Promise<RecordedRequest[]> {
-    const from = this.#server.requests.length;
-    await this.tmux.type(text);
-    await this.tmux.waitForScreen(new RegExp(escapeRegExp(text.slice(-16))), "the typed text");
-    // An "@path" opens a completion list while it is typed; Enter on it picks a file, not the
-    // prompt. Let the input settle, and press Enter again while the text still sits there.
+  protected override async enter(text: string, from: number): Promise<void> {
     await this.tmux.waitQuiet(400);
     await this.tmux.press("Enter");
     for (let tries = 1; tries < ENTER_TRIES && (await this.#stillTyped(text, from)); tries++) {
       await this.tmux.press("Enter");
     }
-    if (expect !== undefined) {
-      const folded = expect.toLowerCase();
-      await this.#server.waitFor(
-        `a turn holding "${expect}"`,
-        (r) => r.turn && !r.side && (r.input?.text.toLowerCase().includes(folded) ?? false),
-        { from, timeoutMs: 60_000 },
-      );
-    }
-    await this.idle();
-    return this.#server.requests.slice(from).filter((r) => r.turn && !r.side);
+  }
+
+  /** The conversation's turns, not Gemini CLI's own side requests. */
+  protected override isTurn(r: RecordedRequest): boolean {
+    return r.turn && !r.side;
   }
 
   /** After a quiet moment: is `text` still in the input line, with no request sent since `from`? */
   async #stillTyped(text: string, from: number): Promise<boolean> {
     const screen = await this.tmux.waitQuiet(ENTER_SETTLE_MS);
-    if (this.#server.requests.length > from) return false;
+    if (this.server.requests.length > from) return false;
     const input = screen.split("\n").find((l) => /^\s*[*!>]\s/.test(l) && l.includes(text.slice(0, 16)));
     return input !== undefined && !/^\s*>\s/.test(input);
   }
@@ -188,7 +167,11 @@ export class GeminiTui {
     await this.tmux.type("!");
     await this.tmux.waitForScreen(/shell mode enabled/, "shell mode");
     await this.tmux.type(command);
-    await this.tmux.waitForScreen(new RegExp(escapeRegExp(command.slice(-16))), "the shell command");
+    await this.tmux.waitForScreen(
+      new RegExp(escapeRegExp(command.slice(-16))),
+      "the shell command",
+      TUI_ECHO_MS,
+    );
     // As with prompts, an Enter that lands while the input still settles can be lost: press it
     // again while the command has not reached the shell history (the command ran when it has).
     await this.tmux.waitQuiet(400);
@@ -238,10 +221,6 @@ export class GeminiTui {
     } finally {
       await this.tmux.close();
     }
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.tmux.close();
   }
 }
 

@@ -21,7 +21,7 @@
 import { installCli, isExecutable } from "../harness/install_cli.ts";
 import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
 import { type ChatReply, systemText } from "../harness/openai_chat.ts";
-import { delay, escapeRegExp, TmuxSession } from "../harness/tmux.ts";
+import { AgentTui, TUI_ECHO_MS, TUI_SETTLE_MS, TUI_START_MS, TUI_TURN_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
@@ -164,39 +164,28 @@ const QUIT_TRIES = 3;
 const QUIT_WAIT_MS = 8_000;
 
 /** An interactive OpenCode in tmux. */
-export class OpenCodeTui {
-  readonly tmux: TmuxSession;
-  readonly #server: ModelServer<ChatReply>;
-
-  private constructor(tmux: TmuxSession, server: ModelServer<ChatReply>) {
-    this.tmux = tmux;
-    this.#server = server;
-  }
-
+export class OpenCodeTui extends AgentTui<ChatReply> {
   static async start(ws: Workspace, server: ModelServer<ChatReply>): Promise<OpenCodeTui> {
-    await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-    const tmux = await TmuxSession.start({
-      argv: [await openCodeBinary()],
-      cwd: ws.project,
-      env: openCodeEnv(ws, server),
-      dir: ws.root,
+    const tmux = await AgentTui.open(ws, [await openCodeBinary()], openCodeEnv(ws, server));
+    const tui = new OpenCodeTui(tmux, server, {
+      label: "OpenCode",
+      ready: READY,
+      busy: BUSY,
+      readyIs: "its prompt box",
+      quietMs: 600,
     });
-    const tui = new OpenCodeTui(tmux, server);
-    await tui.idle(90_000);
+    await tui.idle(TUI_START_MS);
     return tui;
   }
 
-  /** Waits until no turn runs and the prompt box is drawn and still. */
-  async idle(timeoutMs = 60_000): Promise<string> {
-    const deadline = performance.now() + timeoutMs;
-    while (true) {
-      const screen = await this.tmux.waitQuiet(600, Math.max(deadline - performance.now(), 1000));
-      if (READY.test(screen) && !BUSY.test(screen)) return screen;
-      if (performance.now() > deadline) {
-        throw new Error(`OpenCode did not come back to its prompt box; the screen shows:\n${screen}`);
-      }
-      await delay(200);
-    }
+  /** "!" switches the box to shell mode and "/" opens the command list: neither is echoed. */
+  protected override echoOf(text: string): string {
+    return text.replace(/^[!/]/, "").slice(-16);
+  }
+
+  /** The conversation's turns, not OpenCode's own side requests (titles, summaries). */
+  protected override isTurn(r: RecordedRequest): boolean {
+    return r.turn && !r.side;
   }
 
   /**
@@ -206,31 +195,23 @@ export class OpenCodeTui {
    * with `screen`, a screen matching it (a `!` command asks no model). Returns the requests
    * made meanwhile.
    */
-  async submit(
+  override async submit(
     text: string,
     expect?: string | ((r: RecordedRequest) => boolean),
     screen?: RegExp,
   ): Promise<RecordedRequest[]> {
-    const from = this.#server.requests.length;
-    await this.tmux.type(text);
-    // "!" switches the box to shell mode and "/" opens the command list: neither is echoed.
-    const tail = text.replace(/^[!/]/, "").slice(-16);
-    await this.tmux.waitForScreen(new RegExp(escapeRegExp(tail)), "the typed text");
-    await this.tmux.waitQuiet(300);
+    const from = this.server.requests.length;
+    await this.typeAndSee(text);
+    await this.tmux.waitQuiet(TUI_SETTLE_MS);
     await this.tmux.press("Enter");
     if (typeof expect === "string") {
-      const folded = expect.toLowerCase();
-      await this.#server.waitFor(
-        `a turn holding "${expect}"`,
-        (r) => r.turn && !r.side && (r.input?.text.toLowerCase().includes(folded) ?? false),
-        { from, timeoutMs: 60_000 },
-      );
+      await this.waitForTurn(expect, from);
     } else if (expect !== undefined) {
-      await this.#server.waitFor(`the request "${text}" makes`, expect, { from, timeoutMs: 60_000 });
+      await this.server.waitFor(`the request "${text}" makes`, expect, { from, timeoutMs: TUI_TURN_MS });
     }
-    if (screen !== undefined) await this.tmux.waitForScreen(screen, `what "${text}" shows`);
+    if (screen !== undefined) await this.tmux.waitForScreen(screen, `what "${text}" shows`, TUI_ECHO_MS);
     await this.idle();
-    return this.#server.requests.slice(from);
+    return this.server.requests.slice(from);
   }
 
   /**
@@ -251,9 +232,5 @@ export class OpenCodeTui {
     } finally {
       await this.tmux.close();
     }
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.tmux.close();
   }
 }

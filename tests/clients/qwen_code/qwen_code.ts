@@ -15,7 +15,7 @@
 import { chatMessages, type ChatReply, chatServer, systemText } from "../harness/openai_chat.ts";
 import { installCli } from "../harness/install_cli.ts";
 import type { ModelServer, RecordedRequest, Rule } from "../harness/model_server.ts";
-import { delay, escapeRegExp, TmuxSession } from "../harness/tmux.ts";
+import { AgentTui, TUI_START_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
@@ -109,66 +109,32 @@ const ESCAPE_TRIES = 3;
 const REWIND_DIALOG = /Rewind Conversation/;
 
 /** An interactive Qwen Code in tmux (`--approval-mode yolo`: tool calls run without asking). */
-export class QwenTui {
-  readonly tmux: TmuxSession;
-  readonly #server: ModelServer<ChatReply>;
-
-  private constructor(tmux: TmuxSession, server: ModelServer<ChatReply>) {
-    this.tmux = tmux;
-    this.#server = server;
-  }
-
+export class QwenTui extends AgentTui<ChatReply> {
   static async start(ws: Workspace, server: ModelServer<ChatReply>): Promise<QwenTui> {
-    await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-    const tmux = await TmuxSession.start({
-      argv: [await qwenBinary(), "--approval-mode", "yolo"],
-      cwd: ws.project,
-      env: qwenEnv(ws, server),
-      dir: ws.root,
+    const tmux = await AgentTui.open(
+      ws,
+      [await qwenBinary(), "--approval-mode", "yolo"],
+      qwenEnv(ws, server),
+    );
+    const tui = new QwenTui(tmux, server, {
+      label: "Qwen Code",
+      ready: PROMPT_BOX,
+      busy: BUSY,
+      readyIs: "an empty prompt",
+      quietMs: 500,
     });
-    const tui = new QwenTui(tmux, server);
-    await tui.idle(60_000);
+    await tui.idle(TUI_START_MS);
     return tui;
   }
 
-  /** Waits until no turn runs and the prompt box is empty and still. */
-  async idle(timeoutMs = 60_000): Promise<string> {
-    const deadline = performance.now() + timeoutMs;
-    while (true) {
-      const left = deadline - performance.now();
-      const screen = await this.tmux.waitQuiet(500, Math.max(left, 1000));
-      if (PROMPT_BOX.test(screen) && !BUSY.test(screen)) return screen;
-      if (performance.now() > deadline) {
-        throw new Error(`Qwen Code did not come back to an empty prompt; the screen shows:\n${screen}`);
-      }
-      await delay(200);
-    }
+  /** The conversation's turns, not Qwen Code's own side requests. */
+  protected override isTurn(r: RecordedRequest): boolean {
+    return r.turn && !r.side;
   }
 
-  /**
-   * Types `text` and presses Enter, then waits for the model request whose latest input holds
-   * `expect` (when given) and for the TUI to be idle again. A `!` line is followed by Escape (out
-   * of shell mode). Returns the conversation turns of this prompt.
-   */
-  async submit(text: string, expect?: string): Promise<RecordedRequest[]> {
-    const from = this.#server.requests.length;
-    await this.tmux.type(text);
-    await this.tmux.waitForScreen(
-      new RegExp(escapeRegExp(text.replace(/^!/, "").slice(-16))),
-      "the typed text",
-    );
-    await this.tmux.press("Enter");
-    if (expect !== undefined) {
-      const folded = expect.toLowerCase();
-      await this.#server.waitFor(
-        `a turn holding "${expect}"`,
-        (r) => r.turn && !r.side && (r.input?.text.toLowerCase().includes(folded) ?? false),
-        { from, timeoutMs: 60_000 },
-      );
-    }
-    await this.idle();
+  /** A `!` line is followed by Escape (out of shell mode). */
+  protected override async afterTurn(text: string): Promise<void> {
     if (text.startsWith("!")) await this.#leaveShellMode();
-    return this.#server.requests.slice(from).filter((r) => r.turn && !r.side);
   }
 
   /**
@@ -189,18 +155,8 @@ export class QwenTui {
 
   /** Ends the session the way a person does (/quit) and waits for the exit. */
   async quit(): Promise<number> {
-    await this.tmux.type("/quit");
-    await delay(300);
-    await this.tmux.press("Enter");
-    try {
-      return await this.tmux.waitExit(30_000);
-    } finally {
-      await this.tmux.close();
-    }
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.tmux.close();
+    await this.runCommand("/quit");
+    return await this.exitThenClose(30_000);
   }
 }
 
