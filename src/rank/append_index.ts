@@ -14,14 +14,11 @@ import {
   type Corpus,
   type DocColumns,
   type DocMeta,
-  EMPTY_POSTING_LIST,
   metaFromColumns,
   NO_SESSION,
   packFlags,
-  type Posting,
-  type PostingList,
-  type PostingPart,
 } from "./bm25.ts";
+import { EMPTY_POSTING_LIST, type Posting, type PostingList, type PostingPart } from "./postings.ts";
 import { docMetaOf } from "./memory_index.ts";
 import { type CjkLexicon, CjkWordSet, tokenize } from "./tokenize.ts";
 

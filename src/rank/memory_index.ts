@@ -5,18 +5,8 @@
  */
 
 import type { VerdictRecord } from "../record/record.ts";
-import {
-  checkDoc,
-  columnsOf,
-  type Corpus,
-  type DocColumns,
-  type DocMeta,
-  EMPTY_POSTING_LIST,
-  metaFromColumns,
-  type Posting,
-  type PostingList,
-  type PostingPart,
-} from "./bm25.ts";
+import { checkDoc, columnsOf, type Corpus, type DocColumns, type DocMeta, metaFromColumns } from "./bm25.ts";
+import { EMPTY_POSTING_LIST, type Posting, type PostingList, type PostingPart } from "./postings.ts";
 import { basisRecords, deriveLexicon } from "./analysis.ts";
 import { markerStrength } from "./markers.ts";
 import { releaseBuffer } from "./byte_io.ts";

@@ -25,11 +25,10 @@ import {
   type Bm25Sums,
   type Corpus,
   type DocMeta,
-  holdsDoc,
   markerOf,
   NO_SESSION,
-  ScratchArray,
 } from "./bm25.ts";
+import { holdsDoc, ScratchArray } from "./postings.ts";
 import { type Entity, entityForms } from "./entities.ts";
 import type { MarkerStrength } from "./markers.ts";
 import { isStopword } from "./stopwords.ts";

@@ -17,14 +17,16 @@ import {
   type Corpus,
   type DocColumns,
   type DocMeta,
-  EMPTY_POSTING_LIST,
-  isMarked,
   metaFromColumns,
   type NameTable,
+} from "./bm25.ts";
+import {
+  EMPTY_POSTING_LIST,
+  isMarked,
   type Posting,
   type PostingList,
   type PostingPart,
-} from "./bm25.ts";
+} from "./postings.ts";
 import { decodedListBytes, DOC_ROW_BYTES, type Segment, type SegmentList } from "./segment.ts";
 import { type CjkLexicon, CjkStartFilter } from "./tokenize.ts";
 
