@@ -8,14 +8,7 @@
  * Each handler has a `name`: Gemini CLI lists hooks by it, and `hooksConfig.disabled` turns one
  * off by it (doctor reports that). Timeouts are in milliseconds.
  */
-import type { EditResult, MayPrune } from "../../hostfile/errors.ts";
-import {
-  type HookSpec,
-  type HookStatus,
-  installJsonHooks,
-  jsonHookStatus,
-  uninstallJsonHooks,
-} from "../../hostfile/hook_json.ts";
+import type { HookSpec } from "../../hostfile/hook_json.ts";
 
 /** The hint gives up on its own after 400 ms; Gemini CLI waits at most this long (ms). */
 const HINT_TIMEOUT_MS = 5000;
@@ -35,20 +28,3 @@ export const GEMINI_HOOKS: readonly HookSpec[] = [
     agent: "gemini",
   },
 ];
-
-export function installGeminiHooks(
-  text: string,
-  path: string,
-  bin: string,
-  env: Readonly<Record<string, string>>,
-): EditResult {
-  return installJsonHooks(GEMINI_HOOKS, text, path, bin, env);
-}
-
-export function uninstallGeminiHooks(text: string, path: string, mayPrune?: MayPrune): EditResult {
-  return uninstallJsonHooks(GEMINI_HOOKS, text, path, mayPrune);
-}
-
-export function geminiHookStatus(text: string, path: string): HookStatus[] {
-  return jsonHookStatus(GEMINI_HOOKS, text, path);
-}

@@ -1,35 +1,15 @@
 /**
- * Gemini CLI's user settings file (`<folder>/settings.json`) holds both things install wires:
- * the hooks (hooks.ts) and the MCP server (mcp.ts). One host file, two edits applied in turn,
- * so a dry run shows one diff and one backup is taken.
+ * Gemini CLI's user settings file (`<folder>/settings.json`): its hooks (hooks.ts) and its MCP
+ * server (mcp.ts), edited as the family's settings file (src/agents/gemini_family/).
  */
-import type { McpState } from "../../hostfile/mcp_servers.ts";
-import { chainEdits, type EditResult, type MayPrune } from "../../hostfile/errors.ts";
-import { installMcpServer, mcpServerState, uninstallMcpServer } from "../../hostfile/mcp_servers.ts";
-import { installGeminiHooks, uninstallGeminiHooks } from "./hooks.ts";
+import { settingsFile } from "../gemini_family/settings_file.ts";
+import { GEMINI_HOOKS } from "./hooks.ts";
 import { GEMINI_MCP } from "./mcp.ts";
 
-export function installGeminiSettings(
-  text: string,
-  path: string,
-  bin: string,
-  env: Readonly<Record<string, string>>,
-): EditResult {
-  return chainEdits(
-    text,
-    () => installGeminiHooks(text, path, bin, env),
-    (t) => installMcpServer(GEMINI_MCP, t, path, bin, env),
-  );
-}
+export const GEMINI_SETTINGS = settingsFile({ hooks: GEMINI_HOOKS, mcp: GEMINI_MCP });
 
-export function uninstallGeminiSettings(text: string, path: string, mayPrune?: MayPrune): EditResult {
-  return chainEdits(
-    text,
-    () => uninstallGeminiHooks(text, path, mayPrune),
-    (t) => uninstallMcpServer(GEMINI_MCP, t, path, mayPrune),
-  );
-}
-
-export function geminiMcpState(text: string, path: string): McpState {
-  return mcpServerState(GEMINI_MCP, text, path);
-}
+export const {
+  install: installGeminiSettings,
+  uninstall: uninstallGeminiSettings,
+  mcpState: geminiMcpState,
+} = GEMINI_SETTINGS;

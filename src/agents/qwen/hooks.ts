@@ -5,14 +5,7 @@
  * (hook_dialect.ts). All three of Claude Code's: Qwen 0.24 fires PreCompact before a
  * compaction (its context goes to the summarizer) and SessionStart with source "compact" after.
  */
-import type { EditResult, MayPrune } from "../../hostfile/errors.ts";
-import {
-  type HookSpec,
-  type HookStatus,
-  installJsonHooks,
-  jsonHookStatus,
-  uninstallJsonHooks,
-} from "../../hostfile/hook_json.ts";
+import type { HookSpec } from "../../hostfile/hook_json.ts";
 
 /** Qwen waits at most this long for the prompt hook (ms); the hint gives up on its own after 400 ms. */
 const HINT_TIMEOUT_MS = 5000;
@@ -46,20 +39,3 @@ export const QWEN_HOOKS: readonly HookSpec[] = [
     agent: "qwen",
   },
 ];
-
-export function installQwenHooks(
-  text: string,
-  path: string,
-  bin: string,
-  env: Readonly<Record<string, string>>,
-): EditResult {
-  return installJsonHooks(QWEN_HOOKS, text, path, bin, env);
-}
-
-export function uninstallQwenHooks(text: string, path: string, mayPrune?: MayPrune): EditResult {
-  return uninstallJsonHooks(QWEN_HOOKS, text, path, mayPrune);
-}
-
-export function qwenHookStatus(text: string, path: string): HookStatus[] {
-  return jsonHookStatus(QWEN_HOOKS, text, path);
-}

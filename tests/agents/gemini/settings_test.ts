@@ -11,7 +11,8 @@ import {
   installGeminiSettings,
   uninstallGeminiSettings,
 } from "../../../src/agents/gemini/settings.ts";
-import { mcpBlocked, turnedOff } from "../../../src/agents/gemini/doctor.ts";
+import { turnedOff } from "../../../src/agents/gemini/doctor.ts";
+import { mcpBlocked } from "../../../src/agents/gemini_family/settings_file.ts";
 import { HostFileError } from "../../../src/hostfile/errors.ts";
 import { runCli, tempHome } from "../../cli_helper.ts";
 import { SAMPLES_DIR } from "./expectations.ts";
