@@ -28,7 +28,7 @@
 import type { LineParser, ParserOptions } from "../../record/line_parser.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
 import { awaitResult, isMemoryPath, takeAwaited } from "../memory_files.ts";
-import { isObject, looksLikeObjectLine, parseObjectLine } from "../json.ts";
+import { isObject, jsonLineParser } from "../json.ts";
 import { typedPromptText } from "./prompt.ts";
 
 /** Tools that write a file, and the input field holding its path. */
@@ -157,35 +157,15 @@ export function createClaudeParser(
     }
   }
 
-  return {
-    line(text: string, lineNo: number): void {
-      if (silent) return;
-      if (tuning.prefilter && !mayMatter(text, pending)) {
-        if (!looksLikeObjectLine(text)) malformed++;
-        return;
-      }
-      const entry = parseObjectLine(text);
-      if (entry === null) {
-        if (text.trim() !== "") malformed++;
-        return;
-      }
-      try {
-        handle(entry, lineNo);
-      } catch {
-        // A shape no rule foresaw must cost one line, never the collect.
-        malformed++;
-      }
-    },
-    drain(): VerdictRecord[] {
-      return out.splice(0);
-    },
-    carry(): ClaudeCarry {
-      return { pending: [...pending.values()] };
-    },
-    get malformed(): number {
-      return malformed;
-    },
-  };
+  return jsonLineParser({
+    ignore: silent,
+    handle,
+    mayMatter: tuning.prefilter ? (text: string) => mayMatter(text, pending) : undefined,
+    out,
+    carry: () => ({ pending: [...pending.values()] }),
+    skip: () => malformed++,
+    skipped: () => malformed,
+  });
 }
 
 /** The pending writes of a stored carry, each checked (a state file may be old or hand-edited). */

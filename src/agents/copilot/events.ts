@@ -30,7 +30,7 @@
 import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../record/line_parser.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
 import { awaitResult, isMemoryPath, takeAwaited } from "../memory_files.ts";
-import { isObject, looksLikeObjectLine, parseObjectLine } from "../json.ts";
+import { isObject, jsonLineParser } from "../json.ts";
 
 /** Words of the system prompt of `copilot -p` (1.0.102) that the interactive one lacks. */
 export const NON_INTERACTIVE_MARK = "You are running in non-interactive mode";
@@ -162,38 +162,18 @@ export function createCopilotParser(
     }
   }
 
-  return {
-    line(text: string, lineNo: number): void {
-      // Cheap: tool output dominates the file; only these events can matter.
-      if (
-        !text.includes('"user.message"') && !text.includes('"system.message"') &&
-        !text.includes('"session.') && !text.includes('"toolRequests"') &&
-        !text.includes('"tool.execution_complete"')
-      ) {
-        if (!looksLikeObjectLine(text)) malformed++;
-        return;
-      }
-      const event = parseObjectLine(text);
-      if (event === null) {
-        if (text.trim() !== "") malformed++;
-        return;
-      }
-      try {
-        handle(event, lineNo);
-      } catch {
-        malformed++;
-      }
-    },
-    drain(): VerdictRecord[] {
-      return out.splice(0);
-    },
-    carry(): CopilotCarry {
-      return { session, project, mode, waiting, notes: [...notes.values()] };
-    },
-    get malformed(): number {
-      return malformed;
-    },
-  };
+  return jsonLineParser({
+    handle,
+    // Cheap: tool output dominates the file; only these events can matter.
+    mayMatter: (text) =>
+      text.includes('"user.message"') || text.includes('"system.message"') ||
+      text.includes('"session.') || text.includes('"toolRequests"') ||
+      text.includes('"tool.execution_complete"'),
+    out,
+    carry: () => ({ session, project, mode, waiting, notes: [...notes.values()] }),
+    skip: () => malformed++,
+    skipped: () => malformed,
+  });
 }
 
 /** Copilot's own instruction files, beside the names every agent shares (isMemoryPath). */

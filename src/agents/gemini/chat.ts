@@ -46,7 +46,7 @@ import {
 } from "../../record/line_parser.ts";
 import { hasFileName } from "../memory_files.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
-import { isObject, parseObjectLine } from "../json.ts";
+import { isObject, jsonLineParser } from "../json.ts";
 import { LEADING_BLOCKS } from "./hook_dialect.ts";
 
 /**
@@ -184,30 +184,13 @@ export function createGeminiParser(opts: ParserOptions, carry: GeminiCarry | nul
     }
   }
 
-  return {
-    line(text: string, lineNo: number): void {
-      const entry = parseObjectLine(text);
-      if (entry === null) {
-        if (text.trim() !== "") malformed++;
-        return;
-      }
-      try {
-        handle(entry, lineNo);
-      } catch {
-        // A shape no rule foresaw costs one line, never the collect.
-        malformed++;
-      }
-    },
-    drain(): VerdictRecord[] {
-      return out.splice(0);
-    },
-    carry(): GeminiCarry {
-      return state;
-    },
-    get malformed(): number {
-      return malformed;
-    },
-  };
+  return jsonLineParser({
+    handle,
+    out,
+    carry: () => state,
+    skip: () => malformed++,
+    skipped: () => malformed,
+  });
 }
 
 /** Stands for "a continuation of the previous prompt" in promptText's answer. */

@@ -34,7 +34,7 @@
 import { type LineParser, type ParserOptions, VERDICT_HINT_MARKER } from "../../record/line_parser.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
 import { awaitResult, hasFileName, isMemoryPath, takeAwaited } from "../memory_files.ts";
-import { isObject, looksLikeObjectLine, parseObjectLine } from "../json.ts";
+import { isObject, jsonLineParser } from "../json.ts";
 
 /** Starts of text parts Qwen adds to a user message beside what was typed. */
 export const MACHINE_PART_PREFIXES: readonly string[] = [
@@ -173,37 +173,17 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
     }
   }
 
-  return {
-    line(text: string, lineNo: number): void {
-      // Cheap: only records of these types can matter (a snapshot settles a waiting prompt).
-      if (
-        !text.includes('"user"') && !text.includes('"file_history_snapshot"') &&
-        !text.includes('"functionCall"') && !text.includes('"tool_result"')
-      ) {
-        if (!looksLikeObjectLine(text)) malformed++;
-        return;
-      }
-      const entry = parseObjectLine(text);
-      if (entry === null) {
-        if (text.trim() !== "") malformed++;
-        return;
-      }
-      try {
-        handle(entry, lineNo);
-      } catch {
-        malformed++;
-      }
-    },
-    drain(): VerdictRecord[] {
-      return out.splice(0);
-    },
-    carry(): QwenCarry {
-      return { prompt: waiting, notes: [...notes.values()] };
-    },
-    get malformed(): number {
-      return malformed;
-    },
-  };
+  return jsonLineParser({
+    handle,
+    // Cheap: only records of these types can matter (a snapshot settles a waiting prompt).
+    mayMatter: (text) =>
+      text.includes('"user"') || text.includes('"file_history_snapshot"') ||
+      text.includes('"functionCall"') || text.includes('"tool_result"'),
+    out,
+    carry: () => ({ prompt: waiting, notes: [...notes.values()] }),
+    skip: () => malformed++,
+    skipped: () => malformed,
+  });
 }
 
 /** The typed text of a user record (see the policies), or null when it is not a typed prompt. */
