@@ -19,6 +19,7 @@ import type { StoreInput, StoreRead } from "../agent.ts";
 import { isObject } from "../json.ts";
 import { recordId, toRfc3339, type VerdictRecord } from "../../record/record.ts";
 import {
+  type IndexInfo,
   SqliteFormatError,
   SqliteSnapshot,
   type SqlRow,
@@ -173,23 +174,78 @@ function readSnapshot(
   input: StoreInput,
   previous: OpenCodeCarry | null,
 ): { records: VerdictRecord[]; whole: boolean; carry: OpenCodeCarry; skipped: number } {
-  const t = tablesOf(snap);
-  const partsOf = snap.indexOn("part", "message_id");
-  const messageById = snap.indexOn("message", "id");
-  const sessionById = snap.indexOn("session", "id");
-  if (!partsOf || !messageById || !sessionById) {
-    throw new SqliteFormatError("the indexes OpenCode keeps on part.message_id and the ids are missing");
-  }
+  const read = new SnapshotRead(snap, input);
+  const { t } = read;
   const usable = previous !== null && markHolds(snap, t.message, previous.message) &&
     markHolds(snap, t.part, previous.part);
   const from = usable ? previous : null;
-  const records: VerdictRecord[] = [];
-  let skipped = 0;
-  const sessions = new Map<string, SessionFacts | null>();
-  const sessionFacts = (id: string): SessionFacts | null => {
-    if (sessions.has(id)) return sessions.get(id)!;
-    const rowid = snap.lookup(sessionById, id)[0];
-    const row = rowid === undefined ? null : snap.get(t.session, rowid);
+  let messageMark = from?.message ?? null;
+  snap.scan(t.message, messageMark?.rowid ?? -Infinity, (rowid, row) => {
+    messageMark = { rowid, id: str(row.id) ?? "" };
+    read.settleUser(row);
+  });
+  let partMark = from?.part ?? null;
+  snap.scan(t.part, partMark?.rowid ?? -Infinity, (rowid, row) => {
+    partMark = { rowid, id: str(row.id) ?? "" };
+    read.settlePart(rowid, row);
+  });
+  const newest = messageMark === null ? 0 : timeOf(snap, t.message, messageMark);
+  read.settleWaiting(from, newest);
+  return {
+    records: read.records,
+    whole: from === null,
+    skipped: read.skipped,
+    carry: {
+      v: CARRY_VERSION,
+      message: messageMark,
+      part: partMark,
+      waitingMessages: [...read.waitingMessages].slice(-MAX_WAITING).map(([id, time]) => ({ id, time })),
+      waitingParts: [...read.waitingParts].slice(-MAX_WAITING).map(([rowid, id]) => ({ rowid, id })),
+      db: null,
+      wal: null,
+    },
+  };
+}
+
+/**
+ * One read of a snapshot: the records it settles, what it skipped, and the user messages and
+ * memory writes still waiting (a message whose parts, or a write whose result, is not written
+ * yet) for the next collect.
+ */
+class SnapshotRead {
+  readonly t: Tables;
+  readonly records: VerdictRecord[] = [];
+  skipped = 0;
+  /** User messages with no part yet, by id: when each was created. */
+  readonly waitingMessages = new Map<string, number>();
+  /** Memory writes with no result yet, by rowid: the part's id. */
+  readonly waitingParts = new Map<number, string>();
+  readonly #snap: SqliteSnapshot;
+  readonly #input: StoreInput;
+  readonly #partsOf: IndexInfo;
+  readonly #messageById: IndexInfo;
+  readonly #sessionById: IndexInfo;
+  readonly #sessions = new Map<string, SessionFacts | null>();
+
+  constructor(snap: SqliteSnapshot, input: StoreInput) {
+    this.#snap = snap;
+    this.#input = input;
+    this.t = tablesOf(snap);
+    const partsOf = snap.indexOn("part", "message_id");
+    const messageById = snap.indexOn("message", "id");
+    const sessionById = snap.indexOn("session", "id");
+    if (!partsOf || !messageById || !sessionById) {
+      throw new SqliteFormatError("the indexes OpenCode keeps on part.message_id and the ids are missing");
+    }
+    this.#partsOf = partsOf;
+    this.#messageById = messageById;
+    this.#sessionById = sessionById;
+  }
+
+  #sessionFacts(id: string): SessionFacts | null {
+    if (this.#sessions.has(id)) return this.#sessions.get(id)!;
+    const rowid = this.#snap.lookup(this.#sessionById, id)[0];
+    const row = rowid === undefined ? null : this.#snap.get(this.t.session, rowid);
     const facts = row
       ? {
         id,
@@ -198,38 +254,44 @@ function readSnapshot(
         headless: isRunModePermission(row.permission),
       }
       : null;
-    sessions.set(id, facts);
+    this.#sessions.set(id, facts);
     return facts;
-  };
-  const json = (row: SqlRow): unknown => {
+  }
+
+  #json(row: SqlRow): unknown {
     try {
       return typeof row.data === "string" ? JSON.parse(row.data) : null;
     } catch {
-      skipped++;
+      this.skipped++;
       return null;
     }
-  };
+  }
 
-  const waitingMessages = new Map<string, number>();
-  const settleUser = (row: SqlRow) => {
+  /** A message row: a typed prompt once its parts are written, else it waits. */
+  settleUser(row: SqlRow): void {
     const id = str(row.id);
     const sessionId = str(row.session_id);
     const created = typeof row.time_created === "number" ? row.time_created : null;
-    if (id === null || sessionId === null || created === null) return void skipped++;
-    const data = json(row);
+    if (id === null || sessionId === null || created === null) return void this.skipped++;
+    const data = this.#json(row);
     if (!isObject(data) || data.role !== "user") return;
-    const session = sessionFacts(sessionId);
+    const session = this.#sessionFacts(sessionId);
     if (session === null) return;
-    const parts = snap.lookup(partsOf, id).map((rowid) => snap.get(t.part, rowid)).filter((p) => p !== null);
+    const parts = this.#snap.lookup(this.#partsOf, id).map((rowid) => this.#snap.get(this.t.part, rowid))
+      .filter((p) => p !== null);
     if (parts.length === 0) {
-      waitingMessages.set(id, created);
+      this.waitingMessages.set(id, created);
       return;
     }
-    const text = typedPromptText(parts.map((p) => partFacts(json(p!))), session, input.includeHeadless);
+    const text = typedPromptText(
+      parts.map((p) => partFacts(this.#json(p!))),
+      session,
+      this.#input.includeHeadless,
+    );
     const time = toRfc3339(created);
     if (text === null) return;
-    if (time === null) return void skipped++; // no usable time: skipped, counted
-    records.push({
+    if (time === null) return void this.skipped++; // no usable time: skipped, counted
+    this.records.push({
       id: recordId("prompt", `opencode:${id}`),
       kind: "prompt",
       origin: "opencode",
@@ -237,33 +299,33 @@ function readSnapshot(
       time,
       project: session.directory,
       session: session.id,
-      source_file: input.file,
+      source_file: this.#input.file,
       source_line: 0,
       source_ref: id,
       commit: null,
     });
-  };
+  }
 
-  const waitingParts = new Map<number, string>();
-  const settlePart = (rowid: number, row: SqlRow) => {
+  /** A part row: a memory-file write once it has landed, else it waits (a failed one is dropped). */
+  settlePart(rowid: number, row: SqlRow): void {
     const id = str(row.id);
     const sessionId = str(row.session_id);
-    if (id === null || sessionId === null) return void skipped++;
-    const data = json(row);
+    if (id === null || sessionId === null) return void this.skipped++;
+    const data = this.#json(row);
     const write = memoryWrite(data);
     if (write === null || write.status === "failed") return;
     if (write.status === "waiting") {
-      waitingParts.set(rowid, id);
+      this.waitingParts.set(rowid, id);
       return;
     }
-    const session = sessionFacts(sessionId);
+    const session = this.#sessionFacts(sessionId);
     const started = isObject(data) && isObject(data.state) && isObject(data.state.time)
       ? data.state.time.start
       : undefined;
     const time = toRfc3339(typeof started === "number" ? started : row.time_created);
     if (session === null || session.parentId !== null) return;
-    if (time === null) return void skipped++; // no usable time: skipped, counted
-    records.push({
+    if (time === null) return void this.skipped++; // no usable time: skipped, counted
+    this.records.push({
       id: recordId("note", `opencode:${id}`),
       kind: "note",
       origin: "opencode",
@@ -271,51 +333,31 @@ function readSnapshot(
       time,
       project: session.directory,
       session: session.id,
-      source_file: input.file,
+      source_file: this.#input.file,
       source_line: 0,
       source_ref: id,
       commit: null,
     });
-  };
+  }
 
-  let messageMark = from?.message ?? null;
-  snap.scan(t.message, messageMark?.rowid ?? -Infinity, (rowid, row) => {
-    messageMark = { rowid, id: str(row.id) ?? "" };
-    settleUser(row);
-  });
-  let partMark = from?.part ?? null;
-  snap.scan(t.part, partMark?.rowid ?? -Infinity, (rowid, row) => {
-    partMark = { rowid, id: str(row.id) ?? "" };
-    settlePart(rowid, row);
-  });
-  // What waited last time: look each one up again.
-  const newest = messageMark === null ? 0 : timeOf(snap, t.message, messageMark);
-  for (const w of from?.waitingMessages ?? []) {
-    if (waitingMessages.has(w.id)) continue;
-    const rowid = snap.lookup(messageById, w.id)[0];
-    const row = rowid === undefined ? null : snap.get(t.message, rowid);
-    if (row) settleUser(row);
-    if (waitingMessages.has(w.id) && newest - w.time > WAITING_MS) waitingMessages.delete(w.id);
+  /**
+   * What waited last time: each looked up again. A message still without parts is given up once
+   * the newest message is WAITING_MS past it.
+   */
+  settleWaiting(from: OpenCodeCarry | null, newest: number): void {
+    for (const w of from?.waitingMessages ?? []) {
+      if (this.waitingMessages.has(w.id)) continue;
+      const rowid = this.#snap.lookup(this.#messageById, w.id)[0];
+      const row = rowid === undefined ? null : this.#snap.get(this.t.message, rowid);
+      if (row) this.settleUser(row);
+      if (this.waitingMessages.has(w.id) && newest - w.time > WAITING_MS) this.waitingMessages.delete(w.id);
+    }
+    for (const w of from?.waitingParts ?? []) {
+      if (this.waitingParts.has(w.rowid)) continue;
+      const row = this.#snap.get(this.t.part, w.rowid);
+      if (row && row.id === w.id) this.settlePart(w.rowid, row);
+    }
   }
-  for (const w of from?.waitingParts ?? []) {
-    if (waitingParts.has(w.rowid)) continue;
-    const row = snap.get(t.part, w.rowid);
-    if (row && row.id === w.id) settlePart(w.rowid, row);
-  }
-  return {
-    records,
-    whole: from === null,
-    skipped,
-    carry: {
-      v: CARRY_VERSION,
-      message: messageMark,
-      part: partMark,
-      waitingMessages: [...waitingMessages].slice(-MAX_WAITING).map(([id, time]) => ({ id, time })),
-      waitingParts: [...waitingParts].slice(-MAX_WAITING).map(([rowid, id]) => ({ rowid, id })),
-      db: null,
-      wal: null,
-    },
-  };
 }
 
 function timeOf(snap: SqliteSnapshot, table: TableInfo, mark: RowMark): number {
