@@ -101,25 +101,6 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
     });
   }
 
-  function base(
-    entry: Record<string, unknown>,
-    lineNo: number,
-    key: string,
-    text: string,
-  ): QwenPending | null {
-    const time = toRfc3339(entry.timestamp);
-    if (time === null) return null;
-    return {
-      kind: "prompt",
-      key,
-      text,
-      time,
-      project: typeof entry.cwd === "string" ? entry.cwd : "",
-      session: typeof entry.sessionId === "string" ? entry.sessionId : null,
-      line: lineNo,
-    };
-  }
-
   function handle(entry: Record<string, unknown>, lineNo: number): void {
     if (entry.type === "system" && entry.subtype === "file_history_snapshot") {
       if (waiting) emit("prompt", waiting);
@@ -135,7 +116,7 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
     const text = typedText(entry);
     if (text === null) return;
     const key = typeof entry.uuid === "string" && entry.uuid !== "" ? entry.uuid : `${opts.file}:${lineNo}`;
-    const p = base(entry, lineNo, key, text);
+    const p = pendingOf(entry, lineNo, key, text);
     if (p === null) {
       malformed++; // a typed prompt without a usable time: skipped and counted
       return;
@@ -150,7 +131,7 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
       if (call === null || typeof call.id !== "string") continue;
       const text = memoryWriteText(call);
       if (text === null) continue;
-      const p = base(entry, lineNo, call.id, text);
+      const p = pendingOf(entry, lineNo, call.id, text);
       if (p === null) {
         malformed++; // a memory write without a usable time: skipped and counted
         continue;
@@ -184,6 +165,26 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
     skip: () => malformed++,
     skipped: () => malformed,
   });
+}
+
+/** A prompt (or, re-kinded, a note) from a chat record's own facts; null without a usable time. */
+function pendingOf(
+  entry: Record<string, unknown>,
+  lineNo: number,
+  key: string,
+  text: string,
+): QwenPending | null {
+  const time = toRfc3339(entry.timestamp);
+  if (time === null) return null;
+  return {
+    kind: "prompt",
+    key,
+    text,
+    time,
+    project: typeof entry.cwd === "string" ? entry.cwd : "",
+    session: typeof entry.sessionId === "string" ? entry.sessionId : null,
+    line: lineNo,
+  };
 }
 
 /** The typed text of a user record (see the policies), or null when it is not a typed prompt. */
