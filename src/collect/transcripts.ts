@@ -236,6 +236,64 @@ async function digestPrefix(path: string, length: number, hash: Hash, buf: Uint8
   return fed;
 }
 
+/** Whether a root is its own real path, asked once per root. */
+function realRootCheck(): (root: string) => boolean {
+  const realRoot = new Map<string, boolean>();
+  return (root) => {
+    let real = realRoot.get(root);
+    if (real === undefined) {
+      try {
+        real = Deno.realPathSync(root) === root;
+      } catch {
+        real = false;
+      }
+      realRoot.set(root, real);
+    }
+    return real;
+  };
+}
+
+/**
+ * A found transcript's real path and file info, or null (reported) when it resolves outside its
+ * roots, cannot be read, or is not a regular file. The walker descends no link and yields only
+ * plain files, so a file it found under a real root is its own real path: one lstat confirms it
+ * is still a plain file (resolving the path instead costs an lstat per component). Anything
+ * else is resolved and checked.
+ */
+function plainFileOf(
+  cand: Candidate,
+  isRealRoot: (root: string) => boolean,
+  report: ProblemReporter,
+): { real: string; info: Deno.FileInfo } | null {
+  let real: string | null = null;
+  let info: Deno.FileInfo | null = null;
+  if (cand.roots.length === 1 && isRealRoot(cand.roots[0]!)) {
+    try {
+      const l = Deno.lstatSync(cand.path);
+      if (l.isFile) [real, info] = [cand.path, l];
+    } catch {
+      // Resolved below, which reports why.
+    }
+  }
+  if (real === null) real = containedRealPathSync(cand.path, cand.roots);
+  if (real === null) {
+    report(cand.path, "skipped: resolves outside the transcript roots");
+    return null;
+  }
+  try {
+    info ??= Deno.statSync(real);
+  } catch (err) {
+    report(real, `cannot read: ${(err as Error).message}`);
+    return null;
+  }
+  if (!info.isFile) {
+    // Opening a FIFO blocks until a writer comes; a device may never end.
+    report(real, "skipped: not a regular file");
+    return null;
+  }
+  return { real, info };
+}
+
 /** Reads new transcript lines and returns the records they yield. */
 export async function collectTranscripts(input: TranscriptInput): Promise<TranscriptResult> {
   const stats = emptyStats();
@@ -282,54 +340,16 @@ export async function collectTranscripts(input: TranscriptInput): Promise<Transc
   // The look at each file is synchronous: a collect that finds one new prompt looks at every
   // transcript (10,000 files for a million prompts), and an async file-system call costs many
   // times its work in dispatch (measured: half a second of a one-prompt collect at that size).
-  const realRoot = new Map<string, boolean>();
-  const isRealRoot = (root: string) => {
-    let real = realRoot.get(root);
-    if (real === undefined) {
-      try {
-        real = Deno.realPathSync(root) === root;
-      } catch {
-        real = false;
-      }
-      realRoot.set(root, real);
-    }
-    return real;
-  };
+  const isRealRoot = realRootCheck();
   let digestBuffer: Uint8Array | null = null;
   for (const cand of findTranscripts(input)) {
     if (input.signal?.aborted) throw input.signal.reason;
-    // The walker descends no link and yields only plain files, so a file it found under a real
-    // root is its own real path: one lstat confirms it is still a plain file (resolving the path
-    // instead costs an lstat per component). Anything else is resolved and checked as before.
-    let real: string | null = null;
-    let info: Deno.FileInfo | null = null;
-    if (cand.roots.length === 1 && isRealRoot(cand.roots[0]!)) {
-      try {
-        const l = Deno.lstatSync(cand.path);
-        if (l.isFile) [real, info] = [cand.path, l];
-      } catch {
-        // Resolved below, which reports why.
-      }
-    }
-    if (real === null) real = containedRealPathSync(cand.path, cand.roots);
-    if (real === null) {
-      input.report(cand.path, "skipped: resolves outside the transcript roots");
+    const found = plainFileOf(cand, isRealRoot, input.report);
+    if (found === null) {
       stats.filesUnreadable++;
       continue;
     }
-    try {
-      info ??= Deno.statSync(real);
-    } catch (err) {
-      input.report(real, `cannot read: ${(err as Error).message}`);
-      stats.filesUnreadable++;
-      continue;
-    }
-    if (!info.isFile) {
-      // Opening a FIFO blocks until a writer comes; a device may never end.
-      input.report(real, "skipped: not a regular file");
-      stats.filesUnreadable++;
-      continue;
-    }
+    const { real, info } = found;
     const identity = identityOf(info, (input.now ?? Date.now)());
     const kind = cand.reader.kind;
     // The common case, a file as it was, decided without parsing its state.
