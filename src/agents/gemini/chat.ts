@@ -157,31 +157,9 @@ export function createGeminiParser(opts: ParserOptions, carry: GeminiCarry | nul
   }
 
   function modelMessage(entry: Record<string, unknown>, lineNo: number, session: string): void {
-    if (!Array.isArray(entry.toolCalls)) return;
-    const time = toRfc3339(entry.timestamp);
-    if (time === null) {
-      if (entry.toolCalls.some((c) => isObject(c) && c.status === "success" && memoryWriteText(c) !== null)) {
-        malformed++;
-      }
-      return;
-    }
-    for (const call of entry.toolCalls) {
-      if (!isObject(call) || call.status !== "success" || typeof call.id !== "string") continue;
-      const text = memoryWriteText(call);
-      if (text === null) continue;
-      out.push({
-        id: recordId("note", `gemini:${session}:${call.id}`),
-        kind: "note",
-        origin: "gemini",
-        text,
-        time,
-        project: lines.project,
-        session,
-        source_file: opts.file,
-        source_line: lineNo,
-        commit: null,
-      });
-    }
+    const notes = notesOf(entry, { file: opts.file, project: lines.project, session, lineNo });
+    if (notes === null) malformed++;
+    else out.push(...notes);
   }
 
   return jsonLineParser({
@@ -191,6 +169,43 @@ export function createGeminiParser(opts: ParserOptions, carry: GeminiCarry | nul
     skip: () => malformed++,
     skipped: () => malformed,
   });
+}
+
+/**
+ * The notes of a model message: one per memory-file write that succeeded. Null when it has such
+ * a write but no usable time (skipped, counted: we never invent one).
+ */
+function notesOf(
+  entry: Record<string, unknown>,
+  at: { readonly file: string; readonly project: string; readonly session: string; readonly lineNo: number },
+): VerdictRecord[] | null {
+  if (!Array.isArray(entry.toolCalls)) return [];
+  const time = toRfc3339(entry.timestamp);
+  if (time === null) {
+    const landed = entry.toolCalls.some((c) =>
+      isObject(c) && c.status === "success" && memoryWriteText(c) !== null
+    );
+    return landed ? null : [];
+  }
+  const notes: VerdictRecord[] = [];
+  for (const call of entry.toolCalls) {
+    if (!isObject(call) || call.status !== "success" || typeof call.id !== "string") continue;
+    const text = memoryWriteText(call);
+    if (text === null) continue;
+    notes.push({
+      id: recordId("note", `gemini:${at.session}:${call.id}`),
+      kind: "note",
+      origin: "gemini",
+      text,
+      time,
+      project: at.project,
+      session: at.session,
+      source_file: at.file,
+      source_line: at.lineNo,
+      commit: null,
+    });
+  }
+  return notes;
 }
 
 /** Stands for "a continuation of the previous prompt" in promptText's answer. */
