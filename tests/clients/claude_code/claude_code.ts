@@ -15,6 +15,7 @@ import { installCli, isExecutable } from "../harness/install_cli.ts";
 import type { ModelServer } from "../harness/model_server.ts";
 import { AgentTui, TUI_SETTLE_MS, TUI_START_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
+import { type HeadlessResult, runHeadless } from "../harness/headless.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
 /** Visibly fake; Claude Code only checks that its suffix was approved. */
@@ -77,11 +78,7 @@ export function claudeEnv(ws: Workspace, server: ModelServer<AnthropicReply>): R
   });
 }
 
-export interface HeadlessResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { HeadlessResult } from "../harness/headless.ts";
 
 /** `claude -p PROMPT` in the project, stdin closed. */
 export async function claudePrint(
@@ -90,19 +87,7 @@ export async function claudePrint(
   prompt: string,
   extraArgs: readonly string[] = [],
 ): Promise<HeadlessResult> {
-  await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-  const out = await new Deno.Command(await claudeBinary(), {
-    args: ["-p", prompt, ...extraArgs],
-    cwd: ws.project,
-    env: claudeEnv(ws, server),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  return await runHeadless(ws, [await claudeBinary(), "-p", prompt, ...extraArgs], claudeEnv(ws, server));
 }
 
 /** The empty prompt box of an idle TUI: the "❯" line between two rules. */

@@ -17,6 +17,7 @@ import type { ResponsesReply } from "../harness/openai_responses.ts";
 import { delay } from "../harness/tmux.ts";
 import { AgentTui, TUI_ECHO_MS, TUI_START_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
+import { type HeadlessResult, runHeadless } from "../harness/headless.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
 /** Visibly fake; Codex sends it as a bearer token to the provider. */
@@ -87,27 +88,11 @@ export function codexEnv(ws: Workspace): Record<string, string> {
   return ws.env({ LOCAL_MODEL_API_KEY: API_KEY });
 }
 
-export interface HeadlessResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { HeadlessResult } from "../harness/headless.ts";
 
 /** `codex exec [args] PROMPT` in the project, stdin closed. */
 export async function codexExec(ws: Workspace, args: readonly string[]): Promise<HeadlessResult> {
-  await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-  const out = await new Deno.Command(await codexBinary(), {
-    args: ["exec", ...args],
-    cwd: ws.project,
-    env: codexEnv(ws),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  return await runHeadless(ws, [await codexBinary(), "exec", ...args], codexEnv(ws));
 }
 
 /** The composer's placeholder or hint line, shown when the TUI waits for input. */

@@ -17,6 +17,7 @@ import { installCli } from "../harness/install_cli.ts";
 import type { ModelServer, Rule } from "../harness/model_server.ts";
 import { AgentTui, TUI_START_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
+import { type HeadlessResult, runHeadless } from "../harness/headless.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
 export const MODEL = "claude-sonnet-4.5";
@@ -55,11 +56,7 @@ export function copilotEnv(ws: Workspace, server: ModelServer<ChatReply>): Recor
   });
 }
 
-export interface HeadlessResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { HeadlessResult } from "../harness/headless.ts";
 
 /** `copilot -p PROMPT --allow-all-tools` in the project, stdin closed. */
 export async function copilotPrint(
@@ -67,19 +64,11 @@ export async function copilotPrint(
   server: ModelServer<ChatReply>,
   prompt: string,
 ): Promise<HeadlessResult> {
-  await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-  const out = await new Deno.Command(await copilotBinary(), {
-    args: ["-p", prompt, "--allow-all-tools"],
-    cwd: ws.project,
-    env: copilotEnv(ws, server),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  return await runHeadless(
+    ws,
+    [await copilotBinary(), "-p", prompt, "--allow-all-tools"],
+    copilotEnv(ws, server),
+  );
 }
 
 /** The empty prompt box of an idle TUI: the "❯" line between two rules. */

@@ -14,6 +14,7 @@ import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
 import { escapeRegExp } from "../harness/tmux.ts";
 import { AgentTui, TUI_ECHO_MS, TUI_START_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
+import { type HeadlessResult, runHeadless } from "../harness/headless.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
 /** Visibly fake; sent as x-goog-api-key. */
@@ -52,11 +53,7 @@ export function geminiEnv(ws: Workspace, server: ModelServer<GeminiReply>): Reco
   return ws.env({ GEMINI_API_KEY: API_KEY, GOOGLE_GEMINI_BASE_URL: server.origin });
 }
 
-export interface HeadlessResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { HeadlessResult } from "../harness/headless.ts";
 
 /** `gemini -p PROMPT` in the project, stdin closed. */
 export async function geminiPrint(
@@ -64,19 +61,7 @@ export async function geminiPrint(
   server: ModelServer<GeminiReply>,
   prompt: string,
 ): Promise<HeadlessResult> {
-  await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-  const out = await new Deno.Command(await geminiBinary(), {
-    args: ["-p", prompt],
-    cwd: ws.project,
-    env: geminiEnv(ws, server),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  return await runHeadless(ws, [await geminiBinary(), "-p", prompt], geminiEnv(ws, server));
 }
 
 /** The empty input line of an idle TUI (normal and shell mode). */

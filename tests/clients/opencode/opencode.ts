@@ -23,6 +23,7 @@ import type { ModelServer, RecordedRequest } from "../harness/model_server.ts";
 import { type ChatReply, systemText } from "../harness/openai_chat.ts";
 import { AgentTui, TUI_ECHO_MS, TUI_SETTLE_MS, TUI_START_MS, TUI_TURN_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
+import { type HeadlessResult, runHeadless } from "../harness/headless.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
 /** Visibly fake; OpenCode sends it as a bearer token to the provider. */
@@ -127,11 +128,7 @@ export function openCodeEnv(ws: Workspace, server: ModelServer<ChatReply>): Reco
 /** Where OpenCode's package look-ups go on the model server (answered 404, recorded). */
 export const REGISTRY_PATH = "/npm-registry/";
 
-export interface HeadlessResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { HeadlessResult } from "../harness/headless.ts";
 
 /** `opencode run PROMPT` in the project, stdin closed. */
 export async function openCodeRun(
@@ -139,19 +136,7 @@ export async function openCodeRun(
   server: ModelServer<ChatReply>,
   prompt: string,
 ): Promise<HeadlessResult> {
-  await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-  const out = await new Deno.Command(await openCodeBinary(), {
-    args: ["run", prompt],
-    cwd: ws.project,
-    env: openCodeEnv(ws, server),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  return await runHeadless(ws, [await openCodeBinary(), "run", prompt], openCodeEnv(ws, server));
 }
 
 /** The key hints under the prompt box, drawn once the TUI takes input (prompt or shell mode). */

@@ -17,6 +17,7 @@ import { installCli } from "../harness/install_cli.ts";
 import type { ModelServer, RecordedRequest, Rule } from "../harness/model_server.ts";
 import { AgentTui, TUI_START_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
+import { type HeadlessResult, runHeadless } from "../harness/headless.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
 /** The model id the settings and the environment name (any id works with a custom provider). */
@@ -65,11 +66,7 @@ export function qwenEnv(ws: Workspace, server: ModelServer<ChatReply>): Record<s
   return ws.env({ OPENAI_API_KEY: API_KEY, OPENAI_BASE_URL: `${server.origin}/v1`, OPENAI_MODEL: MODEL });
 }
 
-export interface HeadlessResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { HeadlessResult } from "../harness/headless.ts";
 
 /** `qwen -p PROMPT` in the project, stdin closed. */
 export async function qwenPrint(
@@ -78,19 +75,7 @@ export async function qwenPrint(
   prompt: string,
   extraArgs: readonly string[] = [],
 ): Promise<HeadlessResult> {
-  await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-  const out = await new Deno.Command(await qwenBinary(), {
-    args: ["-p", prompt, ...extraArgs],
-    cwd: ws.project,
-    env: qwenEnv(ws, server),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  return await runHeadless(ws, [await qwenBinary(), "-p", prompt, ...extraArgs], qwenEnv(ws, server));
 }
 
 /** The empty prompt box of an idle TUI. */
