@@ -1,79 +1,17 @@
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
-import { createQwenParser, type QwenCarry, typedText } from "../../../src/agents/qwen/chat.ts";
+import { createQwenParser, typedText } from "../../../src/agents/qwen/chat.ts";
 import { VERDICT_HINT_MARKER } from "../../../src/record/line_parser.ts";
 import type { VerdictRecord } from "../../../src/record/record.ts";
-import { feed, spaced, splitLines } from "../../collect/_feed.ts";
-import { QWEN_EXPECTATIONS, QWEN_SAMPLES_DIR, type QwenExpected } from "./expectations.ts";
+import { feed } from "../../collect/_feed.ts";
+import { sampleParserTests } from "../_sample_parser.ts";
+import { QWEN_EXPECTATIONS, QWEN_SAMPLES_DIR } from "./expectations.ts";
 
-function samplePath(name: string): string | null {
-  const path = fileURLToPath(new URL(name, QWEN_SAMPLES_DIR));
-  try {
-    Deno.statSync(path);
-    return path;
-  } catch {
-    return null;
-  }
-}
-
-function shape(records: readonly VerdictRecord[], kind: string): QwenExpected[] {
-  return records.filter((r) => r.kind === kind).map((r) => ({
-    line: r.source_line,
-    time: r.time,
-    text: r.text,
-  }));
-}
-
-for (const exp of QWEN_EXPECTATIONS) {
-  Deno.test(`qwen parser on the real sample ${exp.file}: exactly the typed prompts and landed notes`, () => {
-    const path = samplePath(exp.file);
-    if (path === null) {
-      console.log(`skipped: ${exp.file} is not in ${fileURLToPath(QWEN_SAMPLES_DIR)} (../shared absent)`);
-      return;
-    }
-    const lines = splitLines(Deno.readTextFileSync(path));
-    for (const includeHeadless of [false, true]) {
-      for (const style of [(l: string) => l, spaced]) {
-        const parser = createQwenParser({ file: path, includeHeadless }, null);
-        const records = feed(parser, lines.map(style));
-        const prompts = includeHeadless
-          ? [...exp.prompts, ...exp.headlessPrompts].sort((a, b) => a.line - b.line)
-          : exp.prompts;
-        assert.deepEqual(
-          shape(records, "prompt"),
-          prompts,
-          `${exp.why} (includeHeadless ${includeHeadless})`,
-        );
-        assert.deepEqual(shape(records, "note"), exp.notes, exp.why);
-        for (const r of records) {
-          assert.equal(r.origin, "qwen");
-          assert.equal(r.session, exp.session);
-          assert.equal(r.project, exp.project);
-          assert.equal(r.source_file, path);
-        }
-        assert.equal(parser.malformed, 0);
-      }
-    }
-  });
-
-  Deno.test(`qwen parser on ${exp.file}: resumed from its carry after any line, it yields the same`, () => {
-    const path = samplePath(exp.file);
-    if (path === null) return console.log(`skipped: ${exp.file} absent`);
-    const lines = splitLines(Deno.readTextFileSync(path));
-    const whole = feed(createQwenParser({ file: path, includeHeadless: false }, null), lines);
-    for (let cut = 0; cut <= lines.length; cut++) {
-      const first = createQwenParser({ file: path, includeHeadless: false }, null);
-      const a = feed(first, lines.slice(0, cut));
-      const carry = JSON.parse(JSON.stringify(first.carry())) as QwenCarry;
-      const b: VerdictRecord[] = feed(
-        createQwenParser({ file: path, includeHeadless: false }, carry),
-        lines.slice(cut),
-        cut + 1,
-      );
-      assert.deepEqual([...a, ...b], whole, `cut after line ${cut}`);
-    }
-  });
-}
+sampleParserTests({
+  origin: "qwen",
+  dir: QWEN_SAMPLES_DIR,
+  expectations: QWEN_EXPECTATIONS,
+  open: createQwenParser,
+});
 
 // ---- the rules, one shape each (the real samples hold only some of them)
 
