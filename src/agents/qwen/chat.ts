@@ -87,18 +87,7 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
   let malformed = 0;
 
   function emit(kind: "prompt" | "note", p: QwenPending): void {
-    out.push({
-      id: recordId(kind, `qwen:${p.key}`),
-      kind,
-      origin: "qwen",
-      text: p.text,
-      time: p.time,
-      project: p.project,
-      session: p.session,
-      source_file: opts.file,
-      source_line: p.line,
-      commit: null,
-    });
+    out.push(recordOf(kind, p, opts.file));
   }
 
   function handle(entry: Record<string, unknown>, lineNo: number): void {
@@ -165,6 +154,22 @@ export function createQwenParser(opts: ParserOptions, carry: QwenCarry | null): 
     skip: () => malformed++,
     skipped: () => malformed,
   });
+}
+
+/** The record a settled prompt or note becomes. */
+function recordOf(kind: "prompt" | "note", p: QwenPending, file: string): VerdictRecord {
+  return {
+    id: recordId(kind, `qwen:${p.key}`),
+    kind,
+    origin: "qwen",
+    text: p.text,
+    time: p.time,
+    project: p.project,
+    session: p.session,
+    source_file: file,
+    source_line: p.line,
+    commit: null,
+  };
 }
 
 /** A prompt (or, re-kinded, a note) from a chat record's own facts; null without a usable time. */
