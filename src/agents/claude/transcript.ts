@@ -91,21 +91,7 @@ export function createClaudeParser(
       malformed++; // a prompt with no usable time: skipped, counted (we never invent one)
       return;
     }
-    const identity = typeof entry.uuid === "string" && entry.uuid !== ""
-      ? `claude:${entry.uuid}`
-      : `claude:${opts.file}:${lineNo}`;
-    out.push({
-      id: recordId("prompt", identity),
-      kind: "prompt",
-      origin: "claude",
-      text,
-      time,
-      project: typeof entry.cwd === "string" ? entry.cwd : "",
-      session: typeof entry.sessionId === "string" ? entry.sessionId : null,
-      source_file: opts.file,
-      source_line: lineNo,
-      commit: null,
-    });
+    out.push(promptRecord(entry, text, time, { file: opts.file, lineNo }));
   }
 
   function collectWrites(entry: Record<string, unknown>, lineNo: number): void {
@@ -142,18 +128,7 @@ export function createClaudeParser(
       const note = takeAwaited(pending, block.tool_use_id);
       if (note === undefined) continue;
       if (block.is_error === true || failedEntry) continue;
-      out.push({
-        id: recordId("note", `claude:${note.toolUseId}`),
-        kind: "note",
-        origin: "claude",
-        text: note.text,
-        time: note.time,
-        project: note.project,
-        session: note.session,
-        source_file: opts.file,
-        source_line: note.line,
-        commit: null,
-      });
+      out.push(noteRecord(note, opts.file));
     }
   }
 
@@ -166,6 +141,46 @@ export function createClaudeParser(
     skip: () => malformed++,
     skipped: () => malformed,
   });
+}
+
+/** A typed prompt's record: its identity is the entry's uuid, else its file and line. */
+function promptRecord(
+  entry: Record<string, unknown>,
+  text: string,
+  time: string,
+  at: { readonly file: string; readonly lineNo: number },
+): VerdictRecord {
+  const identity = typeof entry.uuid === "string" && entry.uuid !== ""
+    ? `claude:${entry.uuid}`
+    : `claude:${at.file}:${at.lineNo}`;
+  return {
+    id: recordId("prompt", identity),
+    kind: "prompt",
+    origin: "claude",
+    text,
+    time,
+    project: typeof entry.cwd === "string" ? entry.cwd : "",
+    session: typeof entry.sessionId === "string" ? entry.sessionId : null,
+    source_file: at.file,
+    source_line: at.lineNo,
+    commit: null,
+  };
+}
+
+/** A memory write's record, once its result says it landed. */
+function noteRecord(note: PendingNote, file: string): VerdictRecord {
+  return {
+    id: recordId("note", `claude:${note.toolUseId}`),
+    kind: "note",
+    origin: "claude",
+    text: note.text,
+    time: note.time,
+    project: note.project,
+    session: note.session,
+    source_file: file,
+    source_line: note.line,
+    commit: null,
+  };
 }
 
 /** The pending writes of a stored carry, each checked (a state file may be old or hand-edited). */
