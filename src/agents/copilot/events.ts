@@ -82,18 +82,7 @@ export function createCopilotParser(
   let malformed = 0;
 
   function emit(kind: "prompt" | "note", p: CopilotPending): void {
-    out.push({
-      id: recordId(kind, `copilot:${p.key}`),
-      kind,
-      origin: "copilot",
-      text: p.text,
-      time: p.time,
-      project,
-      session,
-      source_file: opts.file,
-      source_line: p.line,
-      commit: null,
-    });
+    out.push(recordOf(kind, p, { project, session, file: opts.file }));
   }
 
   function counts(): boolean {
@@ -149,16 +138,12 @@ export function createCopilotParser(
     lineNo: number,
   ): void {
     const time = toRfc3339(event.timestamp);
-    if (!Array.isArray(data.toolRequests)) return;
-    for (const req of data.toolRequests) {
-      if (!isObject(req) || typeof req.toolCallId !== "string") continue;
-      const text = memoryWriteText(req);
-      if (text === null) continue;
+    for (const [id, text] of memoryWritesOf(data)) {
       if (time === null) {
         malformed++; // a memory write without a usable time: skipped and counted
         continue;
       }
-      awaitResult(notes, req.toolCallId, { key: req.toolCallId, text, time, line: lineNo });
+      awaitResult(notes, id, { key: id, text, time, line: lineNo });
     }
   }
 
@@ -174,6 +159,38 @@ export function createCopilotParser(
     skip: () => malformed++,
     skipped: () => malformed,
   });
+}
+
+/** The record a settled prompt or note becomes, in the session and project the log named. */
+function recordOf(
+  kind: "prompt" | "note",
+  p: CopilotPending,
+  at: { readonly project: string; readonly session: string | null; readonly file: string },
+): VerdictRecord {
+  return {
+    id: recordId(kind, `copilot:${p.key}`),
+    kind,
+    origin: "copilot",
+    text: p.text,
+    time: p.time,
+    project: at.project,
+    session: at.session,
+    source_file: at.file,
+    source_line: p.line,
+    commit: null,
+  };
+}
+
+/** The memory-file writes an assistant message asks for: [tool call id, text] each. */
+function memoryWritesOf(data: Record<string, unknown>): [string, string][] {
+  if (!Array.isArray(data.toolRequests)) return [];
+  const out: [string, string][] = [];
+  for (const req of data.toolRequests) {
+    if (!isObject(req) || typeof req.toolCallId !== "string") continue;
+    const text = memoryWriteText(req);
+    if (text !== null) out.push([req.toolCallId, text]);
+  }
+  return out;
 }
 
 /** Copilot's own instruction files, beside the names every agent shares (isMemoryPath). */
