@@ -1036,7 +1036,7 @@ class PromptGate {
         onTopic.push({ statement: s, ties, check: v });
         previous = onTopic.at(-1)!;
       }
-      const isDecision = decides || governedHere || statementDecision(s.text) !== null;
+      const isDecision = decides || governedHere || recordDecision(s.text);
       // A durable fact said inside a request ("thumbnails are 320×180 WebP, can you regenerate
       // them") is worth quoting on its topic, as what the person said, not as a decision.
       if (!isDecision && !durableFact(s.text)) {
@@ -1193,6 +1193,25 @@ function saysOtherwise(earlier: GateQuote, later: GateQuote): boolean {
   const held = new Set(wholeTerms(text(earlier)));
   const wasOut = out(earlier);
   return [...out(later)].some((t) => held.has(t) && !wasOut.has(t));
+}
+
+/**
+ * A statement that asks for a piece of work ("update it so that…", "can you…", "I want you to…",
+ * "add a command that…") is a one-off task: a decision only with a strong marker.
+ */
+const ONE_OFF_TASK = new RegExp(
+  String.raw`^[\s"'(*-]*(?:(?:ok|okay|so|and|also|then|now|please|pls|hey|great|cool|yes|no)\b[,.!\s]*)*` +
+    String
+      .raw`(?:(?:can|could|would|will)\s+(?:you|we)\b|(?:i|we)\s+(?:want|need|would\s+like|'d\s+like)\s+(?:you|to)\b|let'?s\b|help\s+me\b|` +
+    String
+      .raw`(?:update|add|create|make|fix|implement|write|do|check|investigate|switch|move|change|remove|run|build|refactor|rename|analy[sz]e|adjust|use|put|set|show|give)\b)`,
+  "i",
+);
+
+function recordDecision(text: string): boolean {
+  const strength = statementDecision(text);
+  if (strength === null) return false;
+  return strength === "strong" || !ONE_OFF_TASK.test(text);
 }
 
 function isoDay(ms: number): string {
