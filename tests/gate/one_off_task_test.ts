@@ -1,0 +1,79 @@
+/**
+ * A one-off task is a decision only with a strong marker: a should inside a request for work
+ * describes the task ("update the exporter so the csv should have…"), not a standing rule.
+ */
+import assert from "node:assert/strict";
+import type { VerdictRecord } from "../../src/record/record.ts";
+import type { GateVerdict } from "../../src/gate/gate.ts";
+import { hintFor, HOOK_TOP } from "../../src/gate/hint.ts";
+import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
+
+const NOW = Date.parse("2026-03-01T00:00:00.000Z");
+
+function rec(n: number, text: string): VerdictRecord {
+  return {
+    id: `r${String(n).padStart(4, "0")}`,
+    kind: "prompt",
+    origin: "claude",
+    text,
+    time: "2026-02-20T10:00:00.000Z",
+    project: "/work/shop",
+    session: `old-${n}`,
+    source_file: "/tmp/x.jsonl",
+    source_line: n,
+    commit: null,
+  };
+}
+
+const FILLER = [
+  "fix the failing test in the cart module",
+  "add a loading spinner to the checkout page",
+  "rename the helper to formatPrice",
+  "why is the login form slow on mobile",
+  "write docs for the search endpoint",
+  "bump the eslint config and fix the warnings",
+  "refactor the invoice mailer into two functions",
+  "the dark mode toggle flickers on reload",
+];
+
+function hint(earlier: string, prompt: string): GateVerdict {
+  const records = [...Array.from({ length: 50 }, (_, i) => rec(i, `${FILLER[i % FILLER.length]} (${i})`))];
+  records.push(rec(50, earlier));
+  return hintFor(buildMemoryIndex(records), {
+    prompt,
+    session: "live",
+    cwd: "/work/shop",
+    nowMs: NOW,
+    shown: new Set(),
+    entities: [],
+    personas: [],
+    top: HOOK_TOP,
+    textOf: (doc) => records[doc]!.text,
+  }).verdict;
+}
+
+const why = (v: GateVerdict) =>
+  `${v.rule}: ${v.detail} | ${v.checks.map((c) => `${c.rule}: ${c.detail}`).join(" | ")}`;
+
+const PROMPT = "the quiz export lacks originalQuestionId for bank questions, where does it come from";
+
+Deno.test("a request for work with a should in it is no decision; the same should stated, or always, is", () => {
+  for (
+    const task of [
+      "update the quiz export so the csv should have originalQuestionId headings for pooled bank questions, with their url",
+      "can you make the quiz export csv, it should have originalQuestionId headings for pooled bank questions, with their url",
+    ]
+  ) {
+    const v = hint(task, PROMPT);
+    assert.equal(v.speak, false, `${task}: ${why(v)}`);
+  }
+  for (
+    const rule of [
+      "the quiz export csv should have originalQuestionId headings for pooled bank questions, with their url",
+      "update the quiz export so the csv always has originalQuestionId headings for pooled bank questions, with their url",
+    ]
+  ) {
+    const v = hint(rule, PROMPT);
+    assert.equal(v.speak, true, `${rule}: ${why(v)}`);
+  }
+});
