@@ -19,7 +19,14 @@
  * (CLINE_PLUGIN_IMPORT_TIMEOUT_MS); the file imports only node:child_process, so it loads as
  * fast as a plugin can, and install's note says what to raise on a slow machine.
  */
-import { type EditResult, HostFileError } from "../../hostfile/errors.ts";
+import type { EditResult } from "../../hostfile/errors.ts";
+import {
+  installOwnedFile,
+  isOwnedFile,
+  type OwnedFile,
+  ownedFileProgram,
+  uninstallOwnedFile,
+} from "../../hostfile/owned_file.ts";
 
 /** First line of every plugin install writes: how install and uninstall know the file is ours. */
 export const PLUGIN_MARKER =
@@ -115,20 +122,19 @@ export default {
 `;
 }
 
+const OWNED: OwnedFile = {
+  marker: PLUGIN_MARKER,
+  label: "plugin",
+  noun: "plugin",
+  notes: [IMPORT_TIMEOUT_NOTE],
+};
+
 export function isOurPlugin(text: string): boolean {
-  return text.startsWith(PLUGIN_MARKER);
+  return isOwnedFile(OWNED, text);
 }
 
 /** The program an installed plugin runs, or null. */
-export function pluginProgram(text: string): string | null {
-  const m = /^const VERDICT = ("(?:[^"\\]|\\.)*");$/m.exec(text);
-  if (!m) return null;
-  try {
-    return JSON.parse(m[1]!) as string;
-  } catch {
-    return null;
-  }
-}
+export const pluginProgram = ownedFileProgram;
 
 export function installPlugin(
   text: string,
@@ -136,22 +142,9 @@ export function installPlugin(
   bin: string,
   env: Readonly<Record<string, string>>,
 ): EditResult {
-  const wanted = pluginSource(bin, env);
-  if (text === "") return { text: wanted, changes: ["plugin added"], notes: [IMPORT_TIMEOUT_NOTE] };
-  if (!isOurPlugin(text)) {
-    throw new HostFileError(
-      `refusing to overwrite "${path}": it was not written by "verdict install"`,
-      "move that plugin to another name, then run the command again; nothing was changed",
-    );
-  }
-  if (text === wanted) return { text, changes: [], notes: [] };
-  return { text: wanted, changes: ["plugin updated"], notes: [IMPORT_TIMEOUT_NOTE] };
+  return installOwnedFile(OWNED, text, path, pluginSource(bin, env));
 }
 
 export function uninstallPlugin(text: string, _path: string): EditResult {
-  if (text === "") return { text, changes: [], notes: [] };
-  if (!isOurPlugin(text)) {
-    return { text, changes: [], notes: ["this plugin was not written by verdict install; left as is"] };
-  }
-  return { text: "", changes: ["plugin deleted"], notes: [], remove: true };
+  return uninstallOwnedFile(OWNED, text);
 }

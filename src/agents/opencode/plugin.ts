@@ -15,7 +15,14 @@
  * the summary prompt (it cannot hold a compaction back), and verdict's judge reads session
  * transcripts, which OpenCode does not write (its sessions are rows in SQLite).
  */
-import { type EditResult, HostFileError } from "../../hostfile/errors.ts";
+import type { EditResult } from "../../hostfile/errors.ts";
+import {
+  installOwnedFile,
+  isOwnedFile,
+  type OwnedFile,
+  ownedFileProgram,
+  uninstallOwnedFile,
+} from "../../hostfile/owned_file.ts";
 
 /** First line of every plugin install writes: how install and uninstall know the file is ours. */
 export const PLUGIN_MARKER =
@@ -96,20 +103,14 @@ export const VerdictHint = async ({ directory }) => ({
 `;
 }
 
+const OWNED: OwnedFile = { marker: PLUGIN_MARKER, label: "hint plugin", noun: "plugin" };
+
 export function isOurPlugin(text: string): boolean {
-  return text.startsWith(PLUGIN_MARKER);
+  return isOwnedFile(OWNED, text);
 }
 
 /** The program an installed plugin runs, or null. */
-export function pluginProgram(text: string): string | null {
-  const m = /^const VERDICT = ("(?:[^"\\]|\\.)*");$/m.exec(text);
-  if (!m) return null;
-  try {
-    return JSON.parse(m[1]!) as string;
-  } catch {
-    return null;
-  }
-}
+export const pluginProgram = ownedFileProgram;
 
 export function installPlugin(
   text: string,
@@ -117,22 +118,9 @@ export function installPlugin(
   bin: string,
   env: Readonly<Record<string, string>>,
 ): EditResult {
-  const wanted = pluginSource(bin, env);
-  if (text === "") return { text: wanted, changes: ["hint plugin added"], notes: [] };
-  if (!isOurPlugin(text)) {
-    throw new HostFileError(
-      `refusing to overwrite "${path}": it was not written by "verdict install"`,
-      "move that plugin to another name, then run the command again; nothing was changed",
-    );
-  }
-  if (text === wanted) return { text, changes: [], notes: [] };
-  return { text: wanted, changes: ["hint plugin updated"], notes: [] };
+  return installOwnedFile(OWNED, text, path, pluginSource(bin, env));
 }
 
 export function uninstallPlugin(text: string, _path: string): EditResult {
-  if (text === "") return { text, changes: [], notes: [] };
-  if (!isOurPlugin(text)) {
-    return { text, changes: [], notes: ["this plugin was not written by verdict install; left as is"] };
-  }
-  return { text: "", changes: ["hint plugin deleted"], notes: [], remove: true };
+  return uninstallOwnedFile(OWNED, text);
 }

@@ -21,7 +21,14 @@
  * - `session_compact`: `verdict hook session-start` with source "compact" gives the handoff back;
  *   it reaches the model with the next prompt (added to that prompt's custom message).
  */
-import { type EditResult, HostFileError } from "../../hostfile/errors.ts";
+import type { EditResult } from "../../hostfile/errors.ts";
+import {
+  installOwnedFile,
+  isOwnedFile,
+  type OwnedFile,
+  ownedFileProgram,
+  uninstallOwnedFile,
+} from "../../hostfile/owned_file.ts";
 
 /** First line of every extension install writes: how install and uninstall know the file is ours. */
 export const EXTENSION_MARKER =
@@ -112,20 +119,14 @@ export default function (pi: any) {
 `;
 }
 
+const OWNED: OwnedFile = { marker: EXTENSION_MARKER, label: "extension", noun: "extension" };
+
 export function isOurExtension(text: string): boolean {
-  return text.startsWith(EXTENSION_MARKER);
+  return isOwnedFile(OWNED, text);
 }
 
 /** The program an installed extension runs, or null. */
-export function extensionProgram(text: string): string | null {
-  const m = /^const VERDICT = ("(?:[^"\\]|\\.)*");$/m.exec(text);
-  if (!m) return null;
-  try {
-    return JSON.parse(m[1]!) as string;
-  } catch {
-    return null;
-  }
-}
+export const extensionProgram = ownedFileProgram;
 
 export function installExtension(
   text: string,
@@ -133,22 +134,9 @@ export function installExtension(
   bin: string,
   env: Readonly<Record<string, string>>,
 ): EditResult {
-  const wanted = extensionSource(bin, env);
-  if (text === "") return { text: wanted, changes: ["extension added"], notes: [] };
-  if (!isOurExtension(text)) {
-    throw new HostFileError(
-      `refusing to overwrite "${path}": it was not written by "verdict install"`,
-      "move that extension to another name, then run the command again; nothing was changed",
-    );
-  }
-  if (text === wanted) return { text, changes: [], notes: [] };
-  return { text: wanted, changes: ["extension updated"], notes: [] };
+  return installOwnedFile(OWNED, text, path, extensionSource(bin, env));
 }
 
 export function uninstallExtension(text: string, _path: string): EditResult {
-  if (text === "") return { text, changes: [], notes: [] };
-  if (!isOurExtension(text)) {
-    return { text, changes: [], notes: ["this extension was not written by verdict install; left as is"] };
-  }
-  return { text: "", changes: ["extension deleted"], notes: [], remove: true };
+  return uninstallOwnedFile(OWNED, text);
 }
