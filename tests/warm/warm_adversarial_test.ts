@@ -543,9 +543,14 @@ Deno.test("through the helper, a record a new credential rule covers is not quot
   const helper = await startHelper(env);
   const credential = "password=hunter2hunter2-review13";
   try {
-    const asked = claudeJson(`${CONTRADICTION} with ${credential}`, "p1");
-    const warmCred = await runCli(["hook", "user-prompt"], { env: { ...env, ...ON }, stdin: asked });
-    const coldCred = await runCli(["hook", "user-prompt"], { env: { ...env, ...OFF }, stdin: asked });
+    // Each in a session of its own: the gate may quote the decision here (the prompt names MySQL,
+    // which it turned down), and a second ask in one session would meet the first's cooldown.
+    const asked = (session: string) => claudeJson(`${CONTRADICTION} with ${credential}`, session);
+    const warmCred = await runCli(["hook", "user-prompt"], { env: { ...env, ...ON }, stdin: asked("p1") });
+    const coldCred = await runCli(["hook", "user-prompt"], {
+      env: { ...env, ...OFF },
+      stdin: asked("p1-cold"),
+    });
     assert.deepEqual([warmCred.code, warmCred.stdout], [coldCred.code, coldCred.stdout]);
     const fired = await runCli(["hook", "user-prompt"], {
       env: { ...env, ...ON },
