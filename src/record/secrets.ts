@@ -506,7 +506,7 @@ export const BUILT_IN_RULES: readonly BuiltInRule[] = [
     name: "package registry token",
     triggers: ["npm_", "pypi-", "dckr_", "rubygems_", "oy2", "clojars_", "cio", "akcp"],
     shape: "`npm_…`, `pypi-AgEIcHlwaS5vcmc…`, Docker Hub `dckr_pat_…`, RubyGems `rubygems_…`, " +
-      "NuGet `oy2…`, Clojars `CLOJARS_…`, crates.io `cio…`, Artifactory `AKCp…`",
+      "NuGet `oy2…`, Clojars `CLOJARS_…`, Cargo registry `cio…`, Artifactory `AKCp…`",
     pattern: prefixed([
       "npm_[A-Za-z0-9]{36}",
       "pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40,}",
