@@ -42,12 +42,14 @@
  *   repeat         the statement is one the prompt says again word for word, or nearly all of
  *                  whose words (RESTATE_SHARE of RESTATE_MIN_TERMS or more, counted with and
  *                  without stopwords) the prompt holds (a template edited a little), or
- *                  already shown in this session (the same text sent again is one thing)
+ *                  already shown in this session (the same text sent again is one thing), or
+ *                  the prompt turns down a thing the statement turns down ("commit, no
+ *                  co-authors" against "never add co-authors": the person is saying it now)
  * And between quotes:
  *   weak-tail      a second quote scoring under TAIL_SCORE_SHARE of the first
  */
 import { bm25Idf } from "../rank/bm25.ts";
-import { durableFact, markerTerms, ruledOut, statementDecision } from "../rank/markers.ts";
+import { durableFact, markerTerms, ruledOut, statementDecision, turnedDown } from "../rank/markers.ts";
 import { COMMON_SESSION_SHARE, type SearchHit, type SearchResult } from "../rank/score.ts";
 import { isEverydayWord, isStopword } from "../rank/stopwords.ts";
 import { isCjkTerm, type TermOrigin, termOrigins } from "../rank/tokenize.ts";
@@ -244,12 +246,36 @@ export function literalsOf(typed: string, tokenize: (text: string) => readonly s
   return out;
 }
 
+/** Single letters joined by dots are an abbreviation of writing (e.g, i.e, a.k.a), not a name. */
+const LETTER_ABBREVIATION = /^(?:\p{L}\.)+\p{L}\.?$/u;
+
+/** A number or an ordinal (2026, 3rd): a value, never a name. */
+const VALUE_TERM = /^\d+(?:st|nd|rd|th)?$/;
+
+/** Whether a term is a value (VALUE_TERM): two records sharing a count or a day share no topic. */
+export function isValueTerm(term: string): boolean {
+  return VALUE_TERM.test(term);
+}
+
+/**
+ * The local machine, with or without a port (localhost:8008, 127.0.0.1:3000): where every page of
+ * a project is served, so it says where, not what.
+ */
+const LOCAL_HOST = /^(?:localhost|127\.0\.0\.1|0\.0\.0\.0)(?::\d+)?$/;
+
+/** Folders every project of a kind has (node_modules, .venv): a place, as a path's pieces are. */
+const EVERYONES_FOLDERS = /^(?:node_modules|\.?venv|__pycache__|\.git|\.github|\.vscode|\.idea)$/;
+
 /**
  * A term sharp enough to carry a match alone: an identifier or a version (pg_dump, v2.3, gen-itgc).
- * It holds a letter: a date or a bare number (2026-01-05, 8.0) is a value, not a name.
+ * It holds a letter: a date or a bare number (2026-01-05, 8.0) is a value, not a name; an
+ * abbreviation of writing (e.g, i.e) is no name either.
  */
 export function isSharpTerm(term: string): boolean {
-  if (isCjkTerm(term) || !/[a-z]/i.test(term)) return false;
+  if (isCjkTerm(term) || !/[a-z]/i.test(term) || LETTER_ABBREVIATION.test(term) || isValueTerm(term)) {
+    return false;
+  }
+  if (LOCAL_HOST.test(term) || EVERYONES_FOLDERS.test(term)) return false;
   return /[_\-.:]/.test(term) || /\d/.test(term);
 }
 
@@ -264,6 +290,9 @@ export function isSharpTerm(term: string): boolean {
 export function distinctThings(matched: ReadonlySet<string>, origins: readonly TermOrigin[]): number {
   return countThings(matched, promptShape(origins));
 }
+
+/** A CJK term opening or closing in hiragana: grammar glued to a word (の履歴, 設定を). */
+const GLUED_PARTICLE = /^[\u3041-\u309f]|[\u3041-\u309f]$/;
 
 /** distinctThings on a prompt's shape, worked out once per prompt. */
 function countThings(matched: ReadonlySet<string>, shape: PromptShape): number {
@@ -289,8 +318,12 @@ function countThings(matched: ReadonlySet<string>, shape: PromptShape): number {
     if (!matched.has(o.term) || o.seam) continue;
     let key: string;
     if (o.unit >= 0) key = `w${o.unit}`;
-    else if (o.word) key = `s${o.start}:${o.end}`;
-    else if (o.loose && o.start >= looseEnd) {
+    else if (o.word) {
+      // A corpus-derived word opening or closing in hiragana (の履歴) is a particle glued to a
+      // word: the word is the thing, not this.
+      if (GLUED_PARTICLE.test(o.term)) continue;
+      key = `s${o.start}:${o.end}`;
+    } else if (o.loose && o.start >= looseEnd) {
       looseEnd = o.end;
       key = `l${o.start}`;
     } else continue;
@@ -373,7 +406,9 @@ export function promptShape(origins: readonly TermOrigin[]): PromptShape {
     byTerm.set(o.term, (byTerm.get(o.term) ?? true) && (o.extension || o.inPath) && !o.pathName);
   }
   const places = new Set<string>();
-  for (const [t, placeOnly] of byTerm) if (placeOnly) places.add(t);
+  for (const [t, placeOnly] of byTerm) {
+    if (placeOnly || LOCAL_HOST.test(t) || EVERYONES_FOLDERS.test(t)) places.add(t);
+  }
   // A CJK bigram that is a seam wherever the prompt has it (口的 of 接口|的) is no subject.
   const seamOnly = new Map<string, boolean>();
   for (const o of origins) seamOnly.set(o.term, (seamOnly.get(o.term) ?? true) && o.seam);
@@ -410,7 +445,7 @@ export function promptShape(origins: readonly TermOrigin[]): PromptShape {
       for (const o of run) elsewhere.add(o.term);
       continue;
     }
-    if (EVERYONES_FILES.test(whole.term)) {
+    if (EVERYONES_FILES.test(whole.term) || LETTER_ABBREVIATION.test(whole.term)) {
       for (const o of run) elsewhere.add(o.term);
       continue;
     }
@@ -649,6 +684,8 @@ class PromptGate {
   #promptNames: ReadonlySet<string> | undefined;
   /** The prompt's own rules and @-named files (promptRules), worked out when a decision first passes. */
   #promptRules: readonly PromptRule[] | undefined;
+  /** The things the prompt turns down (turnedDownTerms), worked out when a decision first passes. */
+  #promptTurnsDown: ReadonlySet<string> | undefined;
   readonly docCount: number;
   /** The scanned texts of the candidates read so far, by the hash of their sameTextKey. */
   readonly #judged = new Map<string, readonly string[]>();
@@ -721,7 +758,7 @@ class PromptGate {
     // date share no topic.
     const anchors = informative.filter((t) => {
       const f = facts.get(t);
-      return f !== undefined && f.canAnchor && f.idf >= this.anchor && !/^\d+$/.test(t);
+      return f !== undefined && f.canAnchor && f.idf >= this.anchor && !isValueTerm(t);
     });
     if (anchors.length === 0) {
       return {
@@ -854,6 +891,21 @@ class PromptGate {
     return null;
   }
 
+  /**
+   * A thing both the prompt and a statement turn down ("ok, commit, no co-author" against "never
+   * add co-authors"; "コメントは入れない" against "コメントは入れないでください"), or null: the
+   * person is saying the rule now, so the quote adds nothing. Acting on the thing without turning
+   * it down ("add zod with npm" against "never npm") is walking into the rule, and not this.
+   */
+  turnsDownToo(statement: string): string | null {
+    this.#promptTurnsDown ??= turnedDownTerms(this.ctx.typed, this.ctx.tokenize);
+    if (this.#promptTurnsDown.size === 0) return null;
+    for (const t of turnedDownTerms(statement, this.ctx.tokenize)) {
+      if (this.#promptTurnsDown.has(t)) return t;
+    }
+    return null;
+  }
+
   /** Whether a statement is a decision where it stands: a live marker, a doc's or a note's, or under "We decided:". */
   isPassingDecision(s: Statement, decides: boolean, governed: boolean): boolean {
     return decides || governed || statementDecision(s.text) !== null;
@@ -873,7 +925,7 @@ class PromptGate {
    */
   isName(term: string): boolean {
     const f = this.facts.get(term);
-    return f !== undefined && f.canAnchor && f.idf >= this.anchor && !f.common && !/^\d+$/.test(term) &&
+    return f !== undefined && f.canAnchor && f.idf >= this.anchor && !f.common && !isValueTerm(term) &&
       !this.shape.notTopic.has(term) && !isEverydayWord(term) && !isStopword(term);
   }
 
@@ -1068,6 +1120,11 @@ class PromptGate {
         best = { rule: "repeat", detail: said, coverage: v.coverage };
         continue;
       }
+      const echoed = this.turnsDownToo(s.text);
+      if (echoed !== null) {
+        best = { rule: "repeat", detail: `the prompt turns down ${echoed} itself`, coverage: v.coverage };
+        continue;
+      }
       // A statement decided under an announcement is quoted with it ("We decided: …").
       if (governedHere && governor !== null && !passing.includes(governor)) passing.push(governor);
       // A decision tied to the statement naming the topic is quoted with it: alone it would not say
@@ -1111,6 +1168,47 @@ class PromptGate {
       }`,
     };
   }
+}
+
+/**
+ * Verbs that say how a thing is turned down ("don't add", "w/o referencing", "never use"), not
+ * what: two texts turning down different things with the same verb do not say the same.
+ */
+const TURN_DOWN_VERBS: ReadonlySet<string> = new Set([
+  "add",
+  "use",
+  "run",
+  "includ",
+  "mention",
+  "referenc",
+  "instal",
+  "creat",
+  "touch",
+  "chang",
+  "modifi",
+  "let",
+  "need",
+  "want",
+  "put",
+  "make",
+  "ask",
+  "do",
+]);
+
+/**
+ * The terms of what a text turns down (markers.ts turnedDown) that can name a thing: no
+ * stopword, everyday word, marker word, number or verb of TURN_DOWN_VERBS.
+ */
+function turnedDownTerms(text: string, tokenize: (text: string) => readonly string[]): ReadonlySet<string> {
+  const spans = turnedDown(text);
+  if (spans.length === 0) return NO_SEAMS;
+  const markers = markerTerms();
+  return new Set(
+    spans.flatMap((s) => tokenize(s)).filter((t) =>
+      !isStopword(t) && !isEverydayWord(t) && !markers.has(t) && !TURN_DOWN_VERBS.has(t) && !isValueTerm(t) &&
+      !HIRAGANA_ONLY.test(t)
+    ),
+  );
 }
 
 /**

@@ -4,13 +4,19 @@
  * Do not edit by hand; tests/rank/marker_terms_test.ts checks it is current.
  */
 export const MARKER_TERMS: string =
-  "agre alwai avoid ban choos chose decid dont favor favour forbidden henceforth ideal instead " +
-  "mandatori mayb must mustnt never nevermind perhap prefer prohibit rather recommend should shouldnt " +
-  "tbd try undecid unsur what whenev whether wonder вместо возможно впредь всегда договорились должен " +
-  "должно должны запрещено лучше нельзя никогда обязательно отныне предпочитаю решили следует только いい " +
-  "いで うか うが かど から がい くだ くて これ さい しな じゃ たび ださ だ決 でい でく では でよ どう ない なく はな びに べき ほう まだ めた めて ゃな やめ よい らな " +
-  "らは りに れか わか わな わり ルー ール 一使 一定 一律 一改 一概 一用 万不 下来 不一 不再 不准 不可 不如 不必 不是 不用 不知 不确 不能 不要 不许 不该 不需 严禁 么定 " +
-  "二度 今以 今后 今後 从今 从现 代わ 代替 以后 以降 优先 使わ 使用 保持 倾向 偏好 優先 决定 分か 别再 别用 务必 千万 只用 只能 可不 可以 后都 在开 坚决 如用 宁可 宁愿 " +
-  "定下 定了 定要 对不 尚未 就这 尽量 已经 常に 并未 并没 应当 应该 度と 建议 开始 必ず 必要 必须 总是 换成 换用 推奨 推荐 改为 改成 改用 方が 时不 是不 是否 是用 是说 " +
-  "暂不 暂时 最好 未 未定 次都 毎回 每次 永远 決め 決定 没 没必 没有 犹豫 现在 用し 知道 确定 禁止 統一 絶対 约定 绝不 绝对 统一 而不 而是 能不 能再 能用 要不 要紧 规定 " +
-  "认用 记住 该不 该也 该会 该可 该就 该已 该是 该有 该没 该能 该还 该都 还是 还未 还没 这么 远不 选择 选用 采用 降は 需要 首选 默认";
+  "aalwai agre alawi allwai alwaai alwai alwasi alwayi alwayss alwwai alwya avoid awlai ban choos chose " +
+  "dceid dcide ddecid deccid decdi decid decidd decidedd deciedd deciid deecid deicd dont edcid enver " +
+  "favor favour forbidden henceforth hould hsould ideal iinstead innstead insead insetad insstead " +
+  "instad instea insteaad instead insteadd insteda insteead insttead intead intsead isntead istead " +
+  "lawai mandatori mayb must mustnt neever neevr neveer never nevermind neverr nevver nistead nnever " +
+  "nstead nveer pefer perfer perhap pprefer preefer preefr preer prefe prefeer prefer preferr preffer " +
+  "prefr prfeer prfer prohibit prrefer rather recommend rpefer shhould shold sholud shoould shoud " +
+  "shoudl shoul should shouldd shouldnt shoulld shouuld shuld shuold sohuld sould sshould tbd try " +
+  "undecid unsur what whenev whether wonder вместо возможно впредь всегда договорились должен должно " +
+  "должны запрещено лучше нельзя никогда обязательно отныне предпочитаю решили следует только いい いで うか " +
+  "うが かど から がい くだ くて これ さい しな じゃ たび ださ だ決 でい でく では でよ どう ない なく はな びに べき ほう まだ めた めて ゃな やめ よい らな らは りに " +
+  "れか わか わな わり ルー ール 一使 一定 一律 一改 一概 一用 万不 下来 不一 不再 不准 不可 不如 不必 不是 不用 不知 不确 不能 不要 不许 不该 不需 严禁 么定 二度 今以 " +
+  "今后 今後 从今 从现 代わ 代替 以后 以降 优先 使わ 使用 保持 倾向 偏好 優先 决定 分か 别再 别用 务必 千万 只用 只能 可不 可以 后都 在开 坚决 如用 宁可 宁愿 定下 定了 " +
+  "定要 对不 尚未 就这 尽量 已经 常に 并未 并没 应当 应该 度と 建议 开始 必ず 必要 必须 总是 换成 换用 推奨 推荐 改为 改成 改用 方が 时不 是不 是否 是用 是说 暂不 暂时 " +
+  "最好 未 未定 次都 毎回 每次 永远 決め 決定 没 没必 没有 犹豫 现在 用し 知道 确定 禁止 統一 絶対 约定 绝不 绝对 统一 而不 而是 能不 能再 能用 要不 要紧 规定 认用 记住 " +
+  "该不 该也 该会 该可 该就 该已 该是 该有 该没 该能 该还 该都 还是 还未 还没 这么 远不 选择 选用 采用 降は 需要 首选 默认";

@@ -916,6 +916,11 @@ export function isQuestion(statement: string): boolean {
     QUESTION_WORD_JA.test(t) || QUESTION_WORD_RU.test(t);
 }
 
+/** The shortest stem of a decision word's typo that is a marker term (shorter ones are other words' stems). */
+const TYPO_STEM_MIN = 5;
+/** Stems of decision words' typos that are words of their own: decide, away (awai), insta(gram). */
+const TYPO_STEMS_OF_WORDS: ReadonlySet<string> = new Set(["decide", "awai", "insta"]);
+
 /** Words of marker phrases that say nothing but how a choice is made ("instead of", "rather than"). */
 const CHOICE_WORDS: readonly string[] = ["instead", "rather"];
 
@@ -929,9 +934,13 @@ const CHOICE_WORDS: readonly string[] = ["instead", "rather"];
  * what `deno task gen:marker-terms` writes there and tests/rank/marker_terms_test.ts compares.
  */
 export function deriveMarkerTerms(): string[] {
+  // A typo of a decision word is that word (phrasesIndex), so it says how as the word does; its
+  // stem, when it is long enough not to be another word's (insta, deci) or a word of its own.
+  const typos = TYPO_TOLERANT.flatMap((w) => typosOf(w)).filter((t) => !NOT_TYPOS.has(t))
+    .flatMap((t) => tokenize(t)).filter((t) => t.length >= TYPO_STEM_MIN && !TYPO_STEMS_OF_WORDS.has(t));
   const terms = [...STRONG_SET, ...MEDIUM_SET, ...NEGATION_SET, ...CHOICE_WORDS].filter((p) =>
     CJK_CHAR.test(p) || !/\s/.test(p)
-  ).flatMap((p) => tokenize(p));
+  ).flatMap((p) => tokenize(p)).concat(typos);
   return [...new Set(terms)].sort();
 }
 
@@ -1098,4 +1107,80 @@ export function durableFact(statement: string): boolean {
     if (shaped && (FACT_VALUE.test(clause) || FACT_PLACE.test(clause))) return true;
   }
   return false;
+}
+
+/**
+ * Words that turn the next few words down, in a prompt or a rule: "no co-authors", "without
+ * Docker", "do not add Claude", "sem bot", "不要改动源码", "без авторизации". Wider than the
+ * prohibitions of ruledOut, which a standing rule needs: here any "no X" counts, because the
+ * question is only whether two texts turn the same thing down.
+ */
+const TURN_DOWN_BEFORE_WORDS =
+  /(?<![\p{L}\p{N}])(?:no|not|never|don'?t|dont|do not|without|w\/o|avoid|stop|sem|sin|não|nao|nunca|не|без|нельзя|никогда)(?![\p{L}\p{N}])|不要|不用|不再|别|没有|无需|禁止|勿/giu;
+/** Japanese turns down what comes before: "コメントは入れない", "ハードコーディングはしないで". */
+const TURN_DOWN_AFTER_WORDS = /ないで|ない|なく|せず|禁止/g;
+/** How far a turn-down reaches: words after it, or CJK characters on either side. */
+export const TURN_DOWN_REACH_WORDS = 5;
+export const TURN_DOWN_REACH_CJK = 8;
+const TURN_DOWN_UNIT =
+  /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]|[^\s,;:，；：、。！？()（）\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]+/gu;
+
+/**
+ * The spans a text turns down (turn-down words above; a question turns nothing down): the few
+ * words after a turn-down word within its clause, or the CJK characters before a Japanese one.
+ * Lower-cased, NFKC.
+ */
+export function turnedDown(text: string): string[] {
+  const t = normalizeForMarkers(text);
+  const spans: string[] = [];
+  const clauseOf = (at: number): [number, number] => {
+    let start = 0;
+    let end = t.length;
+    CLAUSE_BREAK.lastIndex = 0;
+    for (let m = CLAUSE_BREAK.exec(t); m !== null; m = CLAUSE_BREAK.exec(t)) {
+      if (m.index < at) start = m.index + m[0].length;
+      else {
+        end = Math.min(end, m.index);
+        break;
+      }
+    }
+    const sentence = /[.!?。！？\n]/g;
+    for (let m = sentence.exec(t); m !== null; m = sentence.exec(t)) {
+      if (m.index < at) start = Math.max(start, m.index + 1);
+      else {
+        end = Math.min(end, m.index);
+        break;
+      }
+    }
+    return [start, end];
+  };
+  const asked = (end: number) => /^[^.!。！\n]*[?？]/.test(t.slice(end));
+  TURN_DOWN_BEFORE_WORDS.lastIndex = 0;
+  for (let m = TURN_DOWN_BEFORE_WORDS.exec(t); m !== null; m = TURN_DOWN_BEFORE_WORDS.exec(t)) {
+    const end = m.index + m[0].length;
+    if (asked(end)) continue;
+    const [, clauseEnd] = clauseOf(m.index);
+    const after = t.slice(end, Math.max(end, clauseEnd));
+    let words = 0;
+    let cjk = 0;
+    let last = 0;
+    TURN_DOWN_UNIT.lastIndex = 0;
+    for (let u = TURN_DOWN_UNIT.exec(after); u !== null; u = TURN_DOWN_UNIT.exec(after)) {
+      if (CJK_CHAR.test(u[0])) cjk++;
+      else words++;
+      if (words > TURN_DOWN_REACH_WORDS || cjk > TURN_DOWN_REACH_CJK) break;
+      last = u.index + u[0].length;
+    }
+    if (last > 0) spans.push(after.slice(0, last).trim());
+  }
+  TURN_DOWN_AFTER_WORDS.lastIndex = 0;
+  for (let m = TURN_DOWN_AFTER_WORDS.exec(t); m !== null; m = TURN_DOWN_AFTER_WORDS.exec(t)) {
+    if (asked(m.index + m[0].length)) continue;
+    const [clauseStart] = clauseOf(m.index);
+    const before = t.slice(clauseStart, m.index);
+    const chars = [...before].filter((c) => CJK_CHAR.test(c));
+    if (chars.length === 0) continue;
+    spans.push(before.slice(-TURN_DOWN_REACH_CJK * 2).trim());
+  }
+  return spans;
 }

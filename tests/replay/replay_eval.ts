@@ -25,7 +25,8 @@
  * tests), --unlabelled (JSONL of unlabelled pairs with their records), --misses (JSONL of the
  * relevant pooled candidates the hint did not show, with the rule that refused each, and of the
  * shown quotes labelled irrelevant), --fires (JSONL of every cross-paired false fire, with the texts
- * and the rule's detail), --digest (a hash of every replayed decision of the first five people and
+ * and the rule's detail), --shown (JSONL of every shown quote with its label and the gate's reason),
+ * --digest (a hash of every replayed decision of the first five people and
  * their cross pairs, every prompt: tests/fixtures/replay/decisions.json).
  */
 import { fnv1a64, type VerdictRecord } from "../../src/record/record.ts";
@@ -821,6 +822,41 @@ function missesJsonl(e: Evaluation): string {
   return out.map((l) => l + "\n").join("");
 }
 
+/**
+ * Every shown quote with its label (relevant ones too) and the gate's reason for speaking: the
+ * list a rule is read against before it is changed. JSONL, with the texts (outside the repository).
+ */
+function shownJsonl(e: Evaluation): string {
+  const out: string[] = [];
+  const clip = (t: string) => (t.length > 700 ? `${t.slice(0, 700)}…` : t);
+  for (const run of e.runs) {
+    const labels = figureLabels(run.history, e.labelsDir, e.blindOnly);
+    const details = new Map<string, string>();
+    for (const ev of run.events) {
+      for (const c of ev.outcome.verdict.checks) {
+        if (c.rule === "spoke") details.set(`${ev.prompt.id}\u0000${c.id}`, c.detail);
+      }
+    }
+    for (const p of run.shown) {
+      const l = labels.get(p.key);
+      out.push(JSON.stringify({
+        history: run.history,
+        key: p.key,
+        label: l?.label ?? "unlabelled",
+        reason: l?.reason ?? "",
+        kind: p.quoted.kind,
+        prompted: { time: p.prompt.time, session: p.prompt.session, project: p.prompt.project },
+        said: { time: p.quoted.time, session: p.quoted.session, project: p.quoted.project },
+        rank: p.rank,
+        detail: details.get(`${p.prompt.id}\u0000${p.quoted.id}`) ?? "",
+        prompt: clip(p.prompt.text),
+        quoted: clip(p.quote),
+      }));
+    }
+  }
+  return out.map((l) => l + "\n").join("");
+}
+
 // --- the command ----------------------------------------------------------------------------
 
 const ROOT = new URL("../../", import.meta.url);
@@ -1052,6 +1088,8 @@ async function main(args: readonly string[]): Promise<number> {
     await out(lines.join(""));
   } else if (misses) {
     await out(missesJsonl(e));
+  } else if (args.includes("--shown")) {
+    await out(shownJsonl(e));
   } else if (args.includes("--unlabelled")) {
     await out(unlabelledJsonl(e));
   } else if (args.includes("--json")) {

@@ -1,0 +1,166 @@
+/**
+ * What a prompt says now, and what is no topic: a prompt turning down what a rule turns down
+ * says the rule itself (no quote); an abbreviation, an ordinal, the local host, everyone's
+ * folders, a particle glued to a Japanese word and a misspelt decision word are no subject a
+ * quote can be on. Each on a real index through hintFor, the hook's own decision.
+ */
+import assert from "node:assert/strict";
+import type { VerdictRecord } from "../../src/record/record.ts";
+import { distinctThings, type GateVerdict, isSharpTerm, isValueTerm } from "../../src/gate/gate.ts";
+import { hintFor, HOOK_TOP } from "../../src/gate/hint.ts";
+import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
+import { deriveMarkerTerms, markerTerms, turnedDown } from "../../src/rank/markers.ts";
+import { CjkWordSet, termOrigins } from "../../src/rank/tokenize.ts";
+
+const NOW = Date.parse("2026-03-01T00:00:00.000Z");
+
+let n = 0;
+function rec(text: string, id?: string): VerdictRecord {
+  n++;
+  return {
+    id: id ?? `r${String(n).padStart(4, "0")}`,
+    kind: "prompt",
+    origin: "claude",
+    text,
+    time: "2026-02-20T10:00:00.000Z",
+    project: "/work/shop",
+    session: `old-${n}`,
+    source_file: "/tmp/x.jsonl",
+    source_line: n,
+    commit: null,
+  };
+}
+
+const FILLER = [
+  "fix the failing test in the cart module",
+  "add a loading spinner to the checkout page",
+  "rename the helper to formatPrice",
+  "why is the login form slow on mobile",
+  "write docs for the search endpoint",
+  "bump the eslint config and fix the warnings",
+  "refactor the invoice mailer into two functions",
+  "the dark mode toggle flickers on reload",
+];
+const filler = (count: number) =>
+  Array.from({ length: count }, (_, i) => rec(`${FILLER[i % FILLER.length]} (${i})`));
+
+function hint(records: readonly VerdictRecord[], prompt: string): GateVerdict {
+  return hintFor(buildMemoryIndex(records), {
+    prompt,
+    session: "live",
+    cwd: "/work/shop",
+    nowMs: NOW,
+    shown: new Set(),
+    entities: [],
+    personas: [],
+    top: HOOK_TOP,
+    textOf: (doc) => records[doc]!.text,
+  }).verdict;
+}
+
+const why = (v: GateVerdict) =>
+  `${v.rule}: ${v.detail} | ${v.checks.map((c) => `${c.rule}: ${c.detail}`).join(" | ")}`;
+
+Deno.test("turnedDown: the words after no/never/without/不要, before Japanese ない; a question turns nothing down", () => {
+  assert.deepEqual(turnedDown("ok, commit, no co-author"), ["co-author"]);
+  assert.deepEqual(turnedDown("#never add co-authors, never add Claude Code as co-author"), [
+    "add co-authors",
+    "add claude code as co-author",
+  ]);
+  assert.deepEqual(turnedDown("commit them w/o referencing claude code or co-authors"), [
+    "referencing claude code or co-authors",
+  ]);
+  assert.deepEqual(turnedDown("um commit sem bot de co-author"), ["bot de co-author"]);
+  assert.deepEqual(turnedDown("我的意思不要改动aura的源码！"), ["改动aura的源码"]);
+  assert.deepEqual(turnedDown("ничего не трогай без авторизации"), ["трогай без авторизации", "авторизации"]);
+  assert.deepEqual(turnedDown("また、テストケース名は日本語で、コメントは入れないでください。"), [
+    "コメントは入れ",
+  ]);
+  // Asked, not said.
+  assert.deepEqual(turnedDown("do we not need the cache?"), []);
+  assert.deepEqual(turnedDown("add zod with npm"), []);
+});
+
+Deno.test("a prompt turning down what the rule turns down says the rule: no quote", () => {
+  const records = [
+    ...filler(50),
+    rec(
+      "/do commit current changes ( do not add claude as co-author ) and then summarise our unit testing",
+      "rule",
+    ),
+  ];
+  for (const prompt of ["ok, commit, no co-author", "commit the fixes w/o co-author please"]) {
+    const v = hint(records, prompt);
+    assert.equal(v.speak, false, why(v));
+    assert.match(why(v), /the prompt turns down co-author\w* itself/);
+  }
+  // Asking about the thing, without turning it down, is on the rule's topic and gets it.
+  const asked = hint(records, "did the last commit list Claude Code as co-author?");
+  assert.equal(asked.speak, true, why(asked));
+});
+
+Deno.test("turning down another thing with the same verb is not the rule said again", () => {
+  const records = [...filler(50), rec("never add emojis to CHANGELOG.md entries", "rule")];
+  // "add" is how, not what: the prompt turns down a migration link, not emojis.
+  const v = hint(records, "Update CHANGELOG.md for 2.1. Don't add a migration link.");
+  assert.equal(v.speak, true, why(v));
+});
+
+Deno.test("the rule walked into, not said, still speaks: 'add zod with npm'", () => {
+  const records = [...filler(50), rec("From now on we always use pnpm in this repo, never npm", "rule")];
+  const v = hint(records, "add zod with npm");
+  assert.equal(v.speak, true, why(v));
+});
+
+Deno.test("an abbreviation of writing, an ordinal, the local host and node_modules are no name", () => {
+  for (
+    const t of [
+      "e.g",
+      "i.e",
+      "a.k.a",
+      "3rd",
+      "21st",
+      "2026",
+      "localhost:8008",
+      "127.0.0.1:3000",
+      "node_modules",
+    ]
+  ) {
+    assert.equal(isSharpTerm(t), false, t);
+  }
+  for (const t of ["pg_dump", "v2.3", "gen-itgc", "the-well-client", "todo.md"]) {
+    assert.equal(isSharpTerm(t), true, t);
+  }
+  assert.equal(isValueTerm("3rd"), true);
+  assert.equal(isValueTerm("v3"), false);
+  // A quote sharing only "i.e." with the prompt is not on its topic.
+  const records = [
+    ...filler(50),
+    rec("One of the answers should be about the tool - i.e. JIRA/Azure DevOps.", "rule"),
+  ];
+  const v = hint(records, "the axis labels stay where they are, i.e. left aligned");
+  assert.equal(v.speak, false, why(v));
+  // …nor one sharing the 3rd time, or a page of the local server.
+  const third = [
+    ...filler(50),
+    rec("I need to say for the 3rd time now that I do not want a list of hashes", "rule"),
+  ];
+  assert.equal(hint(third, "again, for the 3rd time now: the image is not rendered").speak, false);
+  const host = [...filler(50), rec("this should be a modal: http://localhost:8008/kyc/return", "rule")];
+  assert.equal(hint(host, "страница localhost:8008/support").speak, false);
+});
+
+Deno.test("a corpus word opening with a particle (の履歴) is no thing of its own", () => {
+  const lexicon = new CjkWordSet(["の履歴", "履歴"]);
+  const origins = termOrigins("11/17の履歴の一覧をみたい。", lexicon);
+  assert.equal(distinctThings(new Set(["の履歴", "履歴"]), origins), 1);
+});
+
+Deno.test("a misspelt decision word (shoul, alwasy) says how, not what: it is a marker term", () => {
+  const terms = markerTerms();
+  for (const t of ["shoul", "shoudl", "neevr", "alwasi"]) assert.equal(terms.has(t), true, t);
+  // The stems of real words are left out: insta(gram), decide, away.
+  for (const t of ["insta", "decide", "awai"]) assert.equal(terms.has(t), false, t);
+  // The stored table is what the derivation writes.
+  assert.deepEqual([...terms].sort(), deriveMarkerTerms());
+});
