@@ -1306,10 +1306,23 @@ const ONE_OFF_TASK = new RegExp(
   "i",
 );
 
+/**
+ * A should or a need said of what we or you do next ("we should verify…", "you should also
+ * fetch…", "we need to find…"): the work at hand, not a standing rule. A choice of tool or of
+ * how the product behaves ("we should use X", "we should show a badge when…") is a decision still.
+ */
+const WORK_AT_HAND = new RegExp(
+  String
+    .raw`\b(?:we|you)\s+(?:should|need\s+to|have\s+to|gotta)\s+(?:(?:also|now|first|probably|just|then|still|really)\s+)*` +
+    String
+      .raw`(?:verify|check|fetch|find|fix|update|add|create|make|look|test|run|build|move|remove|delete|rename|implement|write|do|map|validate|assess|investigate|review|try|start|get|put|set|change|replace|refactor|clean|commit|push|deploy|install|migrate|figure)\b`,
+  "i",
+);
+
 function recordDecision(text: string): boolean {
   const strength = statementDecision(text);
   if (strength === null) return false;
-  return strength === "strong" || !ONE_OFF_TASK.test(text);
+  return strength === "strong" || !(ONE_OFF_TASK.test(text) || WORK_AT_HAND.test(text));
 }
 
 function isoDay(ms: number): string {

@@ -77,3 +77,27 @@ Deno.test("a request for work with a should in it is no decision; the same shoul
     assert.equal(v.speak, true, `${rule}: ${why(v)}`);
   }
 });
+
+Deno.test("a should or a need of what we or you do next is the work at hand; a choice of tool or behaviour is a decision", () => {
+  for (
+    const task of [
+      "for the quiz export we should verify the originalQuestionId headings of pooled bank questions, with their url",
+      "you should also fetch the quiz export originalQuestionId headings for pooled bank questions, with their url",
+      "we need to find where the quiz export gets originalQuestionId headings for pooled bank questions",
+    ]
+  ) {
+    const v = hint(task, PROMPT);
+    assert.equal(v.speak, false, `${task}: ${why(v)}`);
+    assert.match(why(v), /not a decision/, task);
+  }
+  for (
+    const rule of [
+      "for the quiz export we should use originalQuestionId headings for pooled bank questions, with their url",
+      "the quiz export should show originalQuestionId headings for pooled bank questions, with their url",
+      "for the quiz export we should always verify the originalQuestionId headings of pooled bank questions",
+    ]
+  ) {
+    const v = hint(rule, PROMPT);
+    assert.equal(v.speak, true, `${rule}: ${why(v)}`);
+  }
+});
