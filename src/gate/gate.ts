@@ -1115,14 +1115,19 @@ class PromptGate {
         };
         continue;
       }
-      const said = this.promptSays(v.anchors, terms, s.text);
+      let said = this.promptSays(v.anchors, terms, s.text);
+      if (said === null) {
+        const echoed = this.turnsDownToo(s.text);
+        if (echoed !== null) said = `the prompt turns down ${echoed} itself`;
+      }
       if (said !== null) {
         best = { rule: "repeat", detail: said, coverage: v.coverage };
-        continue;
-      }
-      const echoed = this.turnsDownToo(s.text);
-      if (echoed !== null) {
-        best = { rule: "repeat", detail: `the prompt turns down ${echoed} itself`, coverage: v.coverage };
+        // What the prompt says itself is no topic a later decision of the record is quoted on
+        // either: the quote would bring it back.
+        if (onTopic.at(-1)?.statement === s) {
+          onTopic.pop();
+          previous = null;
+        }
         continue;
       }
       // A statement decided under an announcement is quoted with it ("We decided: …").

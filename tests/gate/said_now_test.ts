@@ -164,3 +164,16 @@ Deno.test("a misspelt decision word (shoul, alwasy) says how, not what: it is a 
   // The stored table is what the derivation writes.
   assert.deepEqual([...terms].sort(), deriveMarkerTerms());
 });
+
+Deno.test("a rule the prompt says itself is no topic for the record's next decision to be quoted on", () => {
+  const records = [
+    ...filler(50),
+    rec(
+      "- NEVER ADD CLAUDE CODE AS CO-AUTHOR ON COMMIT MESSAGES\n- ALWAYS ASK BEFORE CLAUDE RUNS A DESTRUCTIVE ACTION",
+      "rules",
+    ),
+  ];
+  // The second rule shares only "claude" with the prompt: it would be quoted tied to the first.
+  const v = hint(records, "commit these without claude as co-author");
+  assert.equal(v.speak, false, why(v));
+});
