@@ -52,6 +52,19 @@ export const PASTED_SHARE = 0.5;
 /** Claude Code's stand-ins for a paste or an image, written where the paste was. */
 const PLACEHOLDER = /\[(?:Pasted text|Image|Pasted image) #\d+(?: \+\d+ lines)?\]/g;
 const FENCE = /^\s*(```|~~~)/;
+/**
+ * A file an editor attaches to the prompt (`<context ref="file:///…">` … `</context>`, likewise
+ * file, selection, document, attachment): the block is the file's text, not typed.
+ */
+const ATTACHED_OPEN =
+  /^\s*<(context|file|selection|document|attachment|ide_selection|ide_opened_file)\b[^>]*>/i;
+/**
+ * A record opening with a markdown heading ("# Handoff: …") and holding another is a document
+ * pasted in whole (a plan, a handoff, an assistant's answer): nobody types a prompt in sections
+ * under a title. One heading line alone may be a note typed after a #.
+ */
+const OPENS_WITH_HEADING = /^\s*#{1,6}\s+\S/;
+const HEADING_LINE = /^\s*#{1,6}\s+\S/gm;
 
 /** Line shapes that are pasted material, each with why. */
 const PASTE_RULES: readonly { readonly why: string; readonly test: RegExp }[] = [
@@ -236,11 +249,31 @@ export function statementsOf(text: string, limits: ScanLimits = RECORD_LIMITS): 
   let pastedIndent: number | null = null;
   const lines = scanned.split("\n");
   const wrapped = hardWrapped(lines);
+  if (OPENS_WITH_HEADING.test(scanned) && (scanned.match(HEADING_LINE)?.length ?? 0) >= 2) {
+    for (const line of lines) total += weightOf(line);
+    return { statements: out, pastedShare: total === 0 ? 0 : 1 };
+  }
+  /** The closing tag of the attached block the line is in, else null. */
+  let attachedUntil: string | null = null;
   for (const [i, rawLine] of lines.entries()) {
     const lineStart = offset;
     offset += rawLine.length + 1;
     const weight = weightOf(rawLine);
     total += weight;
+    if (attachedUntil === null) {
+      const open = ATTACHED_OPEN.exec(rawLine);
+      if (open !== null) {
+        const close = `</${open[1]!.toLowerCase()}>`;
+        // A block closed on its own line is attached whole; an opener closed on the same line is one line.
+        if (!rawLine.toLowerCase().includes(close)) attachedUntil = close;
+        pasted += weight;
+        continue;
+      }
+    } else {
+      if (rawLine.toLowerCase().includes(attachedUntil)) attachedUntil = null;
+      pasted += weight;
+      continue;
+    }
     if (FENCE.test(rawLine)) {
       inFence = !inFence;
       pasted += weight;

@@ -238,3 +238,41 @@ Deno.test("analyseRecord() is statementsOf and sameTextHash of the scanned text,
     if (i % 100 === 0) assert.equal(analyseRecord(texts[1]!), kept, `still kept at ${i}`);
   }
 });
+
+Deno.test("a file an editor attaches (<context ref=…> … </context>) is pasted; the typed lines around it are not", () => {
+  const text = [
+    "/implement the handoff, only the pending part. Never thread the link in post 1.",
+    '<context ref="file:///Users/me/repo/tmp/handoff.md">',
+    "# Handoff: social pipeline",
+    "- `linkedin-style/SKILL.md` (vault): added a note - it stops at LinkedIn-shaped Markdown.",
+    "Rationale: pipeline-coupled logic must stay locked to the code.",
+    "</context>",
+    "Keep each network a single string.",
+  ].join("\n");
+  assert.deepEqual(texts(text), [
+    "/implement the handoff, only the pending part.",
+    "Never thread the link in post 1.",
+    "Keep each network a single string.",
+  ]);
+  assert.ok(statementsOf(text).pastedShare > 0.4);
+  // An opener closed on its own line is that line alone.
+  assert.deepEqual(texts('<file path="a.ts">x</file>\nUse pnpm, never npm.'), ["Use pnpm, never npm."]);
+});
+
+Deno.test("a record opening with a heading and holding another is a document pasted whole", () => {
+  const doc =
+    "# Handoff: cadence sync\n\n## Goal\n\nMake the posting code the single source of truth, so the header can never drift.";
+  assert.deepEqual(texts(doc), []);
+  assert.equal(statementsOf(doc).pastedShare, 1);
+  // One heading line is not a document: the lines typed under it are statements.
+  assert.deepEqual(texts("# note to self\nalways run the linter before you commit"), [
+    "always run the linter before you commit",
+  ]);
+  // A heading further down does not make what was typed above it pasted.
+  assert.deepEqual(
+    texts("this still isnt right, it should compare to main\n\n## Modified Files\n\n## Summary"),
+    [
+      "this still isnt right, it should compare to main",
+    ],
+  );
+});
