@@ -46,6 +46,7 @@ interface Point {
 const GATE = "src/gate/gate.ts";
 const SCORE = "src/rank/score.ts";
 const HINT = "src/gate/hint.ts";
+const MARKERS = "src/rank/markers.ts";
 
 function constant(file: string, name: string, value: string, was: string): Rewrite {
   return { file, from: `export const ${name} = ${was};`, to: `export const ${name} = ${value};` };
@@ -84,6 +85,8 @@ export const POINTS: readonly Point[] = [
   point("common min sessions 5", constant(SCORE, "COMMON_MIN_SESSIONS", "5", "10")),
   point("tail share 0.40", constant(GATE, "TAIL_SCORE_SHARE", "0.4", "0.6")),
   point("candidates 30", constant(HINT, "GATE_CANDIDATES", "30", "15")),
+  point("turn-down reach 3", constant(MARKERS, "TURN_DOWN_REACH_WORDS", "3", "5")),
+  point("turn-down reach 8", constant(MARKERS, "TURN_DOWN_REACH_WORDS", "8", "5")),
   point(
     "coverage 0.20 + anchor share 0.55",
     constant(GATE, "MIN_COVERAGE", "0.2", "0.25"),
@@ -116,6 +119,8 @@ export const LOO_POINTS: readonly string[] = [
   "common min sessions 20",
   "tail share 0.40",
   "candidates 30",
+  "turn-down reach 3",
+  "turn-down reach 8",
 ];
 
 /** The constant a point varies, by its name ("coverage 0.20" → "coverage"); null for a combination. */
