@@ -231,6 +231,7 @@ async function measurePerPerson(p: Point, dir: string): Promise<PointRun> {
       "--allow-read",
       "tests/replay/replay_eval.ts",
       "--json",
+      "--blind-only",
       "--no-fresh",
       "--cross-sample",
       String(LOO_CROSS_SAMPLE),
@@ -277,7 +278,7 @@ async function pooled<T, R>(
 async function measure(p: Point, dir: string, unlabelled: string[] | null): Promise<PointFigures> {
   const copy = await copyFor(p, dir);
   const replay = JSON.parse(
-    await run("deno", ["run", "--allow-read", "tests/replay/replay_eval.ts", "--json"], copy),
+    await run("deno", ["run", "--allow-read", "tests/replay/replay_eval.ts", "--json", "--blind-only"], copy),
   ) as ReplayJson;
   const gate = await run("deno", ["run", "--allow-read", "tests/gate/gate_eval.ts"], copy);
   const probes = gate.trim().split("\n").at(-1)?.replace(/^gate on \d+ probes: /, "") ?? "";
