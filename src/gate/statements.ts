@@ -96,9 +96,9 @@ const PASTE_RULES: readonly { readonly why: string; readonly test: RegExp }[] = 
   { why: "addressed to the user as 您: an assistant's answer pasted in", test: /您/ },
   {
     why:
-      "program output: it names an error or warning class, or opens like a compiler or shell message (file:12: …)",
+      "program output: it names an error or warning class, or opens like a compiler, a package manager or a shell message (file:12: …, npm error …)",
     test:
-      /\b[A-Z][A-Za-z]*(?:Error|Warning|Exception)\b:|^\s*(?:error|warning|fatal)(?:\[\w+\])?:|^\s*[^\s:]+:(?: line)? ?\d+(?::\d+)?:/,
+      /\b[A-Z][A-Za-z]*(?:Error|Warning|Exception)\b:|^\s*(?:error|warning|fatal)(?:\[\w+\])?:|^\s*[^\s:]+:(?: line)? ?\d+(?::\d+)?:|^\s*(?:npm|yarn|pnpm|bun|pip|cargo|node|deno|gradle|mvn)\s+(?:error|ERR!|warn|WARN|warning|notice|info|verbose)(?![\w!])/,
   },
   {
     why: "a line of code: it ends with ; or {, or opens with } or a // comment",

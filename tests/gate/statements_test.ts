@@ -276,3 +276,19 @@ Deno.test("a record opening with a heading and holding another is a document pas
     ],
   );
 });
+
+Deno.test("a package manager's message (npm error …, npm ERR!, yarn warn) is program output", () => {
+  for (
+    const line of [
+      "npm error It is likely you do not have the permissions to access this file as the current user",
+      "npm ERR! code EACCES",
+      "yarn warn You should never run this as root",
+      "pip error: externally-managed-environment",
+    ]
+  ) {
+    assert.match(pastedLineReason(line) ?? "", /program output/, line);
+  }
+  // Typed sentences about npm are not.
+  assert.equal(pastedLineReason("npm errors keep showing up, never run it as root"), null);
+  assert.equal(pastedLineReason("never use npm, use pnpm"), null);
+});
