@@ -1324,10 +1324,29 @@ const WORK_AT_HAND = new RegExp(
   "i",
 );
 
+/**
+ * A should or a need said of it, this or they ("it should be 1", "It should output a csv with…"):
+ * its subject is in the conversation it was typed in, so quoted in another it says how about
+ * nothing named. A statement naming its subject ("the export should…") is a decision still.
+ */
+const SAID_OF_A_PRONOUN =
+  /(?:^|[^\p{L}\p{N}_])(?:it|this|that|these|they|those)\s+(?:(?:also|still|just|really|probably|now|then|actually|only)\s+)?(?:should|shouldn'?t|needs?\s+to|need\s+to\s+be)(?![\p{L}])/iu;
+/** The first should or need of a statement, with what comes before it. */
+const FIRST_SHOULD = /(?:^|[^\p{L}\p{N}_])(?:should|shouldn'?t|needs?\s+to)(?![\p{L}])/iu;
+
+function saidOfAPronoun(text: string): boolean {
+  const first = FIRST_SHOULD.exec(text);
+  if (first === null) return false;
+  // The first should decides: "Each module should try X (this should support Y)" names its subject.
+  const upTo = text.slice(0, first.index + first[0].length);
+  return SAID_OF_A_PRONOUN.test(upTo);
+}
+
 function recordDecision(text: string): boolean {
   const strength = statementDecision(text);
   if (strength === null) return false;
-  return strength === "strong" || !(ONE_OFF_TASK.test(text) || WORK_AT_HAND.test(text));
+  return strength === "strong" ||
+    !(ONE_OFF_TASK.test(text) || WORK_AT_HAND.test(text) || saidOfAPronoun(text));
 }
 
 function isoDay(ms: number): string {

@@ -101,3 +101,27 @@ Deno.test("a should or a need of what we or you do next is the work at hand; a c
     assert.equal(v.speak, true, `${rule}: ${why(v)}`);
   }
 });
+
+Deno.test("a should said of it, this or they has its subject elsewhere: no decision; a named subject is one", () => {
+  for (
+    const said of [
+      "It should output a csv with originalQuestionId headings for pooled bank questions, with their url",
+      "I'm seeing the quiz export differently, it should have originalQuestionId headings for pooled bank questions",
+      "they should also carry originalQuestionId headings in the quiz export for pooled bank questions",
+    ]
+  ) {
+    const v = hint(said, PROMPT);
+    assert.equal(v.speak, false, `${said}: ${why(v)}`);
+  }
+  for (
+    const rule of [
+      // The first should names its subject; a later "this should" inside it changes nothing.
+      "the quiz export should have originalQuestionId headings for pooled bank questions (this should hold for their url too)",
+      // A strong marker is a rule whatever its subject.
+      "it must always carry originalQuestionId headings in the quiz export for pooled bank questions",
+    ]
+  ) {
+    const v = hint(rule, PROMPT);
+    assert.equal(v.speak, true, `${rule}: ${why(v)}`);
+  }
+});
