@@ -476,6 +476,14 @@ Deno.test("blind only: the authors' labels are left out, a blind second reading 
     assert.equal(blind.total.poolRelevant + blind.total.relevantQuotes, 0);
     const agreement = await run([...base, "--agreement"]);
     assert.match(agreement.stdout, /authors vs\. fresh: six labels: 0\/1 agree/);
+    // --second blind: exactly the pairs the blind figures still miss (the authors' only), for a reader.
+    const missing = await run([...base, "--export-pairs", `${dir}/missing.jsonl`, "--second", "blind"]);
+    assert.equal(missing.code, 0, missing.stderr);
+    const rest = Deno.readTextFileSync(`${dir}/missing.jsonl`).trimEnd().split("\n").map((l) =>
+      JSON.parse(l)
+    );
+    assert.equal(rest.length, pairs.length - 1);
+    assert.ok(rest.every((p) => p.key !== one[0].key));
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }

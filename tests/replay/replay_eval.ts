@@ -17,7 +17,7 @@
  * **unlabelled**, counted beside the figures and never as relevant.
  *
  * Flags: --json (the figures as JSON), --blind-only (figures on blind labels only), --agreement
- * (agreement and Cohen's kappa of the double-labelled pairs), --export-pairs FILE [--second N|all]
+ * (agreement and Cohen's kappa of the double-labelled pairs), --export-pairs FILE [--second N|all|blind]
  * (the pairs for a blind reader, {key, history, prompt, quote} only, to a file outside the
  * repository), --import-labels FILE --labeller NAME [--second] [--fix] (a reader's labels, appended;
  * an existing label is never overwritten), --only NAME (one person, own replay and pooled recall
@@ -911,9 +911,15 @@ function flagValue(args: readonly string[], flag: string): string | undefined {
 /**
  * The pairs to hand a blind reader: without `second`, every shown quote and pooled candidate with
  * no first reading; with it, a sample of the pairs that have a first reading and no second one
- * (`second` of them, smallest fnv1a64("second:" + key); "all": every one).
+ * (`second` of them, smallest fnv1a64("second:" + key); "all": every one); with "blind", every
+ * pair whose only readings are the rules' authors' (what `--blind-only` counts as unlabelled),
+ * for a second reading.
  */
-export function pairsToExport(e: Evaluation, labelsDir: URL, second: number | "all" | null): ExportPair[] {
+export function pairsToExport(
+  e: Evaluation,
+  labelsDir: URL,
+  second: number | "all" | "blind" | null,
+): ExportPair[] {
   const all: ExportPair[] = [];
   const seen = new Set<string>();
   for (const run of e.runs) {
@@ -923,11 +929,15 @@ export function pairsToExport(e: Evaluation, labelsDir: URL, second: number | "a
       const id = `${p.history}\u0000${p.key}`;
       if (seen.has(id)) continue;
       seen.add(id);
-      const wanted = second === null ? !first.has(p.key) : first.has(p.key) && !again.has(p.key);
+      const wanted = second === null
+        ? !first.has(p.key)
+        : second === "blind"
+        ? first.has(p.key) && first.get(p.key)!.labeller === undefined && !again.has(p.key)
+        : first.has(p.key) && !again.has(p.key);
       if (wanted) all.push({ key: p.key, history: p.history, prompt: p.prompt.text, quote: p.quote });
     }
   }
-  if (second === null || second === "all") return all;
+  if (second === null || second === "all" || second === "blind") return all;
   return all.map((p) => ({ p, h: fnv1a64(`second:${p.key}`) }))
     .sort((a, b) => (a.h < b.h ? -1 : a.h > b.h ? 1 : 0)).slice(0, second).map((x) => x.p);
 }
@@ -1030,7 +1040,8 @@ async function main(args: readonly string[]): Promise<number> {
   const exportFile = flagValue(args, "--export-pairs");
   if (exportFile !== undefined) {
     const path = outsideRepository(exportFile);
-    const second = countArg(flagValue(args, "--second"), "--second");
+    const secondArg = flagValue(args, "--second");
+    const second = secondArg === "blind" ? "blind" : countArg(secondArg, "--second");
     const e = evaluate({ people: refs, cross: "none", labelsDir });
     const pairs = pairsToExport(e, labelsDir, second);
     writeWhole(path, exportJsonl(pairs));
@@ -1121,7 +1132,7 @@ if (import.meta.main) {
     if (!(err instanceof UsageError)) throw err;
     console.error(`eval:replay: ${err.message}`);
     console.error(
-      "hint: deno task eval:replay [--json | --blind-only | --agreement | --export-pairs FILE [--second N|all] | --import-labels FILE --labeller NAME [--second] [--fix]] [--only NAME] [--cross-sample N|all]",
+      "hint: deno task eval:replay [--json | --blind-only | --agreement | --export-pairs FILE [--second N|all|blind] | --import-labels FILE --labeller NAME [--second] [--fix]] [--only NAME] [--cross-sample N|all]",
     );
     Deno.exit(EXIT.usage);
   }
