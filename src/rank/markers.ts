@@ -1125,41 +1125,54 @@ export const TURN_DOWN_REACH_CJK = 8;
 const TURN_DOWN_UNIT =
   /[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]|[^\s,;:，；：、。！？()（）\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uac00-\ud7a3]+/gu;
 
+/** Ends a sentence for turnedDown: what a turn-down reaches stops there. */
+const TURN_DOWN_SENTENCE_END = /[.!?。！？\n]/g;
+/** Ends a sentence that is stated, not asked: a question mark before one of these asks. */
+const STATED_END = /[.!。！\n]/g;
+const QUESTION_MARK = /[?？]/g;
+
+/** The offsets of every match of `re` in `t`, in order: where each starts, or with `after`, ends. */
+function offsetsOf(re: RegExp, t: string, after = false): number[] {
+  const out: number[] = [];
+  re.lastIndex = 0;
+  for (let m = re.exec(t); m !== null; m = re.exec(t)) out.push(after ? m.index + m[0].length : m.index);
+  return out;
+}
+
 /**
  * The spans a text turns down (turn-down words above; a question turns nothing down): the few
  * words after a turn-down word within its clause, or the CJK characters before a Japanese one.
- * Lower-cased, NFKC.
+ * Lower-cased, NFKC. Linear in the text: the clause and sentence ends are found once and walked
+ * with the turn-down words, which come in text order.
  */
 export function turnedDown(text: string): string[] {
   const t = normalizeForMarkers(text);
   const spans: string[] = [];
-  const clauseOf = (at: number): [number, number] => {
-    let start = 0;
-    let end = t.length;
-    CLAUSE_BREAK.lastIndex = 0;
-    for (let m = CLAUSE_BREAK.exec(t); m !== null; m = CLAUSE_BREAK.exec(t)) {
-      if (m.index < at) start = m.index + m[0].length;
-      else {
-        end = Math.min(end, m.index);
-        break;
-      }
-    }
-    const sentence = /[.!?。！？\n]/g;
-    for (let m = sentence.exec(t); m !== null; m = sentence.exec(t)) {
-      if (m.index < at) start = Math.max(start, m.index + 1);
-      else {
-        end = Math.min(end, m.index);
-        break;
-      }
-    }
-    return [start, end];
+  // Where clauses end (a clause break or a sentence end), and where a sentence is stated or asked.
+  const ends = [...offsetsOf(CLAUSE_BREAK, t), ...offsetsOf(TURN_DOWN_SENTENCE_END, t)].sort((a, b) => a - b);
+  // …and where the next clause starts after each end (a break of several characters: " - ").
+  const starts = [...offsetsOf(CLAUSE_BREAK, t, true), ...offsetsOf(TURN_DOWN_SENTENCE_END, t, true)].sort((
+    a,
+    b,
+  ) => a - b);
+  const stated = offsetsOf(STATED_END, t);
+  const asks = offsetsOf(QUESTION_MARK, t);
+  /** The first offset in `list` at or after `at`, from `k` on (the walk's position). */
+  const walk = (list: readonly number[], k: { i: number }, at: number): number => {
+    while (k.i < list.length && list[k.i]! < at) k.i++;
+    return k.i < list.length ? list[k.i]! : t.length;
   };
-  const asked = (end: number) => /^[^.!。！\n]*[?？]/.test(t.slice(end));
+  const asked = (at: number, ks: { i: number }, ka: { i: number }) =>
+    walk(asks, ka, at) < walk(stated, ks, at);
+
+  const ke = { i: 0 };
+  let ks = { i: 0 };
+  let ka = { i: 0 };
   TURN_DOWN_BEFORE_WORDS.lastIndex = 0;
   for (let m = TURN_DOWN_BEFORE_WORDS.exec(t); m !== null; m = TURN_DOWN_BEFORE_WORDS.exec(t)) {
     const end = m.index + m[0].length;
-    if (asked(end)) continue;
-    const [, clauseEnd] = clauseOf(m.index);
+    if (asked(end, ks, ka)) continue;
+    const clauseEnd = walk(ends, ke, end);
     const after = t.slice(end, Math.max(end, clauseEnd));
     let words = 0;
     let cjk = 0;
@@ -1173,14 +1186,19 @@ export function turnedDown(text: string): string[] {
     }
     if (last > 0) spans.push(after.slice(0, last).trim());
   }
+  ks = { i: 0 };
+  ka = { i: 0 };
+  /** The start of the clause a Japanese turn-down word is in: the last clause start at or before it. */
+  let clauseStart = 0;
+  let kc = 0;
   TURN_DOWN_AFTER_WORDS.lastIndex = 0;
   for (let m = TURN_DOWN_AFTER_WORDS.exec(t); m !== null; m = TURN_DOWN_AFTER_WORDS.exec(t)) {
-    if (asked(m.index + m[0].length)) continue;
-    const [clauseStart] = clauseOf(m.index);
-    const before = t.slice(clauseStart, m.index);
-    const chars = [...before].filter((c) => CJK_CHAR.test(c));
-    if (chars.length === 0) continue;
-    spans.push(before.slice(-TURN_DOWN_REACH_CJK * 2).trim());
+    if (asked(m.index + m[0].length, ks, ka)) continue;
+    while (kc < starts.length && starts[kc]! <= m.index) clauseStart = starts[kc++]!;
+    const from = Math.max(clauseStart, m.index - TURN_DOWN_REACH_CJK * 2);
+    const before = t.slice(from, m.index);
+    if (!CJK_CHAR.test(before)) continue;
+    spans.push(before.trim());
   }
   return spans;
 }

@@ -177,3 +177,12 @@ Deno.test("a rule the prompt says itself is no topic for the record's next decis
   const v = hint(records, "commit these without claude as co-author");
   assert.equal(v.speak, false, why(v));
 });
+
+Deno.test("turnedDown reads a long prompt in one pass: every turn-down of 40,000 clauses found", () => {
+  // A prompt that is all turn-downs: each clause end is found once, not once per turn-down word.
+  const clauses = Array.from({ length: 40_000 }, (_, i) => `no widget${i}, fine`);
+  const spans = turnedDown(clauses.join(" "));
+  assert.equal(spans.length, 40_000);
+  assert.equal(spans[0], "widget0");
+  assert.equal(spans.at(-1), "widget39999");
+});
