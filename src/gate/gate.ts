@@ -1081,7 +1081,9 @@ class PromptGate {
         if (best === null || v.coverage > best.coverage) best = v;
         continue;
       }
-      if (tied === null) {
+      // A statement turning down what the prompt turns down is said by the prompt: no topic for a
+      // later decision to be quoted on (the quote would bring it back).
+      if (tied === null && this.turnsDownToo(s.text) === null) {
         const ties = new Set(
           matched.filter((t) => facts.get(t)?.common === false && !shape.notTopic.has(t)),
         );

@@ -186,3 +186,17 @@ Deno.test("turnedDown reads a long prompt in one pass: every turn-down of 40,000
   assert.equal(spans[0], "widget0");
   assert.equal(spans.at(-1), "widget39999");
 });
+
+Deno.test("a statement the prompt turns down too, decision or not, is never quoted along with a later decision", () => {
+  const records = [
+    ...filler(50),
+    rec(
+      "commit the release notes sem co-author today\nALWAYS SQUASH THE RELEASE COMMITS BEFORE A TAG",
+      "rules",
+    ),
+  ];
+  // The squash rule shares only "release" with the prompt: tied to the first statement it would
+  // bring that statement back; alone it is too little.
+  const v = hint(records, "commit the release notes, no co-author");
+  assert.equal(v.speak, false, why(v));
+});
