@@ -182,10 +182,14 @@ export class ClineTui {
     const arrived = (r: RecordedRequest) => r.turn && (r.input?.text.toLowerCase().includes(folded) ?? false);
     // Right after a run Cline may still be busy for a moment (its checkpoint commit), and an Enter
     // pressed then is dropped, the text left in the input box: press it again, as a person would.
+    // An advertisement that comes up late takes the next key for itself: close it, then press
+    // Enter again if the text is still in the box. Looked at every few seconds until the request
+    // comes, as a person would watch the screen.
     const inBox = new RegExp(`^❯ ${escapeRegExp(text.slice(0, 40))}`, "m");
     const deadline = performance.now() + 90_000;
+    let press: "Enter" | "Escape" | null = "Enter";
     for (;;) {
-      await this.tmux.press("Enter");
+      if (press !== null) await this.tmux.press(press);
       try {
         await this.#server.waitFor(`a turn holding "${expect}"`, arrived, { from, timeoutMs: 8000 });
         break;
@@ -194,14 +198,8 @@ export class ClineTui {
         if (performance.now() > deadline) {
           throw new Error(`${(err as Error).message}\nthe screen shows:\n${screen}`);
         }
-        if (!inBox.test(screen)) {
-          // Submitted: the request is on its way.
-          await this.#server.waitFor(`a turn holding "${expect}"`, arrived, {
-            from,
-            timeoutMs: Math.max(1000, deadline - performance.now()),
-          });
-          break;
-        }
+        // Submitted when the text has left the box: the request is on its way, wait on.
+        press = ADVERT.test(screen) ? "Escape" : inBox.test(screen) ? "Enter" : null;
       }
     }
     await this.tmux.waitUntil(
