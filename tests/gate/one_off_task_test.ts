@@ -3,57 +3,16 @@
  * describes the task ("update the exporter so the csv should have…"), not a standing rule.
  */
 import assert from "node:assert/strict";
-import type { VerdictRecord } from "../../src/record/record.ts";
-import type { GateVerdict } from "../../src/gate/gate.ts";
-import { hintFor, HOOK_TOP } from "../../src/gate/hint.ts";
-import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
+import { FILLER, hintOver, promptRecord, why } from "./hint_fixture.ts";
 
-const NOW = Date.parse("2026-03-01T00:00:00.000Z");
-
-function rec(n: number, text: string): VerdictRecord {
-  return {
-    id: `r${String(n).padStart(4, "0")}`,
-    kind: "prompt",
-    origin: "claude",
-    text,
-    time: "2026-02-20T10:00:00.000Z",
-    project: "/work/shop",
-    session: `old-${n}`,
-    source_file: "/tmp/x.jsonl",
-    source_line: n,
-    commit: null,
-  };
+function hint(earlier: string, prompt: string) {
+  const records = Array.from(
+    { length: 50 },
+    (_, i) => promptRecord(i, `${FILLER[i % FILLER.length]} (${i})`),
+  );
+  records.push(promptRecord(50, earlier));
+  return hintOver(records, prompt);
 }
-
-const FILLER = [
-  "fix the failing test in the cart module",
-  "add a loading spinner to the checkout page",
-  "rename the helper to formatPrice",
-  "why is the login form slow on mobile",
-  "write docs for the search endpoint",
-  "bump the eslint config and fix the warnings",
-  "refactor the invoice mailer into two functions",
-  "the dark mode toggle flickers on reload",
-];
-
-function hint(earlier: string, prompt: string): GateVerdict {
-  const records = [...Array.from({ length: 50 }, (_, i) => rec(i, `${FILLER[i % FILLER.length]} (${i})`))];
-  records.push(rec(50, earlier));
-  return hintFor(buildMemoryIndex(records), {
-    prompt,
-    session: "live",
-    cwd: "/work/shop",
-    nowMs: NOW,
-    shown: new Set(),
-    entities: [],
-    personas: [],
-    top: HOOK_TOP,
-    textOf: (doc) => records[doc]!.text,
-  }).verdict;
-}
-
-const why = (v: GateVerdict) =>
-  `${v.rule}: ${v.detail} | ${v.checks.map((c) => `${c.rule}: ${c.detail}`).join(" | ")}`;
 
 const PROMPT = "the quiz export lacks originalQuestionId for bank questions, where does it come from";
 

@@ -6,60 +6,15 @@
  */
 import assert from "node:assert/strict";
 import type { VerdictRecord } from "../../src/record/record.ts";
-import { distinctThings, type GateVerdict, isSharpTerm, isValueTerm } from "../../src/gate/gate.ts";
-import { hintFor, HOOK_TOP } from "../../src/gate/hint.ts";
-import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
+import { distinctThings, isSharpTerm, isValueTerm } from "../../src/gate/gate.ts";
 import { deriveMarkerTerms, markerTerms, turnedDown } from "../../src/rank/markers.ts";
 import { CjkWordSet, termOrigins } from "../../src/rank/tokenize.ts";
-
-const NOW = Date.parse("2026-03-01T00:00:00.000Z");
+import { FILLER, hintOver as hint, promptRecord, why } from "./hint_fixture.ts";
 
 let n = 0;
-function rec(text: string, id?: string): VerdictRecord {
-  n++;
-  return {
-    id: id ?? `r${String(n).padStart(4, "0")}`,
-    kind: "prompt",
-    origin: "claude",
-    text,
-    time: "2026-02-20T10:00:00.000Z",
-    project: "/work/shop",
-    session: `old-${n}`,
-    source_file: "/tmp/x.jsonl",
-    source_line: n,
-    commit: null,
-  };
-}
-
-const FILLER = [
-  "fix the failing test in the cart module",
-  "add a loading spinner to the checkout page",
-  "rename the helper to formatPrice",
-  "why is the login form slow on mobile",
-  "write docs for the search endpoint",
-  "bump the eslint config and fix the warnings",
-  "refactor the invoice mailer into two functions",
-  "the dark mode toggle flickers on reload",
-];
+const rec = (text: string, id?: string): VerdictRecord => promptRecord(++n, text, { id });
 const filler = (count: number) =>
   Array.from({ length: count }, (_, i) => rec(`${FILLER[i % FILLER.length]} (${i})`));
-
-function hint(records: readonly VerdictRecord[], prompt: string): GateVerdict {
-  return hintFor(buildMemoryIndex(records), {
-    prompt,
-    session: "live",
-    cwd: "/work/shop",
-    nowMs: NOW,
-    shown: new Set(),
-    entities: [],
-    personas: [],
-    top: HOOK_TOP,
-    textOf: (doc) => records[doc]!.text,
-  }).verdict;
-}
-
-const why = (v: GateVerdict) =>
-  `${v.rule}: ${v.detail} | ${v.checks.map((c) => `${c.rule}: ${c.detail}`).join(" | ")}`;
 
 Deno.test("turnedDown: the words after no/never/without/不要, before Japanese ない; a question turns nothing down", () => {
   assert.deepEqual(turnedDown("ok, commit, no co-author"), ["co-author"]);

@@ -6,67 +6,23 @@
 import assert from "node:assert/strict";
 import type { VerdictRecord } from "../../src/record/record.ts";
 import { distinctThings, type GateVerdict, nameWords } from "../../src/gate/gate.ts";
-import { hintFor, HOOK_TOP } from "../../src/gate/hint.ts";
 import { quoteText, renderHint, shownQuote } from "../../src/gate/render.ts";
-import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 import { durableFact, markerStrength, ruledOut, typosOf } from "../../src/rank/markers.ts";
 import { termOrigins } from "../../src/rank/tokenize.ts";
-
-const NOW = Date.parse("2026-03-01T00:00:00.000Z");
+import { FILLER, hintOver as hint, promptRecord, why } from "./hint_fixture.ts";
 
 let n = 0;
-function rec(text: string, over: Partial<Omit<VerdictRecord, "text">> = {}): VerdictRecord {
-  n++;
-  return {
-    id: over.id ?? `r${String(n).padStart(4, "0")}`,
-    kind: over.kind ?? "prompt",
-    origin: "claude",
-    text,
-    time: over.time ?? "2026-02-20T10:00:00.000Z",
-    project: "/work/shop",
-    session: `old-${n}`,
-    source_file: "/tmp/x.jsonl",
-    source_line: n,
-    commit: null,
-  };
-}
+const rec = (text: string, over: Partial<Omit<VerdictRecord, "text">> = {}): VerdictRecord =>
+  promptRecord(++n, text, over);
 
-const FILLER = [
-  "fix the failing test in the cart module",
-  "add a loading spinner to the checkout page",
-  "rename the helper to formatPrice",
-  "why is the login form slow on mobile",
-  "write docs for the search endpoint",
-  "bump the eslint config and fix the warnings",
-  "refactor the invoice mailer into two functions",
-  "the dark mode toggle flickers on reload",
-  "修复购物车模块里失败的测试",
-  "给结账页面加一个加载动画",
-];
+const MIXED_FILLER = [...FILLER, "修复购物车模块里失败的测试", "给结账页面加一个加载动画"];
 const filler = (count: number) =>
-  Array.from({ length: count }, (_, i) => rec(`${FILLER[i % FILLER.length]} (${i})`));
-
-function hint(records: readonly VerdictRecord[], prompt: string): GateVerdict {
-  return hintFor(buildMemoryIndex(records), {
-    prompt,
-    session: "live",
-    cwd: "/work/shop",
-    nowMs: NOW,
-    shown: new Set(),
-    entities: [],
-    personas: [],
-    top: HOOK_TOP,
-    textOf: (doc) => records[doc]!.text,
-  }).verdict;
-}
+  Array.from({ length: count }, (_, i) => rec(`${MIXED_FILLER[i % MIXED_FILLER.length]} (${i})`));
 
 function notice(records: readonly VerdictRecord[], v: GateVerdict): string {
   const byDoc = (doc: number) => records[doc]!;
   return renderHint(v.quotes.map((q) => shownQuote(byDoc(q.hit.doc), q))).notice;
 }
-
-const why = (v: GateVerdict) =>
-  `${v.rule}: ${v.detail} | ${v.checks.map((c) => `${c.rule}: ${c.detail}`).join(" | ")}`;
 
 /** The issue's four prompts, each walking into a rule it shares one name or two words with. */
 const WALKS_INTO: readonly [decision: string, prompt: string][] = [
