@@ -1083,7 +1083,8 @@ class PromptGate {
       }
       // A statement turning down what the prompt turns down is said by the prompt: no topic for a
       // later decision to be quoted on (the quote would bring it back).
-      if (tied === null && this.turnsDownToo(s.text) === null) {
+      const echoed = this.turnsDownToo(s.text);
+      if (tied === null && echoed === null) {
         const ties = new Set(
           matched.filter((t) => facts.get(t)?.common === false && !shape.notTopic.has(t)),
         );
@@ -1118,10 +1119,7 @@ class PromptGate {
         continue;
       }
       let said = this.promptSays(v.anchors, terms, s.text);
-      if (said === null) {
-        const echoed = this.turnsDownToo(s.text);
-        if (echoed !== null) said = `the prompt turns down ${echoed} itself`;
-      }
+      if (said === null && echoed !== null) said = `the prompt turns down ${echoed} itself`;
       if (said !== null) {
         best = { rule: "repeat", detail: said, coverage: v.coverage };
         // What the prompt says itself is no topic a later decision of the record is quoted on
