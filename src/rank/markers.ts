@@ -704,6 +704,40 @@ function unchosenAlternative(text: string, m: Span): boolean {
     !CHOICE_WORD.test(text.slice(m.end, end));
 }
 
+/** The negations that, before a verb of seeing or working, may report what happens instead of forbidding. */
+const REPORTING_NEGATIONS: ReadonlySet<string> = new Set(["do not", "don't", "dont"]);
+/** A verb of seeing, working or being right after the negation (an adverb may come between): see, show, work, exist… */
+const SEEING_OR_WORKING =
+  /^\s+(?:(?:even|really|actually|yet|always|seem\s+to|appear\s+to)\s+)?(?:see|seem|show|appear|work|render|load|display|understand|exist)\b/;
+/** "whenever I …": what happens to me, unless it opens its clause ("Whenever I ask for a commit, …"). */
+const FIRST_PERSON_AFTER = /^\s+i\b/;
+/** What may open a clause before an order or a practice: nothing, or please, just, and…; we or you. */
+const ORDER_OPENING =
+  /(?:^|[.!?;:,。！？；：，\n(]\s*|\s[-–—]\s+)(?:(?:please|pls|just|and|but|so|then|also)\s+)*(?:(?:we|you)\s+)?$/;
+
+/**
+ * "the modules do not show contents" / "I do not see them" / "the box closes whenever I hit
+ * enter": a negation before a verb of seeing or working, or a whenever before I, reports what
+ * happens; at the head of its clause it is an order ("don't show the badge on mobile"), and after
+ * we or you a practice ("we don't show prices to guests").
+ */
+function reportsWhatHappens(text: string, m: Span): boolean {
+  const after = text.slice(m.end, m.end + 40);
+  const reports = REPORTING_NEGATIONS.has(m.phrase)
+    ? SEEING_OR_WORKING.test(after)
+    : m.phrase === "whenever" && FIRST_PERSON_AFTER.test(after);
+  return reports && !ORDER_OPENING.test(text.slice(Math.max(0, m.start - 40), m.start));
+}
+
+/** "por favor", "faz o favor de": Portuguese and Spanish for please, not a preference. */
+const PLEASE_BEFORE = /\b(?:por|o|um|el|un|de)\s+$/;
+
+/** Whether `m` is the favor of a Portuguese or Spanish please (PLEASE_BEFORE). */
+function saysPlease(text: string, m: Span): boolean {
+  return (m.phrase === "favor" || m.phrase === "favour") &&
+    PLEASE_BEFORE.test(text.slice(Math.max(0, m.start - 8), m.start));
+}
+
 /** Does `neg` cancel the marker `m`: contain it, overlap its start (不一定要), or end directly before it? */
 function cancels(text: string, neg: Span, m: Span): boolean {
   if (neg.start === m.start) return neg.end > m.end; // never mind ⊃ never, 不要紧 ⊃ 不要
@@ -854,7 +888,15 @@ export function findMarkers(text: string): MarkerHit[] {
         start: m.start,
         end: m.end,
         negatedBy: neg?.phrase ??
-          (plansNext(t, m) ? "… next" : unchosenAlternative(t, m) ? "no verb of choice" : null),
+          (plansNext(t, m)
+            ? "… next"
+            : unchosenAlternative(t, m)
+            ? "no verb of choice"
+            : reportsWhatHappens(t, m)
+            ? "a report of what happens"
+            : saysPlease(t, m)
+            ? "please"
+            : null),
         inQuestion: inQuestion(t, m.end),
       });
     }
@@ -878,7 +920,7 @@ export function markerStrength(text: string): MarkerStrength | null {
   if (openingLabels(t).some((l) => !inQuestion(t, l.end))) return "strong";
   const live = (m: Span) =>
     !inQuestion(t, m.end) && !negations.some((n) => cancels(t, n, m)) && !plansNext(t, m) &&
-    !unchosenAlternative(t, m);
+    !unchosenAlternative(t, m) && !reportsWhatHappens(t, m) && !saysPlease(t, m);
   if (strong.some(live)) return "strong";
   if (clauseNots(t).some((start) => !inQuestion(t, start + 3))) return "medium";
   if (conditionalRules(t).some((l) => !inQuestion(t, l.end))) return "medium";

@@ -158,6 +158,44 @@ Deno.test("idioms and reports are not rules: don't worry, I don't see, 应该已
   assert.equal(markerStrength("the use-always-flag is set"), null);
 });
 
+Deno.test("a negation before seeing or working, or whenever I, reports; unless it opens its clause or follows we/you", () => {
+  for (
+    const report of [
+      "on /dia-1000, I do not see them",
+      "now the CarouselReviews1 modules do not show contents",
+      "the search/login do not seem to match the spacings",
+      "the recent changes make /locations break and don't render its content",
+      "the export dont work on Safari",
+      "and make new ones for the ones that don't exist",
+      "The combo box closes whenever i hit enter to create a new tag",
+    ]
+  ) {
+    assert.equal(markerStrength(report), null, report);
+  }
+  assert.deepEqual(
+    findMarkers("the modules do not show contents").map((m) => [m.marker, m.negatedBy]),
+    [["do not", "a report of what happens"]],
+  );
+  // An order at the head of its clause, and a practice of ours or yours, are rules.
+  assert.equal(markerStrength("Don't show the badge on mobile"), "strong");
+  assert.equal(markerStrength("ok, please don't show prices to guests"), "strong");
+  assert.equal(markerStrength("we don't show prices to guests"), "strong");
+  assert.equal(markerStrength("the modules do not ship a default theme"), "strong");
+  assert.equal(markerStrength("Whenever I ask for a commit, leave out the co-author"), "strong");
+  assert.equal(markerStrength("Adjust pyproject.toml whenever you add dependencies!"), "strong");
+});
+
+Deno.test("por favor and faz o favor are please, not a preference", () => {
+  assert.equal(markerStrength("/client-portal por favor, utilize nossos agentes"), null);
+  assert.equal(markerStrength("Daí, faz o favor de atualizar os claude.md"), null);
+  assert.deepEqual(
+    findMarkers("por favor, revise").map((m) => [m.marker, m.negatedBy]),
+    [["favor", "please"]],
+  );
+  assert.equal(markerStrength("we favor composition over inheritance"), "medium");
+  assert.equal(markerStrength("in favor of pnpm"), "medium");
+});
+
 Deno.test("the words decisions are made of never count as a topic", () => {
   const terms = markerTerms();
   for (const t of ["alwai", "never", "instead", "rather", "必须", "不要"]) assert.ok(terms.has(t), t);
