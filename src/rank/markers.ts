@@ -729,6 +729,11 @@ function reportsWhatHappens(text: string, m: Span): boolean {
   return reports && !ORDER_OPENING.test(text.slice(Math.max(0, m.start - 40), m.start));
 }
 
+/** "a list people can choose from": what is chosen from is a menu offered, not a choice made. */
+function namesAMenu(text: string, m: Span): boolean {
+  return (m.phrase === "choose" || m.phrase === "chose") && /^\s+from\b/.test(text.slice(m.end, m.end + 8));
+}
+
 /** "por favor", "faz o favor de": Portuguese and Spanish for please, not a preference. */
 const PLEASE_BEFORE = /\b(?:por|o|um|el|un|de)\s+$/;
 
@@ -896,6 +901,8 @@ export function findMarkers(text: string): MarkerHit[] {
             ? "a report of what happens"
             : saysPlease(t, m)
             ? "please"
+            : namesAMenu(t, m)
+            ? "a menu (choose from)"
             : null),
         inQuestion: inQuestion(t, m.end),
       });
@@ -920,7 +927,7 @@ export function markerStrength(text: string): MarkerStrength | null {
   if (openingLabels(t).some((l) => !inQuestion(t, l.end))) return "strong";
   const live = (m: Span) =>
     !inQuestion(t, m.end) && !negations.some((n) => cancels(t, n, m)) && !plansNext(t, m) &&
-    !unchosenAlternative(t, m) && !reportsWhatHappens(t, m) && !saysPlease(t, m);
+    !unchosenAlternative(t, m) && !reportsWhatHappens(t, m) && !saysPlease(t, m) && !namesAMenu(t, m);
   if (strong.some(live)) return "strong";
   if (clauseNots(t).some((start) => !inQuestion(t, start + 3))) return "medium";
   if (conditionalRules(t).some((l) => !inQuestion(t, l.end))) return "medium";

@@ -185,6 +185,16 @@ Deno.test("a negation before seeing or working, or whenever I, reports; unless i
   assert.equal(markerStrength("Adjust pyproject.toml whenever you add dependencies!"), "strong");
 });
 
+Deno.test("what is chosen from is a menu offered, not a choice made", () => {
+  assert.equal(markerStrength("have a wedding list people can choose from to buy us stuff"), null);
+  assert.deepEqual(
+    findMarkers("a list to choose from").map((m) => [m.marker, m.negatedBy]),
+    [["choose", "a menu (choose from)"]],
+  );
+  assert.equal(markerStrength("we chose Postgres for the queue"), "medium");
+  assert.equal(markerStrength("choose pnpm from now on"), "strong");
+});
+
 Deno.test("por favor and faz o favor are please, not a preference", () => {
   assert.equal(markerStrength("/client-portal por favor, utilize nossos agentes"), null);
   assert.equal(markerStrength("Daí, faz o favor de atualizar os claude.md"), null);
