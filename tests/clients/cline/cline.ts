@@ -185,7 +185,8 @@ export class ClineTui {
     // An advertisement that comes up late takes the next key for itself: close it, then press
     // Enter again if the text is still in the box. Looked at every few seconds until the request
     // comes, as a person would watch the screen.
-    const inBox = new RegExp(`^❯ ${escapeRegExp(text.slice(0, 40))}`, "m");
+    // The box is drawn centred, so its line opens with spaces.
+    const inBox = new RegExp(`^\\s*❯ ${escapeRegExp(text.slice(0, 40))}`, "m");
     const deadline = performance.now() + 90_000;
     let press: "Enter" | "Escape" | null = "Enter";
     for (;;) {
