@@ -488,3 +488,60 @@ Deno.test("blind only: the authors' labels are left out, a blind second reading 
     Deno.removeSync(dir, { recursive: true });
   }
 });
+
+Deno.test("--second-reading counts a pair read twice by its blind second reading, the rest as --blind-only", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "verdict-second-reading-" });
+  try {
+    const data = `${dir}/data`;
+    const labels = `${dir}/labels`;
+    Deno.mkdirSync(`${labels}/second`, { recursive: true });
+    writePerson(data, "histories", "dana", history("meadow", "2026-03-02"));
+    const base = ["--data", data, "--labels", labels];
+    await run([...base, "--export-pairs", `${dir}/pairs.jsonl`]);
+    const pairs = Deno.readTextFileSync(`${dir}/pairs.jsonl`).trimEnd().split("\n").map((l) => JSON.parse(l));
+    assert.ok(pairs.length >= 2, "the story shows or pools at least two pairs");
+    // A first blind reader calls every pair relevant; a second blind reader reads one of them again.
+    Deno.writeTextFileSync(
+      `${dir}/first.jsonl`,
+      pairs.map((p) =>
+        JSON.stringify({ key: p.key, history: "dana", label: "relevant", reason: "bears on it" })
+      )
+        .join("\n") + "\n",
+    );
+    const first = await run([...base, "--import-labels", `${dir}/first.jsonl`, "--labeller", "reader-a"]);
+    assert.equal(first.code, 0, first.stderr);
+    const relevantOf = (f: { total: { poolRelevant: number; relevantQuotes: number } }) =>
+      f.total.poolRelevant + f.total.relevantQuotes;
+    const before = JSON.parse((await run([...base, "--json", "--blind-only"])).stdout);
+    const unchanged = JSON.parse((await run([...base, "--json", "--second-reading"])).stdout);
+    // No pair read twice yet: the two orders give the same figures.
+    assert.deepEqual(unchanged.own, before.own);
+    assert.ok(relevantOf(before) > 0);
+
+    Deno.writeTextFileSync(
+      `${dir}/again.jsonl`,
+      JSON.stringify({ key: pairs[0].key, history: "dana", label: "repeat", reason: "the prompt says it" }) +
+        "\n",
+    );
+    const again = await run([
+      ...base,
+      "--import-labels",
+      `${dir}/again.jsonl`,
+      "--labeller",
+      "reader-b",
+      "--second",
+    ]);
+    assert.equal(again.code, 0, again.stderr);
+    const blind = JSON.parse((await run([...base, "--json", "--blind-only"])).stdout);
+    const second = JSON.parse((await run([...base, "--json", "--second-reading"])).stdout);
+    // --blind-only keeps the first reading; --second-reading takes the second where there is one.
+    assert.deepEqual(blind.own, before.own);
+    assert.ok(relevantOf(second) < relevantOf(blind), "the pair read again as a repeat no longer counts");
+    assert.equal(second.unlabelled, blind.unlabelled);
+    const text = await run([...base, "--second-reading"]);
+    assert.equal(text.code, 0, text.stderr);
+    assert.match(text.stdout, /BLIND labels only, by the SECOND reading/);
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
+  }
+});

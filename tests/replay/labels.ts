@@ -137,18 +137,23 @@ export function hasLabelFile(history: string, dir: URL = LABELS_DIR): boolean {
 
 /**
  * The labels figures are computed from. All: the first reading. Blind only: per key, the first
- * reading when it is blind, else the second reading when that is blind, else none.
+ * reading when it is blind, else the second reading when that is blind, else none. Blind only
+ * by the second reading: the same with the readings' order turned round, so a figure can be
+ * read again through the other reader's eyes where a pair was read twice.
  */
 export function figureLabels(
   history: string,
   dir: URL = LABELS_DIR,
   blindOnly = false,
+  secondFirst = false,
 ): Map<string, LabelEntry> {
   const first = loadLabels(history, dir);
   if (!blindOnly) return first;
+  const second = loadLabels(history, dir, true);
   const out = new Map<string, LabelEntry>();
-  for (const [k, l] of first) if (isBlind(l)) out.set(k, l);
-  for (const [k, l] of loadLabels(history, dir, true)) if (!out.has(k) && isBlind(l)) out.set(k, l);
+  for (const readings of secondFirst ? [second, first] : [first, second]) {
+    for (const [k, l] of readings) if (!out.has(k) && isBlind(l)) out.set(k, l);
+  }
   return out;
 }
 

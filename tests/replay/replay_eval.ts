@@ -16,7 +16,8 @@
  * Labels are keys and verdicts only (tests/replay/labels.ts). A pair without a label is
  * **unlabelled**, counted beside the figures and never as relevant.
  *
- * Flags: --json (the figures as JSON), --blind-only (figures on blind labels only), --agreement
+ * Flags: --json (the figures as JSON), --blind-only (figures on blind labels only), --second-reading
+ * (blind only, a pair read twice counted by its second reading: the figures through the other reader), --agreement
  * (agreement and Cohen's kappa of the double-labelled pairs), --export-pairs FILE [--second N|all|blind]
  * (the pairs for a blind reader, {key, history, prompt, quote} only, to a file outside the
  * repository), --import-labels FILE --labeller NAME [--second] [--fix] (a reader's labels, appended;
@@ -504,6 +505,8 @@ export interface Evaluation {
   readonly unlabelled: readonly Pair[];
   /** Whether the figures count only blind labels. */
   readonly blindOnly: boolean;
+  /** With blindOnly: whether a pair's blind second reading comes before its first. */
+  readonly secondFirst: boolean;
   readonly labelsDir: URL;
 }
 
@@ -544,6 +547,8 @@ export interface EvaluateOptions {
   /** The shared data folder, for its `transcripts/` (default: beside the project). */
   readonly data?: URL;
   readonly blindOnly?: boolean;
+  /** With blindOnly: a pair's blind second reading counts before its first (--second-reading). */
+  readonly secondFirst?: boolean;
   /** Shelves found absent, to print. */
   readonly skipped?: readonly string[];
 }
@@ -558,6 +563,7 @@ export function evaluate(options: EvaluateOptions = {}): Evaluation {
   const refs = options.people ?? developmentPeople();
   const labelsDir = options.labelsDir ?? LABELS_DIR;
   const blindOnly = options.blindOnly ?? false;
+  const secondFirst = blindOnly && (options.secondFirst ?? false);
   const crossMode = options.cross ?? null;
   const transcriptsDir = new URL("transcripts/", options.data ?? DATA_DIR);
   const histories = refs.map((r) => loadHistory(r.name, r.dir));
@@ -566,7 +572,7 @@ export function evaluate(options: EvaluateOptions = {}): Evaluation {
   const unlabelled: Pair[] = [];
   const labelled = new Set<string>();
   histories.forEach((h, i) => {
-    const labels = figureLabels(h.name, labelsDir, blindOnly);
+    const labels = figureLabels(h.name, labelsDir, blindOnly, secondFirst);
     if (labels.size > 0) labelled.add(h.name);
     const fresh = options.fresh === false
       ? 0
@@ -634,6 +640,7 @@ export function evaluate(options: EvaluateOptions = {}): Evaluation {
     skipped: options.skipped ?? [],
     unlabelled,
     blindOnly,
+    secondFirst,
     labelsDir,
   };
 }
@@ -731,7 +738,9 @@ export function report(e: Evaluation): string {
     `eval:replay: the hint on ${e.own.length} ${
       e.own.length === 1 ? "person" : "people"
     }, gate as checked out; ${
-      e.blindOnly
+      e.secondFirst
+        ? "BLIND labels only, by the SECOND reading (a blind second reading if any, else the first if blind)"
+        : e.blindOnly
         ? "BLIND labels only (first reading if blind, else a blind second reading)"
         : "labels: first reading"
     }`,
@@ -790,7 +799,7 @@ function missesJsonl(e: Evaluation): string {
   const out: string[] = [];
   const clip = (t: string) => (t.length > 700 ? `${t.slice(0, 700)}…` : t);
   for (const run of e.runs) {
-    const labels = figureLabels(run.history, e.labelsDir, e.blindOnly);
+    const labels = figureLabels(run.history, e.labelsDir, e.blindOnly, e.secondFirst);
     for (const item of run.pool) {
       for (const c of item.candidates) {
         if (c.shown || labels.get(c.pair.key)?.label !== "relevant") continue;
@@ -830,7 +839,7 @@ function shownJsonl(e: Evaluation): string {
   const out: string[] = [];
   const clip = (t: string) => (t.length > 700 ? `${t.slice(0, 700)}…` : t);
   for (const run of e.runs) {
-    const labels = figureLabels(run.history, e.labelsDir, e.blindOnly);
+    const labels = figureLabels(run.history, e.labelsDir, e.blindOnly, e.secondFirst);
     const details = new Map<string, string>();
     for (const ev of run.events) {
       for (const c of ev.outcome.verdict.checks) {
@@ -1051,7 +1060,9 @@ async function main(args: readonly string[]): Promise<number> {
     return EXIT.ok;
   }
 
-  const blindOnly = args.includes("--blind-only");
+  // The second reading is a blind one: --second-reading implies --blind-only.
+  const secondFirst = args.includes("--second-reading");
+  const blindOnly = secondFirst || args.includes("--blind-only");
   const misses = args.includes("--misses");
   const digest = args.includes("--digest");
   const sampleArg = countArg(flagValue(args, "--cross-sample"), "--cross-sample");
@@ -1070,6 +1081,7 @@ async function main(args: readonly string[]): Promise<number> {
     labelsDir,
     data,
     blindOnly,
+    secondFirst,
     skipped: found.skipped,
   });
   if (digest) {
@@ -1132,7 +1144,7 @@ if (import.meta.main) {
     if (!(err instanceof UsageError)) throw err;
     console.error(`eval:replay: ${err.message}`);
     console.error(
-      "hint: deno task eval:replay [--json | --blind-only | --agreement | --export-pairs FILE [--second N|all|blind] | --import-labels FILE --labeller NAME [--second] [--fix]] [--only NAME] [--cross-sample N|all]",
+      "hint: deno task eval:replay [--json | --blind-only | --second-reading | --agreement | --export-pairs FILE [--second N|all|blind] | --import-labels FILE --labeller NAME [--second] [--fix]] [--only NAME] [--cross-sample N|all]",
     );
     Deno.exit(EXIT.usage);
   }
