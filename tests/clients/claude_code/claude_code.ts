@@ -16,6 +16,7 @@ import type { ModelServer } from "../harness/model_server.ts";
 import { AgentTui, TUI_SETTLE_MS, TUI_START_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import { type HeadlessResult, runHeadless } from "../harness/headless.ts";
+import { jsonlFilesIn } from "../harness/scenario.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
 /** Visibly fake; Claude Code only checks that its suffix was approved. */
@@ -124,19 +125,7 @@ export class ClaudeTui extends AgentTui<AnthropicReply> {
   }
 }
 
-/** Every Claude Code transcript in the workspace's HOME. */
+/** Every Claude Code transcript in the workspace's HOME (`~/.claude/projects/<project>/*.jsonl`). */
 export async function transcripts(ws: Workspace): Promise<string[]> {
-  const root = `${ws.home}/.claude/projects`;
-  const out: string[] = [];
-  try {
-    for await (const dir of Deno.readDir(root)) {
-      if (!dir.isDirectory) continue;
-      for await (const f of Deno.readDir(`${root}/${dir.name}`)) {
-        if (f.isFile && f.name.endsWith(".jsonl")) out.push(`${root}/${dir.name}/${f.name}`);
-      }
-    }
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
-  }
-  return out.sort();
+  return await jsonlFilesIn(`${ws.home}/.claude/projects`);
 }

@@ -20,48 +20,31 @@ import {
   toolNames,
 } from "../harness/anthropic_messages.ts";
 import type { RecordedRequest } from "../harness/model_server.ts";
-import { assertIncludes, CLIENT_TEST, once, promptTexts, readJsonl, turnsOf } from "../harness/scenario.ts";
+import { assertIncludes, CLIENT_TEST, once, promptTexts, turnsOf } from "../harness/scenario.ts";
+import * as shared from "../harness/story.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { Workspace } from "../harness/workspace.ts";
 import { claudePrint, ClaudeTui, seedClaudeHome, transcripts } from "./claude_code.ts";
 
 const NAME = testPrefix("claude-code");
 
-/** The marker verdict's hint block starts with (src/gate/render.ts). */
-const HINT_MARK = "[verdict recall]";
-/** The first words of the SessionStart(compact) handoff (src/cli/cmd/hook_session_start.ts). */
-const HANDOFF_MARK = "[verdict compaction handoff]";
-
-const DECISION = "From now on use pnpm, never npm, to install packages in this repo.";
 const SLASH = "/release version 2 with the pnpm switch";
 const MEMORY = "Please record that rule in CLAUDE.md.";
 const SHELL = "!git status --short";
 const COMPACT = "/compact keep the package manager decision";
-const BEARS_ON_DECISION = "Should I install lodash with npm or pnpm?";
-const SMALL_TALK = "thanks, that is all for now";
-const ASK_RECALL = "Check with the recall tool what we decided about package managers.";
-const HEADLESS = "From now on always run the linter before committing.";
-const AFTER_UNINSTALL = "Say hello after the uninstall.";
 const NOTE_TEXT = "# Rules\n\n- Use pnpm, never npm.\n";
 
-interface Story {
+interface Story extends shared.StoryResult {
   /** The `verdict` the hooks run. */
   readonly verdictBin: string;
-  readonly requests: readonly RecordedRequest[];
-  /** Index into `requests` where each step began. */
-  readonly marks: Readonly<Record<string, number>>;
   readonly install: { code: number; stdout: string; stderr: string };
   readonly uninstall: { code: number; stdout: string; stderr: string };
   readonly before: { settings: string; claudeJson: Record<string, unknown> };
   readonly after: { settings: string; claudeJson: Record<string, unknown> };
-  /** Records after the last collect (default config), and with include_headless. */
-  readonly records: Record<string, unknown>[];
-  readonly headlessRecords: Record<string, unknown>[];
   /** Every line of every transcript, by file. */
   readonly transcripts: Readonly<Record<string, Record<string, unknown>[]>>;
   /** The screen after the prompt the hint fired on. */
   readonly hintScreen: string;
-  readonly headless: { code: number; stdout: string };
   readonly afterUninstall: { code: number; stdout: string; stderr: string };
   readonly handoffFiles: string[];
 }
@@ -98,67 +81,41 @@ const story = once(async (): Promise<Story> => {
     settings: await Deno.readTextFile(`${ws.home}/.claude/settings.json`),
     claudeJson: JSON.parse(await Deno.readTextFile(`${ws.home}/.claude.json`)),
   };
-  const marks: Record<string, number> = {};
-  const mark = (name: string) => (marks[name] = server.requests.length);
+  const steps = new shared.StoryRun(ws, server, (prompt) => claudePrint(ws, server, prompt));
 
   const install = await ws.verdict(["install"]);
 
   // Session A: the decision and everything collect must tell apart.
   {
     await using tui = await ClaudeTui.start(ws, server);
-    mark("decision");
-    await tui.submit(DECISION, "from now on use pnpm");
-    mark("slash");
+    steps.mark("decision");
+    await tui.submit(shared.DECISION, "from now on use pnpm");
+    steps.mark("slash");
     await tui.submit(SLASH, "release notes for");
-    mark("memory");
+    steps.mark("memory");
     await tui.submit(MEMORY, "CLAUDE.md");
-    mark("shell");
+    steps.mark("shell");
     await tui.submit(SHELL, "bash-stdout");
-    mark("compact");
+    steps.mark("compact");
     await tui.submit(COMPACT);
-    mark("after-compact");
+    steps.mark("after-compact");
     await tui.submit("What is left to do?", "what is left to do");
     await tui.quit();
   }
   await ws.verdictOk(["collect"]);
 
-  // Session B: a new session, so the decision is an earlier one.
-  let hintScreen = "";
-  {
-    await using tui = await ClaudeTui.start(ws, server);
-    mark("hint");
-    await tui.submit(BEARS_ON_DECISION, "lodash");
-    hintScreen = await tui.tmux.screen();
-    mark("small-talk");
-    await tui.submit(SMALL_TALK, "thanks");
-    mark("recall");
-    await tui.submit(ASK_RECALL, "recall tool");
-    mark("recall-end");
-    await tui.quit();
-  }
-
-  mark("headless");
-  const headless = await claudePrint(ws, server, HEADLESS);
-  await ws.verdictOk(["collect"]);
-  const records = await ws.readRecords();
-  const headlessRecords = await ws.collectIncludingHeadless();
+  const hintScreen = await steps.askInNewSession(() => ClaudeTui.start(ws, server));
+  const { headless, records, headlessRecords } = await steps.headlessThenCollect();
 
   const uninstall = await ws.verdict(["uninstall"]);
-  mark("after-uninstall");
-  const afterUninstall = await claudePrint(ws, server, AFTER_UNINSTALL);
+  const afterUninstall = await steps.printAfterUninstall();
 
-  const all: Record<string, Record<string, unknown>[]> = {};
-  for (const f of await transcripts(ws)) all[f] = await readJsonl(f);
-  const handoffFiles: string[] = [];
-  try {
-    for await (const e of Deno.readDir(`${ws.home}/.local/state/verdict/handoff`)) handoffFiles.push(e.name);
-  } catch {
-    // none written
-  }
+  const all = await shared.readJsonlFiles(await transcripts(ws));
+  const handoffFiles = await ws.handoffFiles();
   return {
     verdictBin: ws.wiredBin,
     requests: [...server.requests],
-    marks,
+    marks: steps.marks,
     install,
     uninstall,
     before,
@@ -180,13 +137,6 @@ const story = once(async (): Promise<Story> => {
 
 function textOfMessage(m: AnthropicMessage): string {
   return blocksOf(m).map((b) => typeof b.text === "string" ? b.text : JSON.stringify(b)).join("\n");
-}
-
-/** The first turn whose latest user message holds `typed`. */
-function turnFor(s: Story, typed: string): RecordedRequest {
-  const hit = s.requests.find((r) => r.turn && (r.input?.text.includes(typed) ?? false));
-  if (!hit) throw new Error(`no model request carried the prompt "${typed}"`);
-  return hit;
 }
 
 /** What came after the last user message of a request (Claude Code sends hook context there). */
@@ -224,7 +174,7 @@ Deno.test({
       hookRuns.some((l) => {
         const a = l.attachment as Record<string, unknown>;
         return a.hookName === "SessionStart:compact" && String(a.command).includes(s.verdictBin) &&
-          String(a.stdout).includes(HANDOFF_MARK);
+          String(a.stdout).includes(shared.HANDOFF_MARK);
       }),
       "no successful run of the installed SessionStart(compact) hook in the transcripts",
     );
@@ -251,14 +201,14 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.deepEqual(promptTexts(s.records), [
-      DECISION,
+      shared.DECISION,
       SLASH,
       MEMORY,
       COMPACT,
       "What is left to do?",
-      BEARS_ON_DECISION,
-      SMALL_TALK,
-      ASK_RECALL,
+      shared.BEARS_ON_DECISION,
+      shared.SMALL_TALK,
+      shared.ASK_RECALL,
     ]);
     const notes = s.records.filter((r) => r.kind === "note");
     assert.deepEqual(notes.map((n) => n.text), [NOTE_TEXT.trim()]);
@@ -297,8 +247,8 @@ Deno.test({
     const texts = s.records.map((r) => String(r.text));
     for (
       const bad of [
-        HINT_MARK,
-        HANDOFF_MARK,
+        shared.HINT_MARK,
+        shared.HANDOFF_MARK,
         "File created successfully",
         "This session is being continued",
         "git status --short",
@@ -320,19 +270,12 @@ Deno.test({
     const s = await story();
     assert.deepEqual(s.headless.code, 0, s.headless.stdout);
     const file = Object.entries(s.transcripts).find(([, ls]) =>
-      ls.some((l) => l.type === "user" && JSON.stringify(l.message).includes(HEADLESS))
+      ls.some((l) => l.type === "user" && JSON.stringify(l.message).includes(shared.HEADLESS))
     );
     if (!file) throw new Error("the -p session wrote no transcript");
     const entrypoints = new Set(file[1].filter((l) => l.type === "user").map((l) => l.entrypoint));
     assert.deepEqual([...entrypoints], ["sdk-cli"]);
-    assert.ok(
-      !promptTexts(s.records).includes(HEADLESS),
-      "a -p prompt was collected without include_headless",
-    );
-    assert.ok(
-      promptTexts(s.headlessRecords).includes(HEADLESS),
-      "include_headless did not collect the -p prompt",
-    );
+    shared.assertCollectedOnlyWithHeadless(s, shared.HEADLESS);
   },
 });
 
@@ -342,10 +285,10 @@ Deno.test({
   async fn() {
     const s = await story();
     const turn = turnsOf(s, "hint")[0]!;
-    assertIncludes(turn.input!.text, BEARS_ON_DECISION);
+    assertIncludes(turn.input!.text, shared.BEARS_ON_DECISION);
     const context = afterLastUser(turn);
-    assertIncludes(context, HINT_MARK);
-    assertIncludes(context, DECISION);
+    assertIncludes(context, shared.HINT_MARK);
+    assertIncludes(context, shared.DECISION);
     // The person sees the one-line systemMessage.
     assertIncludes(s.hintScreen.replace(/\s+/g, " "), "verdict: you decided this before");
   },
@@ -355,14 +298,7 @@ Deno.test({
   name: `${NAME}: nothing reaches the model's request on small talk`,
   ...CLIENT_TEST,
   async fn() {
-    const s = await story();
-    const turns = turnsOf(s, "small-talk");
-    assert.ok(turns.length >= 1, "small talk reached no model request");
-    for (const t of turns) {
-      assert.ok(!afterLastUser(t).includes(HINT_MARK), `a hint came with "${SMALL_TALK}"`);
-    }
-    // Nor on the decision itself in session A (its own session is never quoted back).
-    for (const t of turnsOf(s, "decision")) assert.ok(!afterLastUser(t).includes(HINT_MARK));
+    shared.assertNoHintOnSmallTalk(await story(), afterLastUser);
   },
 });
 
@@ -383,7 +319,7 @@ Deno.test({
     const last = messagesOf(turns[2]!.body).at(-1)!;
     const result = blocksOf(last).find((b) => b.type === "tool_result");
     assert.ok(result, "the request after the call carries no tool result");
-    assertIncludes(JSON.stringify(result), DECISION.replaceAll('"', '\\"'));
+    assertIncludes(JSON.stringify(result), shared.DECISION.replaceAll('"', '\\"'));
   },
 });
 
@@ -397,7 +333,7 @@ Deno.test({
     assert.ok(boundary, "no compaction happened");
     const next = turnsOf(s, "after-compact")[0]!;
     const context = afterLastUser(next);
-    assertIncludes(context, HANDOFF_MARK);
+    assertIncludes(context, shared.HANDOFF_MARK);
     assertIncludes(context, "CLAUDE.md"); // the uncommitted file the handoff lists
   },
 });
@@ -412,11 +348,11 @@ Deno.test({
     const servers = (s.after.claudeJson.mcpServers ?? {}) as Record<string, unknown>;
     assert.ok(!("verdict" in servers), "mcpServers.verdict is still there");
     assert.deepEqual(s.afterUninstall.code, 0, s.afterUninstall.stderr);
-    const turn = turnFor(s, AFTER_UNINSTALL);
+    const turn = shared.turnFor(s, shared.AFTER_UNINSTALL);
     assert.ok(!turn.text.includes("mcp__verdict"), "the uninstalled MCP server was still listed");
     assert.ok(!turn.text.includes("[verdict"), "verdict text reached the model after uninstall");
     const file = Object.values(s.transcripts).find((ls) =>
-      ls.some((l) => JSON.stringify(l.message ?? "").includes(AFTER_UNINSTALL))
+      ls.some((l) => JSON.stringify(l.message ?? "").includes(shared.AFTER_UNINSTALL))
     )!;
     assert.deepEqual(
       file.filter((l) =>

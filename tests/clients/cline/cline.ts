@@ -18,8 +18,10 @@ import type { ChatReply } from "../harness/openai_chat.ts";
 import { chatServer } from "../harness/openai_chat.ts";
 import { installCli } from "../harness/install_cli.ts";
 import type { ModelServer, RecordedRequest, Rule } from "../harness/model_server.ts";
-import { delay, escapeRegExp, TmuxSession } from "../harness/tmux.ts";
+import { delay, escapeRegExp } from "../harness/tmux.ts";
+import { TmuxTui } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
+import { type HeadlessResult, runHeadless } from "../harness/headless.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
 export const MODEL = "test-model";
@@ -57,27 +59,11 @@ export function clineEnv(ws: Workspace): Record<string, string> {
   return ws.env({ CLINE_PLUGIN_IMPORT_TIMEOUT_MS: "30000", CLINE_HUB_PORT: hubPort(ws) });
 }
 
-export interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { HeadlessResult } from "../harness/headless.ts";
 
 /** `cline ARGS` in the project, stdin closed. */
-export async function cline(ws: Workspace, args: readonly string[]): Promise<Run> {
-  await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-  const out = await new Deno.Command(await clineBinary(), {
-    args: [...args],
-    cwd: ws.project,
-    env: clineEnv(ws),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+export async function cline(ws: Workspace, args: readonly string[]): Promise<HeadlessResult> {
+  return await runHeadless(ws, [await clineBinary(), ...args], clineEnv(ws));
 }
 
 /** The provider a person who set Cline up for a local model would have, set by `cline auth`. */
@@ -135,25 +121,9 @@ const IDLE = /❯ (Ask anything\.\.\.|What can I do for you\?)/;
 const ADVERT = /any other key to close/;
 
 /** An interactive Cline in tmux. */
-export class ClineTui {
-  readonly tmux: TmuxSession;
-  readonly #server: ModelServer<ChatReply>;
-
-  private constructor(tmux: TmuxSession, server: ModelServer<ChatReply>) {
-    this.tmux = tmux;
-    this.#server = server;
-  }
-
+export class ClineTui extends TmuxTui<ChatReply> {
   static async start(ws: Workspace, server: ModelServer<ChatReply>): Promise<ClineTui> {
-    await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-    const tmux = await TmuxSession.start({
-      argv: [await clineBinary()],
-      cwd: ws.project,
-      env: clineEnv(ws),
-      dir: ws.root,
-      width: 120,
-      height: 40,
-    });
+    const tmux = await TmuxTui.open(ws, [await clineBinary()], clineEnv(ws), { width: 120, height: 40 });
     const tui = new ClineTui(tmux, server);
     await tmux.waitUntil((s) => IDLE.test(s) || ADVERT.test(s), "Cline's input box", 90_000);
     // The advertisement comes up a moment after the input box, when it comes: a key typed while
@@ -175,7 +145,7 @@ export class ClineTui {
    * `expect`, and for the reply (`reply`, as the screen shows it) and an empty input box.
    */
   async submit(text: string, expect: string, reply: string): Promise<RecordedRequest[]> {
-    const from = this.#server.requests.length;
+    const from = this.server.requests.length;
     await this.tmux.type(text);
     await this.tmux.waitForScreen(new RegExp(escapeRegExp(text.slice(-16))), "the typed text");
     const folded = expect.toLowerCase();
@@ -192,7 +162,7 @@ export class ClineTui {
     for (;;) {
       if (press !== null) await this.tmux.press(press);
       try {
-        await this.#server.waitFor(`a turn holding "${expect}"`, arrived, { from, timeoutMs: 8000 });
+        await this.server.waitFor(`a turn holding "${expect}"`, arrived, { from, timeoutMs: 8000 });
         break;
       } catch (err) {
         const screen = await this.tmux.screen();
@@ -209,7 +179,7 @@ export class ClineTui {
       90_000,
     );
     await delay(200);
-    return this.#server.requests.slice(from).filter((r) => r.turn);
+    return this.server.requests.slice(from).filter((r) => r.turn);
   }
 
   /** Ends the session the way a person does (/quit) and waits for the exit. */
@@ -217,15 +187,7 @@ export class ClineTui {
     await this.tmux.type("/quit");
     await this.tmux.waitForScreen(/Exit Cline/, "the /quit command in the menu");
     await this.tmux.press("Enter");
-    try {
-      return await this.tmux.waitExit(30_000);
-    } finally {
-      await this.tmux.close();
-    }
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.tmux.close();
+    return await this.exitThenClose(30_000);
   }
 }
 

@@ -16,9 +16,11 @@
  * compaction is part of the story.
  */
 import assert from "node:assert/strict";
-import { chatMessages, type ChatReply, toolResults } from "../harness/openai_chat.ts";
-import type { RecordedRequest, Rule } from "../harness/model_server.ts";
+import type { CliResult } from "../../cli_helper.ts";
+import { type ChatReply, toolResults, userTextsFrom } from "../harness/openai_chat.ts";
+import type { Rule } from "../harness/model_server.ts";
 import { assertIncludes, CLIENT_TEST, once, promptTexts } from "../harness/scenario.ts";
+import * as shared from "../harness/story.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { listFiles, Workspace } from "../harness/workspace.ts";
 import {
@@ -26,7 +28,7 @@ import {
   clineFolder,
   clineServer,
   ClineTui,
-  type Run,
+  type HeadlessResult,
   seedClineHome,
   sessionDocuments,
   stopHub,
@@ -34,36 +36,24 @@ import {
 
 const NAME = testPrefix("cline");
 
-const HINT_MARK = "[verdict recall]";
-
-const DECISION = "From now on use pnpm, never npm, to install packages in this repo.";
 const MEMORY = "Please record that rule in .clinerules.";
-const BEARS_ON_DECISION = "Should I install lodash with npm or pnpm?";
-const SMALL_TALK = "thanks, that is all for now";
 const RECALL = "Use the recall tool: what did I decide about installing packages?";
-const HEADLESS = "From now on always run the linter before committing.";
-const AFTER_UNINSTALL = "Say hello after the uninstall.";
 const NOTE_TEXT = "# Rules\n\n- Use pnpm, never npm.\n";
 const MCP_SETTINGS = "data/settings/cline_mcp_settings.json";
 
-interface Story {
-  readonly requests: readonly RecordedRequest[];
-  readonly marks: Readonly<Record<string, number>>;
-  readonly install: Run;
-  readonly doctor: Run;
-  readonly uninstall: Run;
+interface Story extends shared.StoryResult {
+  readonly install: CliResult;
+  readonly doctor: CliResult;
+  readonly uninstall: CliResult;
   /** The files install and uninstall touch (the plugins folder, the MCP settings), with their text. */
   readonly before: Readonly<Record<string, string>>;
   readonly after: Readonly<Record<string, string>>;
   readonly plugin: string;
   readonly mcpSettings: string;
-  readonly records: Record<string, unknown>[];
-  readonly headlessRecords: Record<string, unknown>[];
   readonly documents: Readonly<Record<string, Record<string, unknown>>>;
   readonly hookCalls: readonly string[];
   readonly hookReport: string;
-  readonly headless: Run;
-  readonly afterUninstall: Run;
+  readonly afterUninstall: HeadlessResult;
   readonly hooksAfterUninstall: number;
   readonly seconds: number;
 }
@@ -114,8 +104,7 @@ const story = once(async (): Promise<Story> => {
     const own = await cline(ws, ["mcp", "add", "own-tools", "--yes", "--", "/bin/true"]);
     if (own.code !== 0) throw new Error(`cline mcp add exited ${own.code}:\n${own.stdout}\n${own.stderr}`);
     const before = await wiredFiles(ws);
-    const marks: Record<string, number> = {};
-    const mark = (name: string) => (marks[name] = server.requests.length);
+    const steps = new shared.StoryRun(ws, server, (prompt) => cline(ws, [prompt]));
 
     const install = await ws.verdict(["install"]);
     const plugin = await Deno.readTextFile(`${clineFolder(ws)}/plugins/verdict.js`);
@@ -123,38 +112,34 @@ const story = once(async (): Promise<Story> => {
     const doctor = await ws.verdict(["doctor"]);
     {
       await using tui = await ClineTui.start(ws, server);
-      mark("decision");
-      await tui.submit(DECISION, "from now on use pnpm", "Understood: pnpm only");
-      mark("memory");
+      steps.mark("decision");
+      await tui.submit(shared.DECISION, "from now on use pnpm", "Understood: pnpm only");
+      steps.mark("memory");
       await tui.submit(MEMORY, "clinerules", "Created .clinerules.");
       await tui.quit();
     }
     await ws.verdictOk(["collect"]);
+    // Session B by hand: Cline's TUI is done with a prompt when the screen shows its reply.
     {
       await using tui = await ClineTui.start(ws, server);
-      mark("hint");
-      await tui.submit(BEARS_ON_DECISION, "lodash", "Run pnpm add lodash.");
-      mark("small-talk");
-      await tui.submit(SMALL_TALK, "thanks", "You are welcome.");
-      mark("recall");
+      steps.mark("hint");
+      await tui.submit(shared.BEARS_ON_DECISION, "lodash", "Run pnpm add lodash.");
+      steps.mark("small-talk");
+      await tui.submit(shared.SMALL_TALK, "thanks", "You are welcome.");
+      steps.mark("recall");
       await tui.submit(RECALL, "recall tool", "The tool says: pnpm.");
       await tui.quit();
     }
-    mark("headless");
-    const headless = await cline(ws, [HEADLESS]);
-    await ws.verdictOk(["collect"]);
-    const records = await ws.readRecords();
-    const headlessRecords = await ws.collectIncludingHeadless();
+    const { headless, records, headlessRecords } = await steps.headlessThenCollect();
     const hookCalls = (await ws.hookCalls()).map((c) => c.args);
     const hookReport = await ws.hookReport();
 
     const uninstall = await ws.verdict(["uninstall"]);
-    mark("after-uninstall");
-    const afterUninstall = await cline(ws, [AFTER_UNINSTALL]);
+    const afterUninstall = await steps.printAfterUninstall();
     const hooksAfterUninstall = (await ws.hookCalls()).length - hookCalls.length;
     return {
       requests: [...server.requests],
-      marks,
+      marks: steps.marks,
       install,
       doctor,
       uninstall,
@@ -176,19 +161,6 @@ const story = once(async (): Promise<Story> => {
     await stopHub(ws);
   }
 });
-
-function turnFor(s: Story, typed: string): RecordedRequest {
-  const hit = s.requests.find((r) => r.turn && !r.side && (r.input?.text.includes(typed) ?? false));
-  if (!hit) throw new Error(`no model request carried the prompt "${typed}"`);
-  return hit;
-}
-
-/** The user messages of a request from the one carrying `typed` on (the plugin's context follows it). */
-function userTextsFrom(r: RecordedRequest, typed: string): string[] {
-  const users = chatMessages(r.body).filter((m) => m.role === "user").map((m) => m.text);
-  const at = users.findLastIndex((t) => t.includes(typed));
-  return at < 0 ? [] : users.slice(at);
-}
 
 function allMessages(s: Story): Record<string, unknown>[] {
   return Object.values(s.documents).flatMap((d) => (Array.isArray(d.messages) ? d.messages : []));
@@ -219,7 +191,13 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    assert.deepEqual(promptTexts(s.records), [DECISION, MEMORY, BEARS_ON_DECISION, SMALL_TALK, RECALL]);
+    assert.deepEqual(promptTexts(s.records), [
+      shared.DECISION,
+      MEMORY,
+      shared.BEARS_ON_DECISION,
+      shared.SMALL_TALK,
+      RECALL,
+    ]);
     assert.deepEqual(s.records.filter((r) => r.kind === "note").map((n) => n.text), [NOTE_TEXT.trim()]);
     for (const r of s.records) {
       assert.equal(r.origin, "cline");
@@ -236,10 +214,10 @@ Deno.test({
     // Presence first: the session documents hold the hint and the tool results.
     const text = JSON.stringify(allMessages(s));
     assertIncludes(text, '<hook_context source=\\"RunStart\\">', "the stored messages");
-    assertIncludes(text, HINT_MARK, "the stored messages");
+    assertIncludes(text, shared.HINT_MARK, "the stored messages");
     assertIncludes(text, "tool_result", "the stored messages");
     const texts = s.records.map((r) => String(r.text));
-    for (const bad of [HINT_MARK, "hook_context", "user_input", "File created", "You are Cline"]) {
+    for (const bad of [shared.HINT_MARK, "hook_context", "user_input", "File created", "You are Cline"]) {
       assert.deepEqual(texts.filter((t) => t.includes(bad)), [], `a record holds "${bad}"`);
     }
   },
@@ -250,15 +228,15 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    const hinted = userTextsFrom(turnFor(s, BEARS_ON_DECISION), BEARS_ON_DECISION);
+    const hinted = userTextsFrom(shared.turnFor(s, shared.BEARS_ON_DECISION).body, shared.BEARS_ON_DECISION);
     assert.ok(
       hinted.length >= 2,
       `no message follows the prompt: ${JSON.stringify(hinted)}\n${s.hookReport}`,
     );
-    assertIncludes(hinted[1]!, HINT_MARK, "the message after the prompt");
-    assertIncludes(hinted[1]!, DECISION, "the hint");
-    const talk = userTextsFrom(turnFor(s, SMALL_TALK), SMALL_TALK);
-    assert.deepEqual(talk, [SMALL_TALK], "small talk went out alone");
+    assertIncludes(hinted[1]!, shared.HINT_MARK, "the message after the prompt");
+    assertIncludes(hinted[1]!, shared.DECISION, "the hint");
+    const talk = userTextsFrom(shared.turnFor(s, shared.SMALL_TALK).body, shared.SMALL_TALK);
+    assert.deepEqual(talk, [shared.SMALL_TALK], "small talk went out alone");
   },
 });
 
@@ -284,8 +262,7 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.equal(s.headless.code, 0, s.headless.stderr);
-    assert.ok(!promptTexts(s.records).includes(HEADLESS));
-    assert.ok(promptTexts(s.headlessRecords).includes(HEADLESS));
+    shared.assertCollectedOnlyWithHeadless(s, shared.HEADLESS);
   },
 });
 
@@ -309,6 +286,6 @@ Deno.test({
     assert.equal(s.afterUninstall.code, 0, s.afterUninstall.stderr);
     assert.equal(s.hooksAfterUninstall, 0, "Cline still ran a verdict hook after the uninstall");
     const last = s.requests.slice(s.marks["after-uninstall"]).find((r) => r.turn && !r.side)!;
-    assert.deepEqual(userTextsFrom(last, AFTER_UNINSTALL), [AFTER_UNINSTALL]);
+    assert.deepEqual(userTextsFrom(last.body, shared.AFTER_UNINSTALL), [shared.AFTER_UNINSTALL]);
   },
 });

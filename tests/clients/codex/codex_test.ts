@@ -17,21 +17,17 @@
  *  5. `verdict uninstall`, then `codex exec` once more.
  */
 import assert from "node:assert/strict";
+import type { CliResult } from "../../cli_helper.ts";
 import type { RecordedRequest } from "../harness/model_server.ts";
 import { inputItems, inputMessages, responsesServer, toolNames } from "../harness/openai_responses.ts";
-import { assertIncludes, CLIENT_TEST, once, promptTexts, readJsonl, turnsOf } from "../harness/scenario.ts";
+import { assertIncludes, CLIENT_TEST, once, promptTexts, turnsOf } from "../harness/scenario.ts";
+import * as shared from "../harness/story.ts";
 import { testPrefix } from "../harness/versions.ts";
-import { Workspace } from "../harness/workspace.ts";
-import { codexDaemons, codexExec, CodexTui, rollouts, seedCodexHome } from "./codex.ts";
+import { type DoctorCheck, Workspace } from "../harness/workspace.ts";
+import { codexDaemons, codexExec, CodexTui, type HeadlessResult, rollouts, seedCodexHome } from "./codex.ts";
 
 const NAME = testPrefix("codex");
 
-/** The marker verdict's hint block starts with (src/gate/render.ts). */
-const HINT_MARK = "[verdict recall]";
-/** The first words of the compaction handoff (src/cli/cmd/hook_session_start.ts). */
-const HANDOFF_MARK = "[verdict compaction handoff]";
-
-const DECISION = "From now on use pnpm, never npm, to install packages in this repo.";
 const SKILL = "$release version 2 with the pnpm switch";
 const MEMORY = "Please record that rule in AGENTS.md.";
 const SHELL = "!git status --short";
@@ -41,29 +37,16 @@ const PLAN_STEPS = [
   { step: "Tag v2", status: "pending" },
 ];
 const AFTER_COMPACT = "What is left to do for the release?";
-const BEARS_ON_DECISION = "Should I install lodash with npm or pnpm?";
-const SMALL_TALK = "thanks, that is all for now";
-const ASK_RECALL = "Check with the recall tool what we decided about package managers.";
 const UNTRUSTED = "Untrusted: should I install lodash with npm or pnpm?";
 const RETRUSTED = "Trusted again: should I install lodash with npm or pnpm?";
-const HEADLESS = "From now on always run the linter before committing.";
-const AFTER_UNINSTALL = "Say hello after the uninstall.";
 const NOTE_TEXT = "# Rules\n\n- Use pnpm, never npm.\n";
 const PATCH = `*** Begin Patch\n*** Add File: AGENTS.md\n${
   NOTE_TEXT.split("\n").slice(0, -1).map((l) => `+${l}`).join("\n")
 }\n*** End Patch\n`;
 
-interface Exec {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-interface Story {
-  readonly requests: readonly RecordedRequest[];
-  readonly marks: Readonly<Record<string, number>>;
-  readonly install: Exec;
-  readonly uninstall: Exec;
+interface Story extends shared.StoryResult {
+  readonly install: CliResult;
+  readonly uninstall: CliResult;
   readonly before: { config: string };
   /** config.toml just before uninstall (Codex keeps writing its own counters to it meanwhile). */
   readonly beforeUninstall: string;
@@ -75,22 +58,11 @@ interface Story {
   readonly compactScreens: { stopped: string; passed: string };
   /** The handoff files the PreCompact hook wrote. */
   readonly handoffFiles: readonly string[];
-  readonly untrusted: { doctor: { status: string; message: string; fix: string | null }; exec: Exec };
-  readonly retrusted: { doctor: { status: string; message: string }; exec: Exec };
-  readonly records: Record<string, unknown>[];
-  readonly headlessRecords: Record<string, unknown>[];
+  readonly untrusted: { doctor: DoctorCheck; exec: HeadlessResult };
+  readonly retrusted: { doctor: DoctorCheck; exec: HeadlessResult };
   /** Every line of every rollout, by file. */
   readonly rollouts: Readonly<Record<string, Record<string, unknown>[]>>;
-  readonly headless: Exec;
-  readonly afterUninstall: Exec;
-}
-
-type DoctorLine = { id: string; status: string; message: string; fix: string | null };
-
-async function doctorChecks(ws: Workspace): Promise<Record<string, DoctorLine>> {
-  const r = await ws.verdict(["doctor", "--json"]);
-  const checks = JSON.parse(r.stdout).checks as DoctorLine[];
-  return Object.fromEntries(checks.map((c) => [c.id, c]));
+  readonly afterUninstall: HeadlessResult;
 }
 
 const story = once(async (): Promise<Story> => {
@@ -137,11 +109,10 @@ const story = once(async (): Promise<Story> => {
   );
   const configPath = `${ws.home}/.codex/config.toml`;
   const before = { config: await Deno.readTextFile(configPath) };
-  const marks: Record<string, number> = {};
-  const mark = (name: string) => (marks[name] = server.requests.length);
+  const steps = new shared.StoryRun(ws, server, (prompt) => codexExec(ws, [prompt]));
 
   const install = await ws.verdict(["install", "--codex"]);
-  const doctor = await doctorChecks(ws);
+  const doctor = await ws.doctorChecks();
   // The person asked verdict to stop a manual compaction while work is unlanded.
   await Deno.mkdir(`${ws.home}/.config/verdict`, { recursive: true });
   await Deno.writeTextFile(
@@ -155,76 +126,54 @@ const story = once(async (): Promise<Story> => {
   {
     await using tui = await CodexTui.start(ws, server);
     startScreen = await tui.tmux.screen();
-    mark("decision");
-    await tui.submit(DECISION, "from now on use pnpm");
-    mark("skill");
+    steps.mark("decision");
+    await tui.submit(shared.DECISION, "from now on use pnpm");
+    steps.mark("skill");
     await tui.submit(SKILL, "<skill>");
-    mark("memory");
+    steps.mark("memory");
     await tui.submit(MEMORY, "AGENTS.md");
-    mark("shell");
+    steps.mark("shell");
     await tui.submit(SHELL);
-    mark("plan");
+    steps.mark("plan");
     await tui.submit(PLAN, "plan the release");
     // PreCompact judges preserve_first and stops the compaction (continue: false)…
-    mark("compact-stopped");
+    steps.mark("compact-stopped");
     await tui.submit("/compact");
     compactScreens.stopped = await tui.tmux.waitForScreen(/Hook stopped/, "the stopped compaction", 60_000);
     await tui.idle();
     // …and a second /compact within 120 s goes through.
-    mark("compact");
+    steps.mark("compact");
     await tui.submit("/compact", "CONTEXT CHECKPOINT COMPACTION");
     compactScreens.passed = await tui.tmux.waitForScreen(/Context compacted/, "the compaction");
-    mark("after-compact");
+    steps.mark("after-compact");
     await tui.submit(AFTER_COMPACT, "what is left to do");
-    mark("session-a-end");
+    steps.mark("session-a-end");
     await tui.quit();
   }
   await ws.verdictOk(["collect"]);
 
-  // Session B: a new session, so the decision is an earlier one.
-  {
-    await using tui = await CodexTui.start(ws, server);
-    mark("hint");
-    await tui.submit(BEARS_ON_DECISION, "lodash");
-    mark("small-talk");
-    await tui.submit(SMALL_TALK, "thanks");
-    mark("recall");
-    await tui.submit(ASK_RECALL, "recall tool");
-    mark("session-b-end");
-    await tui.quit();
-  }
+  await steps.askInNewSession(() => CodexTui.start(ws, server));
 
   // The trust gate, both ways, against the real binary.
   const installed = await Deno.readTextFile(configPath);
   await Deno.writeTextFile(configPath, installed.replace(/\n\[hooks\.state\.[^\n]*\n[^\n]*\n/, "\n"));
-  const untrustedDoctor = (await doctorChecks(ws))["codex hooks"]!;
-  mark("untrusted");
+  const untrustedDoctor = (await ws.doctorChecks())["codex hooks"]!;
+  steps.mark("untrusted");
   const untrustedExec = await codexExec(ws, [UNTRUSTED]);
   const reinstall = await ws.verdict(["install", "--codex"]);
   if (reinstall.code !== 0) throw new Error(`reinstall failed: ${reinstall.stderr}`);
-  const retrustedDoctor = (await doctorChecks(ws))["codex hooks"]!;
-  mark("retrusted");
+  const retrustedDoctor = (await ws.doctorChecks())["codex hooks"]!;
+  steps.mark("retrusted");
   const retrustedExec = await codexExec(ws, [RETRUSTED]);
 
-  mark("headless");
-  const headless = await codexExec(ws, [HEADLESS]);
-  await ws.verdictOk(["collect"]);
-  const records = await ws.readRecords();
-  const headlessRecords = await ws.collectIncludingHeadless();
+  const { headless, records, headlessRecords } = await steps.headlessThenCollect();
 
   const beforeUninstall = await Deno.readTextFile(configPath);
   const uninstall = await ws.verdict(["uninstall", "--codex"]);
-  mark("after-uninstall");
-  const afterUninstall = await codexExec(ws, [AFTER_UNINSTALL]);
+  const afterUninstall = await steps.printAfterUninstall();
 
-  const handoffFiles: string[] = [];
-  try {
-    for await (const e of Deno.readDir(`${ws.home}/.local/state/verdict/handoff`)) handoffFiles.push(e.name);
-  } catch {
-    // none written
-  }
-  const all: Record<string, Record<string, unknown>[]> = {};
-  for (const f of await rollouts(ws)) all[f] = await readJsonl(f);
+  const handoffFiles = await ws.handoffFiles();
+  const all = await shared.readJsonlFiles(await rollouts(ws));
   let hooksJson = true;
   try {
     await Deno.stat(`${ws.home}/.codex/hooks.json`);
@@ -233,7 +182,7 @@ const story = once(async (): Promise<Story> => {
   }
   return {
     requests: [...server.requests],
-    marks,
+    marks: steps.marks,
     install,
     uninstall,
     before,
@@ -263,13 +212,6 @@ function afterLastUser(r: RecordedRequest): string {
     if (m.role === "user") last = i;
   });
   return messages.slice(last + 1).map((m) => m.text).join("\n");
-}
-
-/** The first conversation turn whose latest user input holds `typed`. */
-function turnFor(s: Story, typed: string): RecordedRequest {
-  const hit = s.requests.find((r) => r.turn && !r.side && (r.input?.text.includes(typed) ?? false));
-  if (!hit) throw new Error(`no model request carried the prompt "${typed}"`);
-  return hit;
 }
 
 function allLines(s: Story): Record<string, unknown>[] {
@@ -320,14 +262,14 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.deepEqual(promptTexts(s.records), [
-      DECISION,
+      shared.DECISION,
       SKILL,
       MEMORY,
       PLAN,
       AFTER_COMPACT,
-      BEARS_ON_DECISION,
-      SMALL_TALK,
-      ASK_RECALL,
+      shared.BEARS_ON_DECISION,
+      shared.SMALL_TALK,
+      shared.ASK_RECALL,
     ]);
     const notes = s.records.filter((r) => r.kind === "note").map((r) => r.text);
     assert.deepEqual(notes, [NOTE_TEXT.trim()]);
@@ -350,8 +292,8 @@ Deno.test({
         ? JSON.stringify(payload(l).content)
         : "";
     const machine = {
-      "hook context": lines.find((l) => userText(l).includes(HINT_MARK)),
-      "compaction handoff": lines.find((l) => userText(l).includes(HANDOFF_MARK)),
+      "hook context": lines.find((l) => userText(l).includes(shared.HINT_MARK)),
+      "compaction handoff": lines.find((l) => userText(l).includes(shared.HANDOFF_MARK)),
       "injected skill body": lines.find((l) => userText(l).includes("<skill>")),
       "environment block": lines.find((l) => userText(l).includes("<environment_context>")),
       "! shell command": lines.find((l) => userText(l).includes("<user_shell_command>")),
@@ -361,8 +303,8 @@ Deno.test({
     const texts = s.records.map((r) => String(r.text));
     for (
       const bad of [
-        HINT_MARK,
-        HANDOFF_MARK,
+        shared.HINT_MARK,
+        shared.HANDOFF_MARK,
         "<skill>",
         "Prepare the release notes",
         "<environment_context>",
@@ -383,16 +325,10 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.equal(s.headless.code, 0, s.headless.stderr);
-    const file = Object.values(s.rollouts).find((ls) => JSON.stringify(ls).includes(HEADLESS));
+    const file = Object.values(s.rollouts).find((ls) => JSON.stringify(ls).includes(shared.HEADLESS));
     if (!file) throw new Error("the exec session wrote no rollout");
     assert.equal(payload(file[0]!).source, "exec");
-    for (const p of [HEADLESS, UNTRUSTED, RETRUSTED]) {
-      assert.ok(
-        !promptTexts(s.records).includes(p),
-        `an exec prompt was collected without include_headless: ${p}`,
-      );
-      assert.ok(promptTexts(s.headlessRecords).includes(p), `include_headless did not collect "${p}"`);
-    }
+    for (const p of [shared.HEADLESS, UNTRUSTED, RETRUSTED]) shared.assertCollectedOnlyWithHeadless(s, p);
   },
 });
 
@@ -402,10 +338,10 @@ Deno.test({
   async fn() {
     const s = await story();
     const turn = turnsOf(s, "hint")[0]!;
-    assertIncludes(turn.input!.text, BEARS_ON_DECISION);
+    assertIncludes(turn.input!.text, shared.BEARS_ON_DECISION);
     const context = afterLastUser(turn);
-    assertIncludes(context, HINT_MARK);
-    assertIncludes(context, DECISION);
+    assertIncludes(context, shared.HINT_MARK);
+    assertIncludes(context, shared.DECISION);
   },
 });
 
@@ -413,13 +349,7 @@ Deno.test({
   name: `${NAME}: nothing reaches the model's request on small talk`,
   ...CLIENT_TEST,
   async fn() {
-    const s = await story();
-    const turns = turnsOf(s, "small-talk");
-    assert.ok(turns.length >= 1, "small talk reached no model request");
-    for (const t of turns) {
-      assert.ok(!afterLastUser(t).includes(HINT_MARK), `a hint came with "${SMALL_TALK}"`);
-    }
-    for (const t of turnsOf(s, "decision")) assert.ok(!afterLastUser(t).includes(HINT_MARK));
+    shared.assertNoHintOnSmallTalk(await story(), afterLastUser);
   },
 });
 
@@ -438,7 +368,7 @@ Deno.test({
     // Called, and its result (the quote) is in the request after the call.
     const result = inputItems(turns[2]!.body).at(-1)!;
     assert.equal(result.type, "function_call_output");
-    assertIncludes(JSON.stringify(result), DECISION.replaceAll('"', '\\"'));
+    assertIncludes(JSON.stringify(result), shared.DECISION.replaceAll('"', '\\"'));
     const calls = allLines(s).filter((l) =>
       payload(l).type === "item_completed" &&
       (payload(l).item as Record<string, unknown>)?.type === "McpToolCall"
@@ -490,7 +420,7 @@ Deno.test({
     assertIncludes(next.input!.text, AFTER_COMPACT);
     const messages = inputMessages(next.body);
     const summary = messages.findIndex((m) => m.text.includes("Another language model started"));
-    const handoff = messages.findIndex((m) => m.role === "developer" && m.text.includes(HANDOFF_MARK));
+    const handoff = messages.findIndex((m) => m.role === "developer" && m.text.includes(shared.HANDOFF_MARK));
     assert.ok(summary >= 0, "the request holds no compaction summary");
     assert.ok(handoff > summary, "the handoff is not in the request after the compaction summary");
     const text = messages[handoff]!.text;
@@ -501,7 +431,7 @@ Deno.test({
     assertIncludes(text, "Tag v2 (pending)");
     assertIncludes(text, "?? AGENTS.md");
     assertIncludes(text, `(typed prompt, line `);
-    assertIncludes(text, DECISION);
+    assertIncludes(text, shared.DECISION);
     assertIncludes(text, "Next, I'll write the changelog.");
   },
 });
@@ -517,11 +447,11 @@ Deno.test({
       /^Codex will not run verdict's UserPromptSubmit hook: it is not trusted/,
     );
     assert.equal(s.untrusted.exec.code, 0, s.untrusted.exec.stderr);
-    const untrusted = turnFor(s, UNTRUSTED);
-    assert.ok(!afterLastUser(untrusted).includes(HINT_MARK), "Codex ran an untrusted hook");
+    const untrusted = shared.turnFor(s, UNTRUSTED);
+    assert.ok(!afterLastUser(untrusted).includes(shared.HINT_MARK), "Codex ran an untrusted hook");
     assert.equal(s.retrusted.doctor.status, "ok", s.retrusted.doctor.message);
-    const retrusted = turnFor(s, RETRUSTED);
-    assertIncludes(afterLastUser(retrusted), HINT_MARK);
+    const retrusted = shared.turnFor(s, RETRUSTED);
+    assertIncludes(afterLastUser(retrusted), shared.HINT_MARK);
   },
 });
 
@@ -541,7 +471,7 @@ Deno.test({
     assert.equal(counters(s.after.config), counters(s.before.config));
     assert.equal(s.after.hooksJson, false, "hooks.json (created by install) is still there");
     assert.equal(s.afterUninstall.code, 0, s.afterUninstall.stderr);
-    const turn = turnFor(s, AFTER_UNINSTALL);
+    const turn = shared.turnFor(s, shared.AFTER_UNINSTALL);
     assert.ok(!turn.text.includes("mcp__verdict"), "the uninstalled MCP server was still offered");
     assert.ok(!turn.text.includes("[verdict"), "verdict text reached the model after uninstall");
   },

@@ -12,42 +12,29 @@
  *  4. `verdict uninstall`, then `copilot -p` once more.
  */
 import assert from "node:assert/strict";
-import { chatMessages, type ChatReply, toolNames, toolResults } from "../harness/openai_chat.ts";
+import { type ChatReply, lastUserText, toolNames, toolResults } from "../harness/openai_chat.ts";
 import type { RecordedRequest, Rule } from "../harness/model_server.ts";
-import { assertIncludes, CLIENT_TEST, once, promptTexts, readJsonl, turnsOf } from "../harness/scenario.ts";
+import { assertIncludes, CLIENT_TEST, once, promptTexts, turnsOf } from "../harness/scenario.ts";
+import * as shared from "../harness/story.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { Workspace } from "../harness/workspace.ts";
 import { copilotPrint, copilotServer, CopilotTui, eventFiles, seedCopilotHome } from "./copilot.ts";
 
 const NAME = testPrefix("copilot");
 
-const HINT_MARK = "[verdict recall]";
 /** verdict's recall tool as Copilot names MCP tools for the model (`<server>-<tool>`). */
 const RECALL_TOOL = "verdict-verdict_recall";
 
-const DECISION = "From now on use pnpm, never npm, to install packages in this repo.";
 const MEMORY = "Please record that rule in AGENTS.md.";
-const SHELL = "!git status --short";
 const COMPACT = "/compact";
-const AFTER_COMPACT = "What is left to do?";
-const BEARS_ON_DECISION = "Should I install lodash with npm or pnpm?";
-const SMALL_TALK = "thanks, that is all for now";
-const ASK_RECALL = "Check with the recall tool what we decided about package managers.";
-const HEADLESS = "From now on always run the linter before committing.";
-const AFTER_UNINSTALL = "Say hello after the uninstall.";
 const NOTE_TEXT = "# Agent rules\n\n- Use pnpm, never npm.\n";
 
-interface Story {
-  readonly requests: readonly RecordedRequest[];
-  readonly marks: Readonly<Record<string, number>>;
+interface Story extends shared.StoryResult {
   readonly install: { code: number; stdout: string; stderr: string };
   readonly uninstall: { code: number; stdout: string; stderr: string };
   readonly before: { settings: string; config: string };
   readonly after: { settings: string; config: string; mcp: string | null };
-  readonly records: Record<string, unknown>[];
-  readonly headlessRecords: Record<string, unknown>[];
   readonly events: Readonly<Record<string, Record<string, unknown>[]>>;
-  readonly headless: { code: number; stdout: string; stderr: string };
   readonly afterUninstall: { code: number; stdout: string; stderr: string };
   readonly seconds: number;
 }
@@ -71,52 +58,25 @@ const story = once(async (): Promise<Story> => {
   await seedCopilotHome(ws);
   const read = (name: string) => Deno.readTextFile(`${ws.home}/.copilot/${name}`);
   const before = { settings: await read("settings.json"), config: await read("config.json") };
-  const marks: Record<string, number> = {};
-  const mark = (name: string) => (marks[name] = server.requests.length);
+  const steps = new shared.StoryRun(ws, server, (prompt) => copilotPrint(ws, server, prompt));
 
   const install = await ws.verdict(["install"]);
-  {
-    await using tui = await CopilotTui.start(ws, server);
-    mark("decision");
-    await tui.submit(DECISION, "from now on use pnpm");
-    mark("memory");
-    await tui.submit(MEMORY, "AGENTS.md");
-    mark("shell");
-    await tui.submit(SHELL);
-    mark("compact");
-    await tui.submit(COMPACT);
-    mark("after-compact");
-    await tui.submit(AFTER_COMPACT, "what is left to do");
-    mark("quit-a");
-    await tui.quit();
-  }
+  await steps.decideThenCompact(() => CopilotTui.start(ws, server), {
+    memory: MEMORY,
+    memoryFile: "AGENTS.md",
+    compact: COMPACT,
+  });
   await ws.verdictOk(["collect"]);
-  {
-    await using tui = await CopilotTui.start(ws, server);
-    mark("hint");
-    await tui.submit(BEARS_ON_DECISION, "lodash");
-    mark("small-talk");
-    await tui.submit(SMALL_TALK, "thanks");
-    mark("recall");
-    await tui.submit(ASK_RECALL, "recall tool");
-    mark("quit-b");
-    await tui.quit();
-  }
-  mark("headless");
-  const headless = await copilotPrint(ws, server, HEADLESS);
-  await ws.verdictOk(["collect"]);
-  const records = await ws.readRecords();
-  const headlessRecords = await ws.collectIncludingHeadless();
+  await steps.askInNewSession(() => CopilotTui.start(ws, server));
+  const { headless, records, headlessRecords } = await steps.headlessThenCollect();
 
   const uninstall = await ws.verdict(["uninstall"]);
-  mark("after-uninstall");
-  const afterUninstall = await copilotPrint(ws, server, AFTER_UNINSTALL);
+  const afterUninstall = await steps.printAfterUninstall();
 
-  const events: Record<string, Record<string, unknown>[]> = {};
-  for (const f of await eventFiles(ws)) events[f] = await readJsonl(f);
+  const events = await shared.readJsonlFiles(await eventFiles(ws));
   return {
     requests: [...server.requests],
-    marks,
+    marks: steps.marks,
     install,
     uninstall,
     before,
@@ -135,15 +95,7 @@ const story = once(async (): Promise<Story> => {
 });
 
 /** The text of the last user message of a request (Copilot puts hook context in it). */
-function lastUserText(r: RecordedRequest): string {
-  return chatMessages(r.body).filter((m) => m.role === "user").at(-1)?.text ?? "";
-}
-
-function turnFor(s: Story, typed: string): RecordedRequest {
-  const hit = s.requests.find((r) => r.turn && (r.input?.text.includes(typed) ?? false));
-  if (!hit) throw new Error(`no model request carried the prompt "${typed}"`);
-  return hit;
-}
+const promptMessage = (r: RecordedRequest) => lastUserText(r.body);
 
 function allEvents(s: Story): Record<string, unknown>[] {
   return Object.values(s.events).flat();
@@ -181,12 +133,12 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.deepEqual(promptTexts(s.records), [
-      DECISION,
+      shared.DECISION,
       MEMORY,
-      AFTER_COMPACT,
-      BEARS_ON_DECISION,
-      SMALL_TALK,
-      ASK_RECALL,
+      shared.AFTER_COMPACT,
+      shared.BEARS_ON_DECISION,
+      shared.SMALL_TALK,
+      shared.ASK_RECALL,
     ]);
     assert.deepEqual(s.records.filter((r) => r.kind === "note").map((n) => n.text), [NOTE_TEXT.trim()]);
     for (const r of s.records) assert.equal(r.origin, "copilot");
@@ -201,7 +153,7 @@ Deno.test({
     const events = allEvents(s);
     const machine = {
       "hook context": events.find((e) =>
-        e.type === "user.message" && String(data(e).transformedContent ?? "").includes(HINT_MARK)
+        e.type === "user.message" && String(data(e).transformedContent ?? "").includes(shared.HINT_MARK)
       ),
       "tool result": events.find((e) => e.type === "tool.execution_complete"),
       "! shell line": events.find((e) => e.type === "tool.user_requested"),
@@ -211,7 +163,7 @@ Deno.test({
     const texts = s.records.map((r) => String(r.text));
     for (
       const bad of [
-        HINT_MARK,
+        shared.HINT_MARK,
         "system_reminder",
         "current_datetime",
         "git status",
@@ -230,14 +182,7 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.deepEqual(s.headless.code, 0, s.headless.stderr);
-    assert.ok(
-      !promptTexts(s.records).includes(HEADLESS),
-      "a -p prompt was collected without include_headless",
-    );
-    assert.ok(
-      promptTexts(s.headlessRecords).includes(HEADLESS),
-      "include_headless did not collect the -p prompt",
-    );
+    shared.assertCollectedOnlyWithHeadless(s, shared.HEADLESS);
   },
 });
 
@@ -246,10 +191,10 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    const text = lastUserText(turnsOf(s, "hint", { withSide: true })[0]!);
-    assertIncludes(text, BEARS_ON_DECISION);
-    assertIncludes(text, HINT_MARK);
-    assertIncludes(text, DECISION);
+    const text = promptMessage(turnsOf(s, "hint", { withSide: true })[0]!);
+    assertIncludes(text, shared.BEARS_ON_DECISION);
+    assertIncludes(text, shared.HINT_MARK);
+    assertIncludes(text, shared.DECISION);
   },
 });
 
@@ -261,10 +206,13 @@ Deno.test({
     const turns = turnsOf(s, "small-talk", { withSide: true });
     assert.ok(turns.length >= 1, "small talk reached no model request");
     for (const t of turns) {
-      assert.ok(!t.text.includes(HINT_MARK.replaceAll("[", "\\[")) && !lastUserText(t).includes(HINT_MARK));
+      assert.ok(
+        !t.text.includes(shared.HINT_MARK.replaceAll("[", "\\[")) &&
+          !promptMessage(t).includes(shared.HINT_MARK),
+      );
     }
     for (const t of turnsOf(s, "decision", { withSide: true })) {
-      assert.ok(!lastUserText(t).includes(HINT_MARK));
+      assert.ok(!promptMessage(t).includes(shared.HINT_MARK));
     }
   },
 });
@@ -277,7 +225,7 @@ Deno.test({
     const turns = turnsOf(s, "recall", { withSide: true });
     const after = turns.find((t) => toolResults(t.body).length > 0);
     assert.ok(after, "no request after the call carries a tool result");
-    assertIncludes(toolResults(after.body).at(-1)!.text, DECISION, "the recall tool's result");
+    assertIncludes(toolResults(after.body).at(-1)!.text, shared.DECISION, "the recall tool's result");
   },
 });
 
@@ -303,7 +251,7 @@ Deno.test({
     // install created mcp-config.json; uninstall takes it away again.
     assert.equal(s.after.mcp, null, `mcp-config.json is still there: ${s.after.mcp}`);
     assert.deepEqual(s.afterUninstall.code, 0, s.afterUninstall.stderr);
-    const turn = turnFor(s, AFTER_UNINSTALL);
+    const turn = shared.turnFor(s, shared.AFTER_UNINSTALL, { withSide: true });
     assert.ok(!toolNames(turn.body).includes(RECALL_TOOL), "the uninstalled MCP server was still offered");
     assert.ok(!turn.text.includes("[verdict"), "verdict text reached the model after uninstall");
   },

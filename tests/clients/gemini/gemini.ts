@@ -15,6 +15,7 @@ import { escapeRegExp } from "../harness/tmux.ts";
 import { AgentTui, TUI_ECHO_MS, TUI_START_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import { type HeadlessResult, runHeadless } from "../harness/headless.ts";
+import { jsonlFilesIn } from "../harness/scenario.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
 /** Visibly fake; sent as x-goog-api-key. */
@@ -228,21 +229,5 @@ async function shellHistory(home: string): Promise<string[]> {
 
 /** Every Gemini CLI chat file in the workspace's HOME (`~/.gemini/tmp/<id>/chats/*.jsonl`). */
 export async function chatFiles(ws: Workspace): Promise<string[]> {
-  const root = `${ws.home}/.gemini/tmp`;
-  const out: string[] = [];
-  try {
-    for await (const dir of Deno.readDir(root)) {
-      if (!dir.isDirectory) continue;
-      try {
-        for await (const f of Deno.readDir(`${root}/${dir.name}/chats`)) {
-          if (f.isFile && f.name.endsWith(".jsonl")) out.push(`${root}/${dir.name}/chats/${f.name}`);
-        }
-      } catch {
-        // a project folder without chats
-      }
-    }
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
-  }
-  return out.sort();
+  return await jsonlFilesIn(`${ws.home}/.gemini/tmp`, "chats");
 }

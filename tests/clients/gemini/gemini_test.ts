@@ -14,72 +14,52 @@
  *  5. `verdict uninstall`, then `gemini -p` once more.
  */
 import assert from "node:assert/strict";
+import type { CliResult } from "../../cli_helper.ts";
 import { contentsOf, geminiServer, textOfContent, toolNames } from "../harness/gemini_api.ts";
 import type { RecordedRequest } from "../harness/model_server.ts";
-import { assertIncludes, CLIENT_TEST, once, promptTexts, readJsonl, turnsOf } from "../harness/scenario.ts";
+import { assertIncludes, CLIENT_TEST, once, promptTexts, turnsOf } from "../harness/scenario.ts";
+import * as shared from "../harness/story.ts";
 import { testPrefix } from "../harness/versions.ts";
-import { Workspace } from "../harness/workspace.ts";
-import { chatFiles, geminiPrint, GeminiTui, seedGeminiHome } from "./gemini.ts";
+import { type DoctorCheck, Workspace } from "../harness/workspace.ts";
+import { chatFiles, geminiPrint, GeminiTui, type HeadlessResult, seedGeminiHome } from "./gemini.ts";
 
 const NAME = testPrefix("gemini");
 
-/** The marker verdict's hint block starts with (src/gate/render.ts). */
-const HINT_MARK = "[verdict recall]";
 /** verdict's recall tool as Gemini CLI offers it: mcp_<server>_<tool>. */
 const RECALL_TOOL = "mcp_verdict_verdict_recall";
 
-const DECISION = "From now on use pnpm, never npm, to install packages in this repo.";
 const MEMORY = "Please record that rule in GEMINI.md.";
 const SHELL = "git status --short";
 /** An @path prompt: Gemini CLI sends the file's text along; only the typed line is a prompt. */
 const AT_FILE = "Summarize @README.md in one line";
 const BEARS_ON_DECISION = "Should I install lodash with npm or pnpm";
-const SMALL_TALK = "thanks, that is all for now";
-const ASK_RECALL = "Check with the recall tool what we decided about package managers.";
 const DISABLED = "Hooks disabled: should I install lodash with npm or pnpm";
-const HEADLESS = "From now on always run the linter before committing.";
-const AFTER_UNINSTALL = "Say hello after the uninstall.";
 const NOTE_TEXT = "# Rules\n\n- Use pnpm, never npm.\n";
 
-interface Exec {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-type DoctorLine = { id: string; status: string; message: string; fix: string | null };
-
-interface Story {
+interface Story extends shared.StoryResult {
   readonly verdictBin: string;
-  readonly requests: readonly RecordedRequest[];
-  readonly marks: Readonly<Record<string, number>>;
-  readonly install: Exec;
-  readonly uninstall: Exec;
+  readonly install: CliResult;
+  readonly uninstall: CliResult;
   readonly before: string;
   readonly after: string;
   readonly installed: string;
   /** Doctor's hook check right after install. */
-  readonly doctor: DoctorLine | undefined;
+  readonly doctor: DoctorCheck | undefined;
   /** With verdict's hook named in hooksConfig.disabled: doctor's hook check and a `gemini -p`. */
-  readonly disabled: { doctor: DoctorLine | undefined; run: Exec };
+  readonly disabled: { doctor: DoctorCheck | undefined; run: HeadlessResult };
   /** Doctor's hook check once the setting is put back. */
-  readonly reenabled: DoctorLine | undefined;
-  readonly records: Record<string, unknown>[];
-  readonly headlessRecords: Record<string, unknown>[];
+  readonly reenabled: DoctorCheck | undefined;
   readonly chats: Readonly<Record<string, Record<string, unknown>[]>>;
   readonly hintScreen: string;
-  readonly headless: Exec;
-  readonly afterUninstall: Exec;
+  readonly afterUninstall: HeadlessResult;
   readonly seconds: number;
   /** Every `verdict hook …` Gemini CLI ran, with its time (Workspace.hookReport). */
   readonly hooks: string;
 }
 
 /** `verdict doctor --json`'s check of Gemini CLI's hooks ("gemini hooks": each agent's checks carry its id). */
-async function hooksCheck(ws: Workspace): Promise<DoctorLine | undefined> {
-  const r = await ws.verdict(["doctor", "--json"]);
-  const checks = JSON.parse(r.stdout).checks as DoctorLine[];
-  return checks.find((c) => c.id === "gemini hooks");
+async function hooksCheck(ws: Workspace): Promise<DoctorCheck | undefined> {
+  return (await ws.doctorChecks())["gemini hooks"];
 }
 
 const story = once(async (): Promise<Story> => {
@@ -98,8 +78,7 @@ const story = once(async (): Promise<Story> => {
   ]);
   const settings = await seedGeminiHome(ws);
   const before = await Deno.readTextFile(settings);
-  const marks: Record<string, number> = {};
-  const mark = (name: string) => (marks[name] = server.requests.length);
+  const steps = new shared.StoryRun(ws, server, (prompt) => geminiPrint(ws, server, prompt));
 
   const install = await ws.verdict(["install"]);
   const installed = await Deno.readTextFile(settings);
@@ -108,34 +87,23 @@ const story = once(async (): Promise<Story> => {
   // Session A: the decision and what collect must tell apart.
   {
     await using tui = await GeminiTui.start(ws, server);
-    mark("decision");
-    await tui.submit(DECISION, "from now on use pnpm");
-    mark("memory");
+    steps.mark("decision");
+    await tui.submit(shared.DECISION, "from now on use pnpm");
+    steps.mark("memory");
     await tui.submit(MEMORY, "GEMINI.md");
-    mark("at-file");
+    steps.mark("at-file");
     await tui.submit(AT_FILE, "summarize");
-    mark("shell");
+    steps.mark("shell");
     await tui.shell(SHELL);
-    mark("slash");
+    steps.mark("slash");
     await tui.submit("/memory show");
     await tui.quit();
   }
   await ws.verdictOk(["collect"]);
 
-  // Session B: a new session, so the decision is an earlier one.
-  let hintScreen = "";
-  {
-    await using tui = await GeminiTui.start(ws, server);
-    mark("hint");
-    await tui.submit(BEARS_ON_DECISION, "lodash");
-    hintScreen = await tui.tmux.screen();
-    mark("small-talk");
-    await tui.submit(SMALL_TALK, "thanks");
-    mark("recall");
-    await tui.submit(ASK_RECALL, "recall tool");
-    mark("recall-end");
-    await tui.quit();
-  }
+  const hintScreen = await steps.askInNewSession(() => GeminiTui.start(ws, server), {
+    bearsOnDecision: BEARS_ON_DECISION,
+  });
 
   // The off switch in the settings: the hook's own name in hooksConfig.disabled.
   const wired = JSON.parse(installed);
@@ -145,28 +113,22 @@ const story = once(async (): Promise<Story> => {
     JSON.stringify({ ...wired, hooksConfig: { disabled: [hookName] } }, null, 2) + "\n",
   );
   const disabledDoctor = await hooksCheck(ws);
-  mark("disabled");
+  steps.mark("disabled");
   const disabledRun = await geminiPrint(ws, server, DISABLED);
   await Deno.writeTextFile(settings, installed);
   const reenabled = await hooksCheck(ws);
 
-  mark("headless");
-  const headless = await geminiPrint(ws, server, HEADLESS);
-  await ws.verdictOk(["collect"]);
-  const records = await ws.readRecords();
-  const headlessRecords = await ws.collectIncludingHeadless();
+  const { headless, records, headlessRecords } = await steps.headlessThenCollect();
 
   const uninstall = await ws.verdict(["uninstall"]);
   const after = await Deno.readTextFile(settings);
-  mark("after-uninstall");
-  const afterUninstall = await geminiPrint(ws, server, AFTER_UNINSTALL);
+  const afterUninstall = await steps.printAfterUninstall();
 
-  const chats: Record<string, Record<string, unknown>[]> = {};
-  for (const f of await chatFiles(ws)) chats[f] = await readJsonl(f);
+  const chats = await shared.readJsonlFiles(await chatFiles(ws));
   return {
     verdictBin: ws.verdictBin,
     requests: [...server.requests],
-    marks,
+    marks: steps.marks,
     install,
     uninstall,
     before,
@@ -215,7 +177,9 @@ Deno.test({
       `exec ${s.verdictBin} hook user-prompt --agent gemini; exit 0`,
     );
     // Gemini CLI ran the hook (its context is in the chat: the BeforeAgent part of a typed prompt),
-    const ran = allLines(s).some((l) => l.type === "user" && JSON.stringify(l.content).includes(HINT_MARK));
+    const ran = allLines(s).some((l) =>
+      l.type === "user" && JSON.stringify(l.content).includes(shared.HINT_MARK)
+    );
     assert.ok(ran, "no BeforeAgent output in any chat");
     // and started the MCP server and offered its tool to the model.
     const first = turnsOf(s, "decision")[0]!;
@@ -239,9 +203,9 @@ Deno.test({
     // The prompt bears on the decision (the same question got the hint in session B) …
     const turn = turnsOf(s, "disabled")[0]!;
     assertIncludes(lastUserText(turn), DISABLED);
-    assertIncludes(lastUserText(turnsOf(s, "hint")[0]!), HINT_MARK);
+    assertIncludes(lastUserText(turnsOf(s, "hint")[0]!), shared.HINT_MARK);
     // … yet no hint came: Gemini CLI did not run the disabled hook.
-    assert.ok(!turn.text.includes(HINT_MARK), "Gemini CLI ran a hook named in hooksConfig.disabled");
+    assert.ok(!turn.text.includes(shared.HINT_MARK), "Gemini CLI ran a hook named in hooksConfig.disabled");
     assert.equal(s.reenabled?.status, "ok", s.reenabled?.message);
   },
 });
@@ -252,12 +216,12 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.deepEqual(promptTexts(s.records), [
-      DECISION,
+      shared.DECISION,
       MEMORY,
       AT_FILE,
       BEARS_ON_DECISION,
-      SMALL_TALK,
-      ASK_RECALL,
+      shared.SMALL_TALK,
+      shared.ASK_RECALL,
     ]);
     assert.ok(s.records.every((r) => r.origin === "gemini"));
     const notes = s.records.filter((r) => r.kind === "note");
@@ -288,7 +252,14 @@ Deno.test({
     // … and none of it became a record.
     const texts = s.records.map((r) => String(r.text));
     for (
-      const bad of [HINT_MARK, "<hook_context>", "<session_context>", "I ran the following", SHELL, "/memory"]
+      const bad of [
+        shared.HINT_MARK,
+        "<hook_context>",
+        "<session_context>",
+        "I ran the following",
+        SHELL,
+        "/memory",
+      ]
     ) {
       assert.deepEqual(texts.filter((t) => t.includes(bad)), [], `a record holds "${bad}"`);
     }
@@ -302,18 +273,12 @@ Deno.test({
     const s = await story();
     assert.equal(s.headless.code, 0, s.headless.stderr);
     const file = Object.entries(s.chats).find(([, ls]) =>
-      ls.some((l) => JSON.stringify(l).includes(HEADLESS))
+      ls.some((l) => JSON.stringify(l).includes(shared.HEADLESS))
     );
     if (!file) throw new Error("the -p session wrote no chat");
-    for (const p of [HEADLESS, DISABLED]) {
-      assert.ok(
-        !promptTexts(s.records).includes(p),
-        `a -p prompt was collected without include_headless: ${p}`,
-      );
-      assert.ok(promptTexts(s.headlessRecords).includes(p), `include_headless did not collect "${p}"`);
-    }
+    for (const p of [shared.HEADLESS, DISABLED]) shared.assertCollectedOnlyWithHeadless(s, p);
     // The interactive prompts are collected either way.
-    assert.ok(promptTexts(s.headlessRecords).includes(DECISION));
+    assert.ok(promptTexts(s.headlessRecords).includes(shared.DECISION));
   },
 });
 
@@ -327,10 +292,10 @@ Deno.test({
     assertIncludes(last, BEARS_ON_DECISION);
     assertIncludes(
       last,
-      `<hook_context>${HINT_MARK}`,
+      `<hook_context>${shared.HINT_MARK}`,
       `the prompt's request (verdict hooks run:\n${s.hooks}\n)`,
     );
-    assertIncludes(last, DECISION);
+    assertIncludes(last, shared.DECISION);
     // The person sees the one-line systemMessage.
     assertIncludes(s.hintScreen.replace(/\s+/g, " "), "verdict: you decided this before");
   },
@@ -340,14 +305,7 @@ Deno.test({
   name: `${NAME}: nothing reaches the model's request on small talk`,
   ...CLIENT_TEST,
   async fn() {
-    const s = await story();
-    const turns = turnsOf(s, "small-talk");
-    assert.ok(turns.length >= 1, "small talk reached no model request");
-    for (const t of turns) {
-      assert.ok(!lastUserText(t).includes(HINT_MARK), `a hint came with "${SMALL_TALK}"`);
-    }
-    // Nor on the decision itself in session A (its own session is never quoted back).
-    for (const t of turnsOf(s, "decision")) assert.ok(!lastUserText(t).includes(HINT_MARK));
+    shared.assertNoHintOnSmallTalk(await story(), lastUserText);
   },
 });
 
@@ -362,7 +320,7 @@ Deno.test({
     const last = contentsOf(turns[1]!.body).at(-1)!;
     const result = last.parts.find((p) => "functionResponse" in p);
     assert.ok(result, "the request after the call carries no tool result");
-    assertIncludes(JSON.stringify(result), DECISION);
+    assertIncludes(JSON.stringify(result), shared.DECISION);
   },
 });
 
@@ -375,7 +333,7 @@ Deno.test({
     assert.deepEqual(JSON.parse(s.after), JSON.parse(s.before));
     assert.equal(s.afterUninstall.code, 0, s.afterUninstall.stderr);
     const turn = turnsOf(s, "after-uninstall")[0]!;
-    assertIncludes(lastUserText(turn), AFTER_UNINSTALL);
+    assertIncludes(lastUserText(turn), shared.AFTER_UNINSTALL);
     assert.ok(!toolNames(turn.body).includes(RECALL_TOOL), "the uninstalled MCP server was still offered");
     assert.ok(!turn.text.includes("[verdict"), "verdict text reached the model after uninstall");
   },

@@ -23,7 +23,8 @@
  *   shape, and a request the `side` option recognises gets SIDE_TEXT.
  * - Reading what was recorded: `chatMessages(body)` (role and text of each message),
  *   `systemText(body)`, `toolNames(body)` (the functions offered), `toolCalls(body)` and
- *   `toolResults(body)` (what the conversation holds so far).
+ *   `toolResults(body)` (what the conversation holds so far), `lastUserText(body)` and
+ *   `userTextsFrom(body, typed)` (the prompt's message and the hook context with it).
  * - Every answer reports `usage.prompt_tokens` = `promptTokens` (default 100): agents decide from it
  *   whether a compaction is worth doing (Qwen Code's `/compress` refuses a history it calls small).
  * - GET …/models lists the model the agent asked for last (or "test-model").
@@ -110,6 +111,21 @@ export function toolResults(body: unknown): { id: string; text: string }[] {
     id: String(m.raw.tool_call_id ?? ""),
     text: m.text,
   }));
+}
+
+/** The text of the request's last user message ("" when it has none): where hook context rides with the prompt. */
+export function lastUserText(body: unknown): string {
+  return chatMessages(body).filter((m) => m.role === "user").at(-1)?.text ?? "";
+}
+
+/**
+ * The texts of the request's user messages from the last one holding `typed` on ([] when none
+ * does): the prompt, then any hook context sent as messages of its own after it.
+ */
+export function userTextsFrom(body: unknown, typed: string): string[] {
+  const users = chatMessages(body).filter((m) => m.role === "user").map((m) => m.text);
+  const at = users.findLastIndex((t) => t.includes(typed));
+  return at < 0 ? [] : users.slice(at);
 }
 
 export function latestInput(body: unknown): LatestInput {

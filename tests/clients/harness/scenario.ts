@@ -30,6 +30,31 @@ export async function readJsonl(path: string): Promise<Record<string, unknown>[]
   return out;
 }
 
+/**
+ * The `.jsonl` files in each folder right under `root` (or in its `sub` folder), sorted: where
+ * agents keep their session files, one folder per project. [] when `root` is not there.
+ */
+export async function jsonlFilesIn(root: string, sub?: string): Promise<string[]> {
+  const out: string[] = [];
+  try {
+    for await (const dir of Deno.readDir(root)) {
+      if (!dir.isDirectory) continue;
+      const folder = sub === undefined ? `${root}/${dir.name}` : `${root}/${dir.name}/${sub}`;
+      try {
+        for await (const f of Deno.readDir(folder)) {
+          if (f.isFile && f.name.endsWith(".jsonl")) out.push(`${folder}/${f.name}`);
+        }
+      } catch (err) {
+        // a project folder without session files
+        if (!(err instanceof Deno.errors.NotFound)) throw err;
+      }
+    }
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  return out.sort();
+}
+
 /** Options for a client test: one scenario spans several tests, so its resources outlive none. */
 export const CLIENT_TEST = { sanitizeOps: false, sanitizeResources: false } as const;
 

@@ -3,7 +3,8 @@
  * wait until it is idle (its ready screen, nothing busy, the screen still), type a prompt and see
  * it echoed, press Enter, wait for the model turn it causes, wait for idle again, and quit. A
  * driver (tests/clients/<agent>/<agent>.ts) says what its screens look like and overrides only
- * the steps its agent does differently.
+ * the steps its agent does differently; a driver whose agent takes prompts its own way (Cline's,
+ * pi's) builds on TmuxTui, the starting and ending every driver shares.
  *
  * Every wait polls for what happened with a generous overall timeout and ends as soon as it
  * happens: the client tests share loaded machines, where a fixed sleep is either too short or
@@ -38,25 +39,54 @@ export interface TuiShape {
   readonly quietMs: number;
 }
 
-export abstract class AgentTui<Reply> {
+/**
+ * An agent's TUI in tmux and the model server it talks to: how every driver starts one, waits
+ * for its exit and ends it. AgentTui adds the shared prompt steps; a driver whose agent does
+ * them all its own way (Cline's, pi's) builds on this alone.
+ */
+export abstract class TmuxTui<Reply> {
   readonly tmux: TmuxSession;
   protected readonly server: ModelServer<Reply>;
-  readonly #shape: TuiShape;
 
-  protected constructor(tmux: TmuxSession, server: ModelServer<Reply>, shape: TuiShape) {
+  protected constructor(tmux: TmuxSession, server: ModelServer<Reply>) {
     this.tmux = tmux;
     this.server = server;
-    this.#shape = shape;
   }
 
-  /** Starts `argv` in tmux in the workspace's project, with its own tmp folder made first. */
+  /**
+   * Starts `argv` in tmux in the workspace's project, with its own tmp folder made first, in a
+   * window of `size` (tmux.ts's default when not given).
+   */
   protected static async open(
     ws: Workspace,
     argv: readonly string[],
     env: Readonly<Record<string, string>>,
+    size: { readonly width?: number; readonly height?: number } = {},
   ): Promise<TmuxSession> {
     await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-    return await TmuxSession.start({ argv, cwd: ws.project, env, dir: ws.root });
+    return await TmuxSession.start({ argv, cwd: ws.project, env, dir: ws.root, ...size });
+  }
+
+  /** Waits for the program to exit (its status), then ends the tmux server whatever happened. */
+  protected async exitThenClose(timeoutMs: number): Promise<number> {
+    try {
+      return await this.tmux.waitExit(timeoutMs);
+    } finally {
+      await this.tmux.close();
+    }
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.tmux.close();
+  }
+}
+
+export abstract class AgentTui<Reply> extends TmuxTui<Reply> {
+  readonly #shape: TuiShape;
+
+  protected constructor(tmux: TmuxSession, server: ModelServer<Reply>, shape: TuiShape) {
+    super(tmux, server);
+    this.#shape = shape;
   }
 
   /** Waits until no turn runs and the ready screen is up and still; returns the screen. */
@@ -126,18 +156,5 @@ export abstract class AgentTui<Reply> {
     await this.tmux.type(command);
     await this.tmux.waitQuiet(TUI_SETTLE_MS);
     await this.tmux.press("Enter");
-  }
-
-  /** Waits for the program to exit (its status), then ends the tmux server whatever happened. */
-  protected async exitThenClose(timeoutMs: number): Promise<number> {
-    try {
-      return await this.tmux.waitExit(timeoutMs);
-    } finally {
-      await this.tmux.close();
-    }
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.tmux.close();
   }
 }

@@ -181,6 +181,24 @@ export class Workspace {
     return (await exportedRecords(out)).split("\n").filter((l) => l.trim() !== "").map((l) => JSON.parse(l));
   }
 
+  /** `verdict doctor --json`'s checks, by id ("codex hooks", "opencode plugin"…). */
+  async doctorChecks(): Promise<Record<string, DoctorCheck>> {
+    const r = await this.verdict(["doctor", "--json"]);
+    const checks = JSON.parse(r.stdout).checks as DoctorCheck[];
+    return Object.fromEntries(checks.map((c) => [c.id, c]));
+  }
+
+  /** The names of the handoff files the PreCompact hook wrote ([] when it wrote none). */
+  async handoffFiles(): Promise<string[]> {
+    const names: string[] = [];
+    try {
+      for await (const e of Deno.readDir(`${this.home}/.local/state/verdict/handoff`)) names.push(e.name);
+    } catch {
+      // none written
+    }
+    return names;
+  }
+
   /** The `verdict hook …` runs so far, in the order they ended. */
   async hookCalls(): Promise<HookCall[]> {
     let text: string;
@@ -232,6 +250,14 @@ function withoutVerdict(path: string): string {
       return true;
     }
   }).join(":");
+}
+
+/** One check of `verdict doctor --json`. */
+export interface DoctorCheck {
+  readonly id: string;
+  readonly status: string;
+  readonly message: string;
+  readonly fix: string | null;
 }
 
 /** One `verdict hook …` the agent ran. */

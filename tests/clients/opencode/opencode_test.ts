@@ -16,39 +16,31 @@
  */
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
+import type { CliResult } from "../../cli_helper.ts";
 import type { RecordedRequest } from "../harness/model_server.ts";
-import { chatMessages, chatServer, systemText, toolNames, toolResults } from "../harness/openai_chat.ts";
+import { chatServer, lastUserText, systemText, toolNames, toolResults } from "../harness/openai_chat.ts";
 import { assertIncludes, CLIENT_TEST, once, promptTexts, turnsOf } from "../harness/scenario.ts";
+import * as shared from "../harness/story.ts";
 import { testPrefix } from "../harness/versions.ts";
-import { listFiles, Workspace } from "../harness/workspace.ts";
-import { isOpenCodeSide, openCodeRun, OpenCodeTui, seedOpenCodeHome } from "./opencode.ts";
+import { type DoctorCheck, listFiles, Workspace } from "../harness/workspace.ts";
+import {
+  type HeadlessResult,
+  isOpenCodeSide,
+  openCodeRun,
+  OpenCodeTui,
+  seedOpenCodeHome,
+} from "./opencode.ts";
 
 const NAME = testPrefix("opencode");
 
-/** The marker verdict's hint block starts with (src/gate/render.ts). */
-const HINT_MARK = "[verdict recall]";
 /** verdict's recall tool as OpenCode offers it: <server>_<tool>. */
 const RECALL_TOOL = "verdict_verdict_recall";
 /** The synthetic text OpenCode stores in place of a `!` command's prompt. */
 const SHELL_MARK = "The following tool was executed by the user";
 
-const DECISION = "From now on use pnpm, never npm, to install packages in this repo.";
 const MEMORY = "Please record that rule in AGENTS.md.";
 const SHELL = "!git status --short";
-const BEARS_ON_DECISION = "Should I install lodash with npm or pnpm?";
-const SMALL_TALK = "thanks, that is all for now";
-const ASK_RECALL = "Check with the recall tool what we decided about package managers.";
-const HEADLESS = "From now on always run the linter before committing.";
-const AFTER_UNINSTALL = "Say hello after the uninstall.";
 const NOTE_TEXT = "# Rules\n\n- Use pnpm, never npm.\n";
-
-interface Exec {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-type DoctorLine = { id: string; status: string; message: string; fix: string | null };
 
 /** One row of OpenCode's `message` table with its parts, JSON decoded. */
 interface StoredMessage {
@@ -58,11 +50,9 @@ interface StoredMessage {
   readonly parts: Record<string, unknown>[];
 }
 
-interface Story {
-  readonly requests: readonly RecordedRequest[];
-  readonly marks: Readonly<Record<string, number>>;
-  readonly install: Exec;
-  readonly uninstall: Exec;
+interface Story extends shared.StoryResult {
+  readonly install: CliResult;
+  readonly uninstall: CliResult;
   /** ~/.config/opencode/opencode.json before install, after install and after uninstall. */
   readonly config: { before: string; installed: string; after: string };
   /**
@@ -72,23 +62,15 @@ interface Story {
   readonly configFiles: { before: string[]; installed: string[]; beforeUninstall: string[]; after: string[] };
   /** What ~/.config/opencode/plugin holds after uninstall (null: no such folder). */
   readonly pluginDirAfter: string[] | null;
-  readonly doctor: DoctorLine | undefined;
-  readonly records: Record<string, unknown>[];
-  readonly headlessRecords: Record<string, unknown>[];
+  readonly doctor: DoctorCheck | undefined;
   /** Every message OpenCode stored, in rowid order. */
   readonly messages: readonly StoredMessage[];
   /** Each session's `permission` column (what tells `opencode run` sessions apart). */
   readonly sessions: readonly { id: string; permission: unknown }[];
   readonly hintScreen: string;
-  readonly headless: Exec;
-  readonly afterUninstall: Exec;
+  readonly afterUninstall: HeadlessResult;
   readonly hooks: string;
   readonly seconds: number;
-}
-
-async function pluginCheck(ws: Workspace): Promise<DoctorLine | undefined> {
-  const r = await ws.verdict(["doctor", "--json"]);
-  return (JSON.parse(r.stdout).checks as DoctorLine[]).find((c) => c.id === "opencode plugin");
 }
 
 /** Files under ~/.config/opencode except the plugin package the driver put there. */
@@ -161,64 +143,44 @@ const story = once(async (): Promise<Story> => {
   const configPath = await seedOpenCodeHome(ws, server);
   const before = await Deno.readTextFile(configPath);
   const filesBefore = await configFiles(ws);
-  const marks: Record<string, number> = {};
-  const mark = (name: string) => (marks[name] = server.requests.length);
+  const steps = new shared.StoryRun(ws, server, (prompt) => openCodeRun(ws, server, prompt));
 
   const install = await ws.verdict(["install"]);
   const installed = await Deno.readTextFile(configPath);
   const filesInstalled = await configFiles(ws);
-  const doctor = await pluginCheck(ws);
+  const doctor = (await ws.doctorChecks())["opencode plugin"];
 
   // Session A: the decision and what collect must tell apart.
   {
     await using tui = await OpenCodeTui.start(ws, server);
-    mark("decision");
-    await tui.submit(DECISION, "from now on use pnpm");
-    mark("memory");
+    steps.mark("decision");
+    await tui.submit(shared.DECISION, "from now on use pnpm");
+    steps.mark("memory");
     await tui.submit(MEMORY, "AGENTS.md");
-    mark("shell");
+    steps.mark("shell");
     // git status names the file just written: its line on screen says the command ran.
     await tui.submit(SHELL, undefined, /\?\? AGENTS\.md/);
-    mark("compact");
+    steps.mark("compact");
     await tui.submit("/compact", (r) => r.side && systemText(r.body).includes("summarization"));
-    mark("session-a-end");
+    steps.mark("session-a-end");
     await tui.quit();
   }
   await ws.verdictOk(["collect"]);
 
-  // Session B: a new session, so the decision is an earlier one.
-  let hintScreen = "";
-  {
-    await using tui = await OpenCodeTui.start(ws, server);
-    mark("hint");
-    await tui.submit(BEARS_ON_DECISION, "lodash");
-    hintScreen = await tui.tmux.screen();
-    mark("small-talk");
-    await tui.submit(SMALL_TALK, "thanks");
-    mark("recall");
-    await tui.submit(ASK_RECALL, "recall tool");
-    mark("session-b-end");
-    await tui.quit();
-  }
-
-  mark("headless");
-  const headless = await openCodeRun(ws, server, HEADLESS);
-  await ws.verdictOk(["collect"]);
-  const records = await ws.readRecords();
-  const headlessRecords = await ws.collectIncludingHeadless();
+  const hintScreen = await steps.askInNewSession(() => OpenCodeTui.start(ws, server));
+  const { headless, records, headlessRecords } = await steps.headlessThenCollect();
 
   const filesBeforeUninstall = await configFiles(ws);
   const uninstall = await ws.verdict(["uninstall"]);
   const after = await Deno.readTextFile(configPath);
   const filesAfter = await configFiles(ws);
   const pluginDirAfter = await entries(`${ws.home}/.config/opencode/plugin`);
-  mark("after-uninstall");
-  const afterUninstall = await openCodeRun(ws, server, AFTER_UNINSTALL);
+  const afterUninstall = await steps.printAfterUninstall();
 
   const store = readStore(`${ws.home}/.local/share/opencode/opencode.db`);
   return {
     requests: [...server.requests],
-    marks,
+    marks: steps.marks,
     install,
     uninstall,
     config: { before, installed, after },
@@ -245,9 +207,7 @@ const story = once(async (): Promise<Story> => {
 // ---- reading what was recorded
 
 /** The text of the last user message of a request (the hint travels inside it). */
-function lastUserText(r: RecordedRequest): string {
-  return chatMessages(r.body).filter((m) => m.role === "user").at(-1)?.text ?? "";
-}
+const promptMessage = (r: RecordedRequest) => lastUserText(r.body);
 
 const role = (m: StoredMessage) => m.data.role;
 const texts = (m: StoredMessage) => m.parts.filter((p) => p.type === "text");
@@ -267,7 +227,8 @@ Deno.test({
     assert.equal(s.doctor?.status, "ok", s.doctor?.message ?? 'doctor has no "opencode plugin" check');
     // OpenCode loaded the plugin and ran it: its synthetic part is stored with a typed prompt,
     const ran = s.messages.some((m) =>
-      role(m) === "user" && texts(m).some((p) => p.synthetic === true && String(p.text).includes(HINT_MARK))
+      role(m) === "user" &&
+      texts(m).some((p) => p.synthetic === true && String(p.text).includes(shared.HINT_MARK))
     );
     assert.ok(ran, `no message holds the plugin's hint part (verdict hooks run:\n${s.hooks})`);
     // and it started the MCP server and offered its tool to the model.
@@ -281,7 +242,13 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    assert.deepEqual(promptTexts(s.records), [DECISION, MEMORY, BEARS_ON_DECISION, SMALL_TALK, ASK_RECALL]);
+    assert.deepEqual(promptTexts(s.records), [
+      shared.DECISION,
+      MEMORY,
+      shared.BEARS_ON_DECISION,
+      shared.SMALL_TALK,
+      shared.ASK_RECALL,
+    ]);
     assert.ok(
       s.records.every((r) => r.origin === "opencode"),
       JSON.stringify(s.records.map((r) => r.origin)),
@@ -302,7 +269,9 @@ Deno.test({
     const toolParts = s.messages.flatMap((m) => m.parts).filter((p) => p.type === "tool");
     const toolState = (p: Record<string, unknown>) => (p.state ?? {}) as Record<string, unknown>;
     const machine = {
-      "plugin hint part": userParts.find((p) => p.synthetic === true && String(p.text).includes(HINT_MARK)),
+      "plugin hint part": userParts.find((p) =>
+        p.synthetic === true && String(p.text).includes(shared.HINT_MARK)
+      ),
       "! command's synthetic prompt": userParts.find((p) =>
         p.synthetic === true && String(p.text).includes(SHELL_MARK)
       ),
@@ -317,7 +286,13 @@ Deno.test({
     // … and none of it became a record.
     const all = s.headlessRecords.map((r) => String(r.text));
     for (
-      const bad of [HINT_MARK, SHELL_MARK, "git status", "side request answered", "Wrote file successfully"]
+      const bad of [
+        shared.HINT_MARK,
+        SHELL_MARK,
+        "git status",
+        "side request answered",
+        "Wrote file successfully",
+      ]
     ) {
       assert.deepEqual(all.filter((t) => t.includes(bad)), [], `a record holds "${bad}"`);
     }
@@ -332,20 +307,13 @@ Deno.test({
     assert.equal(s.headless.code, 0, s.headless.stderr);
     // opencode run stores the prompt quoted: collect undoes it.
     const stored = s.messages.find((m) =>
-      role(m) === "user" && texts(m).some((p) => String(p.text).includes(HEADLESS))
+      role(m) === "user" && texts(m).some((p) => String(p.text).includes(shared.HEADLESS))
     );
     if (!stored) throw new Error("the run session stored no prompt");
-    assert.equal(texts(stored)[0]!.text, JSON.stringify(HEADLESS));
-    assert.ok(
-      !promptTexts(s.records).includes(HEADLESS),
-      "a run prompt was collected without include_headless",
-    );
-    assert.ok(
-      promptTexts(s.headlessRecords).includes(HEADLESS),
-      "include_headless did not collect the run prompt",
-    );
+    assert.equal(texts(stored)[0]!.text, JSON.stringify(shared.HEADLESS));
+    shared.assertCollectedOnlyWithHeadless(s, shared.HEADLESS);
     // The interactive prompts are collected either way.
-    assert.ok(promptTexts(s.headlessRecords).includes(DECISION));
+    assert.ok(promptTexts(s.headlessRecords).includes(shared.DECISION));
   },
 });
 
@@ -355,12 +323,12 @@ Deno.test({
   async fn() {
     const s = await story();
     const turn = turnsOf(s, "hint")[0]!;
-    const last = lastUserText(turn);
-    assertIncludes(last, BEARS_ON_DECISION);
-    assertIncludes(last, HINT_MARK, `the prompt's request (verdict hooks run:\n${s.hooks}\n)`);
-    assertIncludes(last, DECISION);
+    const last = promptMessage(turn);
+    assertIncludes(last, shared.BEARS_ON_DECISION);
+    assertIncludes(last, shared.HINT_MARK, `the prompt's request (verdict hooks run:\n${s.hooks}\n)`);
+    assertIncludes(last, shared.DECISION);
     // The quote says where it is: the database and the message's id (it has no lines).
-    const decision = s.messages.find((m) => role(m) === "user" && texts(m)[0]?.text === DECISION)!;
+    const decision = s.messages.find((m) => role(m) === "user" && texts(m)[0]?.text === shared.DECISION)!;
     assertIncludes(last, `/opencode.db#${decision.id}`);
   },
 });
@@ -369,14 +337,7 @@ Deno.test({
   name: `${NAME}: nothing reaches the model's request on small talk`,
   ...CLIENT_TEST,
   async fn() {
-    const s = await story();
-    const turns = turnsOf(s, "small-talk");
-    assert.ok(turns.length >= 1, "small talk reached no model request");
-    for (const t of turns) {
-      assert.ok(!lastUserText(t).includes(HINT_MARK), `a hint came with "${SMALL_TALK}"`);
-    }
-    // Nor on the decision itself in session A (its own session is never quoted back).
-    for (const t of turnsOf(s, "decision")) assert.ok(!lastUserText(t).includes(HINT_MARK));
+    shared.assertNoHintOnSmallTalk(await story(), promptMessage);
   },
 });
 
@@ -390,7 +351,7 @@ Deno.test({
     assert.ok(toolNames(turns[0]!.body).includes(RECALL_TOOL));
     const results = toolResults(turns[1]!.body);
     assert.ok(results.length > 0, "the request after the call carries no tool result");
-    assertIncludes(results.at(-1)!.text, DECISION);
+    assertIncludes(results.at(-1)!.text, shared.DECISION);
     assertIncludes(results.at(-1)!.text, "/opencode.db#msg_");
   },
 });
@@ -413,7 +374,7 @@ Deno.test({
     assert.deepEqual(s.pluginDirAfter, []);
     assert.equal(s.afterUninstall.code, 0, s.afterUninstall.stderr);
     const turn = turnsOf(s, "after-uninstall")[0]!;
-    assertIncludes(lastUserText(turn), AFTER_UNINSTALL);
+    assertIncludes(promptMessage(turn), shared.AFTER_UNINSTALL);
     assert.ok(
       !toolNames(turn.body).some((t) => t.startsWith("verdict_")),
       "the uninstalled MCP server was still offered",

@@ -13,8 +13,11 @@ import type { ChatReply } from "../harness/openai_chat.ts";
 import { chatServer, systemText } from "../harness/openai_chat.ts";
 import { installCli } from "../harness/install_cli.ts";
 import type { ModelServer, RecordedRequest, Rule } from "../harness/model_server.ts";
-import { delay, escapeRegExp, TmuxSession } from "../harness/tmux.ts";
+import { delay, escapeRegExp } from "../harness/tmux.ts";
+import { TmuxTui } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
+import { type HeadlessResult, runHeadless } from "../harness/headless.ts";
+import { jsonlFilesIn } from "../harness/scenario.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
 export const MODEL = "test-model";
@@ -62,27 +65,11 @@ export function piEnv(ws: Workspace): Record<string, string> {
   return ws.env({ PI_OFFLINE: "1", PI_SKIP_VERSION_CHECK: "1" });
 }
 
-export interface HeadlessResult {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+export type { HeadlessResult } from "../harness/headless.ts";
 
 /** `pi -p PROMPT` in the project, stdin closed. */
 export async function piPrint(ws: Workspace, prompt: string): Promise<HeadlessResult> {
-  await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-  const out = await new Deno.Command(await piBinary(), {
-    args: ["-p", prompt],
-    cwd: ws.project,
-    env: piEnv(ws),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(120_000),
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+  return await runHeadless(ws, [await piBinary(), "-p", prompt], piEnv(ws));
 }
 
 /** The editor between two rules, then the footer (cwd, then the token line naming the model). */
@@ -91,24 +78,9 @@ const IDLE = new RegExp(`─{20,}\\n(.*\\n)?─{20,}\\n[^\\n]*\\n[^\\n]*${MODEL}
 const BUSY = /Working\.\.\.|Compacting/;
 
 /** An interactive pi in tmux. */
-export class PiTui {
-  readonly tmux: TmuxSession;
-  readonly #server: ModelServer<ChatReply>;
-
-  private constructor(tmux: TmuxSession, server: ModelServer<ChatReply>) {
-    this.tmux = tmux;
-    this.#server = server;
-  }
-
+export class PiTui extends TmuxTui<ChatReply> {
   static async start(ws: Workspace, server: ModelServer<ChatReply>): Promise<PiTui> {
-    await Deno.mkdir(`${ws.root}/tmp`, { recursive: true });
-    const tmux = await TmuxSession.start({
-      argv: [await piBinary()],
-      cwd: ws.project,
-      env: piEnv(ws),
-      dir: ws.root,
-    });
-    const tui = new PiTui(tmux, server);
+    const tui = new PiTui(await TmuxTui.open(ws, [await piBinary()], piEnv(ws)), server);
     await tui.idle(60_000);
     return tui;
   }
@@ -131,20 +103,20 @@ export class PiTui {
    * `expect` (when given) and for pi to be idle again. Returns the turns of this prompt.
    */
   async submit(text: string, expect?: string): Promise<RecordedRequest[]> {
-    const from = this.#server.requests.length;
+    const from = this.server.requests.length;
     await this.tmux.type(text);
     await this.tmux.waitForScreen(new RegExp(escapeRegExp(text.slice(-16))), "the typed text");
     await this.tmux.press("Enter");
     if (expect !== undefined) {
       const folded = expect.toLowerCase();
-      await this.#server.waitFor(
+      await this.server.waitFor(
         `a turn holding "${expect}"`,
         (r) => r.turn && (r.input?.text.toLowerCase().includes(folded) ?? false),
         { from, timeoutMs: 60_000 },
       );
     }
     await this.idle();
-    return this.#server.requests.slice(from).filter((r) => r.turn);
+    return this.server.requests.slice(from).filter((r) => r.turn);
   }
 
   /** Ends the session the way a person does (/quit) and waits for the exit. */
@@ -152,31 +124,11 @@ export class PiTui {
     await this.tmux.type("/quit");
     await this.tmux.waitForScreen(/\/quit/, "the typed /quit");
     await this.tmux.press("Enter");
-    try {
-      return await this.tmux.waitExit(30_000);
-    } finally {
-      await this.tmux.close();
-    }
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.tmux.close();
+    return await this.exitThenClose(30_000);
   }
 }
 
-/** Every pi session file in the workspace's HOME. */
+/** Every pi session file in the workspace's HOME (`~/.pi/agent/sessions/<project>/*.jsonl`). */
 export async function sessionFiles(ws: Workspace): Promise<string[]> {
-  const root = `${piFolder(ws)}/sessions`;
-  const out: string[] = [];
-  try {
-    for await (const dir of Deno.readDir(root)) {
-      if (!dir.isDirectory) continue;
-      for await (const f of Deno.readDir(`${root}/${dir.name}`)) {
-        if (f.isFile && f.name.endsWith(".jsonl")) out.push(`${root}/${dir.name}/${f.name}`);
-      }
-    }
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
-  }
-  return out.sort();
+  return await jsonlFilesIn(`${piFolder(ws)}/sessions`);
 }

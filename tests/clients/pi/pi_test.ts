@@ -14,53 +14,33 @@
  * pi has no MCP support (its README: "No MCP"), so no MCP call is part of the story.
  */
 import assert from "node:assert/strict";
-import { chatMessages, type ChatReply } from "../harness/openai_chat.ts";
-import type { RecordedRequest, Rule } from "../harness/model_server.ts";
-import { assertIncludes, CLIENT_TEST, once, promptTexts, readJsonl, turnsOf } from "../harness/scenario.ts";
+import type { CliResult } from "../../cli_helper.ts";
+import { type ChatReply, userTextsFrom } from "../harness/openai_chat.ts";
+import type { Rule } from "../harness/model_server.ts";
+import { assertIncludes, CLIENT_TEST, once, promptTexts, turnsOf } from "../harness/scenario.ts";
+import * as shared from "../harness/story.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { listFiles, Workspace } from "../harness/workspace.ts";
-import { piFolder, piPrint, piServer, PiTui, seedPiHome, sessionFiles } from "./pi.ts";
+import { type HeadlessResult, piFolder, piPrint, piServer, PiTui, seedPiHome, sessionFiles } from "./pi.ts";
 
 const NAME = testPrefix("pi");
 
-const HINT_MARK = "[verdict recall]";
-/** The first words of the compaction handoff (src/cli/cmd/hook_session_start.ts). */
-const HANDOFF_MARK = "[verdict compaction handoff]";
-
-const DECISION = "From now on use pnpm, never npm, to install packages in this repo.";
 const MEMORY = "Please record that rule in AGENTS.md.";
-const SHELL = "!git status --short";
 const COMPACT = "/compact";
-const AFTER_COMPACT = "What is left to do?";
-const BEARS_ON_DECISION = "Should I install lodash with npm or pnpm?";
-const SMALL_TALK = "thanks, that is all for now";
-const HEADLESS = "From now on always run the linter before committing.";
-const AFTER_UNINSTALL = "Say hello after the uninstall.";
 const NOTE_TEXT = "# Agent rules\n\n- Use pnpm, never npm.\n";
 
-interface Run {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-interface Story {
-  readonly requests: readonly RecordedRequest[];
-  readonly marks: Readonly<Record<string, number>>;
-  readonly install: Run;
-  readonly doctor: Run;
-  readonly uninstall: Run;
+interface Story extends shared.StoryResult {
+  readonly install: CliResult;
+  readonly doctor: CliResult;
+  readonly uninstall: CliResult;
   /** Every file under pi's folder but its sessions, with its text: before install, after uninstall. */
   readonly before: Readonly<Record<string, string>>;
   readonly after: Readonly<Record<string, string>>;
   readonly extension: string;
-  readonly records: Record<string, unknown>[];
-  readonly headlessRecords: Record<string, unknown>[];
   readonly sessions: Readonly<Record<string, Record<string, unknown>[]>>;
   readonly hookCalls: readonly string[];
   readonly handoffFiles: readonly string[];
-  readonly headless: Run;
-  readonly afterUninstall: Run;
+  readonly afterUninstall: HeadlessResult;
   readonly hooksAfterUninstall: number;
   readonly seconds: number;
 }
@@ -89,60 +69,31 @@ const story = once(async (): Promise<Story> => {
   await using server = piServer(script);
   await seedPiHome(ws, server);
   const before = await folderTexts(piFolder(ws));
-  const marks: Record<string, number> = {};
-  const mark = (name: string) => (marks[name] = server.requests.length);
+  const steps = new shared.StoryRun(ws, server, (prompt) => piPrint(ws, prompt));
 
   const install = await ws.verdict(["install"]);
   const extension = await Deno.readTextFile(`${piFolder(ws)}/extensions/verdict.ts`);
   const doctor = await ws.verdict(["doctor"]);
-  {
-    await using tui = await PiTui.start(ws, server);
-    mark("decision");
-    await tui.submit(DECISION, "from now on use pnpm");
-    mark("memory");
-    await tui.submit(MEMORY, "AGENTS.md");
-    mark("shell");
-    await tui.submit(SHELL);
-    mark("compact");
-    await tui.submit(COMPACT);
-    mark("after-compact");
-    await tui.submit(AFTER_COMPACT, "what is left to do");
-    mark("quit-a");
-    await tui.quit();
-  }
+  await steps.decideThenCompact(() => PiTui.start(ws, server), {
+    memory: MEMORY,
+    memoryFile: "AGENTS.md",
+    compact: COMPACT,
+  });
   await ws.verdictOk(["collect"]);
-  {
-    await using tui = await PiTui.start(ws, server);
-    mark("hint");
-    await tui.submit(BEARS_ON_DECISION, "lodash");
-    mark("small-talk");
-    await tui.submit(SMALL_TALK, "thanks");
-    mark("quit-b");
-    await tui.quit();
-  }
-  mark("headless");
-  const headless = await piPrint(ws, HEADLESS);
-  await ws.verdictOk(["collect"]);
-  const records = await ws.readRecords();
-  const headlessRecords = await ws.collectIncludingHeadless();
+  // pi has no MCP: no question for the recall tool.
+  await steps.askInNewSession(() => PiTui.start(ws, server), { askRecall: false });
+  const { headless, records, headlessRecords } = await steps.headlessThenCollect();
   const hookCalls = (await ws.hookCalls()).map((c) => c.args);
 
   const uninstall = await ws.verdict(["uninstall"]);
-  mark("after-uninstall");
-  const afterUninstall = await piPrint(ws, AFTER_UNINSTALL);
+  const afterUninstall = await steps.printAfterUninstall();
   const hooksAfterUninstall = (await ws.hookCalls()).length - hookCalls.length;
 
-  const sessions: Record<string, Record<string, unknown>[]> = {};
-  for (const f of await sessionFiles(ws)) sessions[f] = await readJsonl(f);
-  const handoffFiles: string[] = [];
-  try {
-    for await (const e of Deno.readDir(`${ws.home}/.local/state/verdict/handoff`)) handoffFiles.push(e.name);
-  } catch {
-    // none written
-  }
+  const sessions = await shared.readJsonlFiles(await sessionFiles(ws));
+  const handoffFiles = await ws.handoffFiles();
   return {
     requests: [...server.requests],
-    marks,
+    marks: steps.marks,
     install,
     doctor,
     uninstall,
@@ -160,19 +111,6 @@ const story = once(async (): Promise<Story> => {
     seconds: (performance.now() - started) / 1000,
   };
 });
-
-function turnFor(s: Story, typed: string): RecordedRequest {
-  const hit = s.requests.find((r) => r.turn && !r.side && (r.input?.text.includes(typed) ?? false));
-  if (!hit) throw new Error(`no model request carried the prompt "${typed}"`);
-  return hit;
-}
-
-/** The user messages of a request from the one carrying `typed` on (pi sends the hint right after it). */
-function userTextsFrom(r: RecordedRequest, typed: string): string[] {
-  const users = chatMessages(r.body).filter((m) => m.role === "user").map((m) => m.text);
-  const at = users.findLastIndex((t) => t.includes(typed));
-  return at < 0 ? [] : users.slice(at);
-}
 
 function allEntries(s: Story): Record<string, unknown>[] {
   return Object.values(s.sessions).flat();
@@ -214,11 +152,11 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.deepEqual(promptTexts(s.records), [
-      DECISION,
+      shared.DECISION,
       MEMORY,
-      AFTER_COMPACT,
-      BEARS_ON_DECISION,
-      SMALL_TALK,
+      shared.AFTER_COMPACT,
+      shared.BEARS_ON_DECISION,
+      shared.SMALL_TALK,
     ]);
     assert.deepEqual(s.records.filter((r) => r.kind === "note").map((n) => n.text), [NOTE_TEXT.trim()]);
     for (const r of s.records) {
@@ -236,14 +174,23 @@ Deno.test({
     // Presence first: the session files hold each machine-made thing.
     const entries = allEntries(s);
     const hints = entries.filter((e) => e.type === "custom_message" && e.customType === "verdict");
-    assert.ok(hints.some((e) => String(e.content).includes(HINT_MARK)), "no hint was stored");
+    assert.ok(hints.some((e) => String(e.content).includes(shared.HINT_MARK)), "no hint was stored");
     assert.ok(
       entries.some((e) => (e.message as Record<string, unknown> | undefined)?.role === "bashExecution"),
     );
     assert.ok(entries.some((e) => e.type === "compaction"));
     assert.ok(entries.some((e) => (e.message as Record<string, unknown> | undefined)?.role === "toolResult"));
     const texts = s.records.map((r) => String(r.text));
-    for (const bad of [HINT_MARK, HANDOFF_MARK, "git status", "/compact", "Successfully wrote", "verdict"]) {
+    for (
+      const bad of [
+        shared.HINT_MARK,
+        shared.HANDOFF_MARK,
+        "git status",
+        "/compact",
+        "Successfully wrote",
+        "verdict",
+      ]
+    ) {
       assert.deepEqual(texts.filter((t) => t.includes(bad)), [], `a record holds "${bad}"`);
     }
   },
@@ -254,12 +201,12 @@ Deno.test({
   ...CLIENT_TEST,
   async fn() {
     const s = await story();
-    const hinted = userTextsFrom(turnFor(s, BEARS_ON_DECISION), BEARS_ON_DECISION);
+    const hinted = userTextsFrom(shared.turnFor(s, shared.BEARS_ON_DECISION).body, shared.BEARS_ON_DECISION);
     assert.ok(hinted.length >= 2, `no message follows the prompt: ${JSON.stringify(hinted)}`);
-    assertIncludes(hinted[1]!, HINT_MARK, "the message after the prompt");
-    assertIncludes(hinted[1]!, DECISION, "the hint");
-    const talk = userTextsFrom(turnFor(s, SMALL_TALK), SMALL_TALK);
-    assert.deepEqual(talk, [SMALL_TALK], "small talk went out alone");
+    assertIncludes(hinted[1]!, shared.HINT_MARK, "the message after the prompt");
+    assertIncludes(hinted[1]!, shared.DECISION, "the hint");
+    const talk = userTextsFrom(shared.turnFor(s, shared.SMALL_TALK).body, shared.SMALL_TALK);
+    assert.deepEqual(talk, [shared.SMALL_TALK], "small talk went out alone");
   },
 });
 
@@ -271,9 +218,9 @@ Deno.test({
     assert.ok(allEntries(s).some((e) => e.type === "compaction"), "pi did not compact");
     assert.equal(s.handoffFiles.length, 1, "the pre-compaction hook wrote no handoff");
     const next = turnsOf(s, "after-compact")[0]!;
-    const after = userTextsFrom(next, AFTER_COMPACT);
+    const after = userTextsFrom(next.body, shared.AFTER_COMPACT);
     assert.ok(after.length >= 2, JSON.stringify(after));
-    assertIncludes(after[1]!, HANDOFF_MARK, "the message after the first prompt after the compaction");
+    assertIncludes(after[1]!, shared.HANDOFF_MARK, "the message after the first prompt after the compaction");
     assertIncludes(after[1]!, "AGENTS.md"); // the uncommitted file the handoff lists
   },
 });
@@ -284,8 +231,7 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.equal(s.headless.code, 0, s.headless.stderr);
-    assert.ok(!promptTexts(s.records).includes(HEADLESS));
-    assert.ok(promptTexts(s.headlessRecords).includes(HEADLESS));
+    shared.assertCollectedOnlyWithHeadless(s, shared.HEADLESS);
   },
 });
 
@@ -310,6 +256,6 @@ Deno.test({
     assert.equal(s.afterUninstall.code, 0, s.afterUninstall.stderr);
     assert.equal(s.hooksAfterUninstall, 0, "pi still ran a verdict hook after the uninstall");
     const last = turnsOf(s, "after-uninstall")[0]!;
-    assert.deepEqual(userTextsFrom(last, AFTER_UNINSTALL), [AFTER_UNINSTALL]);
+    assert.deepEqual(userTextsFrom(last.body, shared.AFTER_UNINSTALL), [shared.AFTER_UNINSTALL]);
   },
 });

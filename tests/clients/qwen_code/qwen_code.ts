@@ -18,6 +18,7 @@ import type { ModelServer, RecordedRequest, Rule } from "../harness/model_server
 import { AgentTui, TUI_START_MS } from "../harness/tui.ts";
 import { CLIENTS, versionOf } from "../harness/versions.ts";
 import { type HeadlessResult, runHeadless } from "../harness/headless.ts";
+import { jsonlFilesIn } from "../harness/scenario.ts";
 import type { Workspace } from "../harness/workspace.ts";
 
 /** The model id the settings and the environment name (any id works with a custom provider). */
@@ -145,23 +146,7 @@ export class QwenTui extends AgentTui<ChatReply> {
   }
 }
 
-/** Every Qwen Code chat file in the workspace's HOME. */
+/** Every Qwen Code chat file in the workspace's HOME (`~/.qwen/projects/<project>/chats/*.jsonl`). */
 export async function chatFiles(ws: Workspace): Promise<string[]> {
-  const root = `${ws.home}/.qwen/projects`;
-  const out: string[] = [];
-  try {
-    for await (const dir of Deno.readDir(root)) {
-      if (!dir.isDirectory) continue;
-      try {
-        for await (const f of Deno.readDir(`${root}/${dir.name}/chats`)) {
-          if (f.isFile && f.name.endsWith(".jsonl")) out.push(`${root}/${dir.name}/chats/${f.name}`);
-        }
-      } catch {
-        // a project folder without chats
-      }
-    }
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
-  }
-  return out.sort();
+  return await jsonlFilesIn(`${ws.home}/.qwen/projects`, "chats");
 }

@@ -13,45 +13,29 @@
  *  4. `verdict uninstall`, then `qwen -p` once more.
  */
 import assert from "node:assert/strict";
-import { chatMessages, type ChatReply, toolNames, toolResults } from "../harness/openai_chat.ts";
+import { type ChatReply, lastUserText, toolNames, toolResults } from "../harness/openai_chat.ts";
 import type { RecordedRequest, Rule } from "../harness/model_server.ts";
-import { assertIncludes, CLIENT_TEST, once, promptTexts, readJsonl, turnsOf } from "../harness/scenario.ts";
+import { assertIncludes, CLIENT_TEST, once, promptTexts, turnsOf } from "../harness/scenario.ts";
+import * as shared from "../harness/story.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { Workspace } from "../harness/workspace.ts";
 import { chatFiles, qwenPrint, qwenServer, QwenTui, seedQwenHome } from "./qwen_code.ts";
 
 const NAME = testPrefix("qwen-code");
 
-/** The marker verdict's hint block starts with (src/gate/render.ts). */
-const HINT_MARK = "[verdict recall]";
-/** The first words of the compaction handoff (src/cli/cmd/hook_pre_compact.ts, hook_session_start.ts). */
-const HANDOFF_MARK = "[verdict compaction handoff]";
 /** verdict's recall tool as Qwen names MCP tools for the model. */
 const RECALL_TOOL = "mcp__verdict__verdict_recall";
 
-const DECISION = "From now on use pnpm, never npm, to install packages in this repo.";
 const MEMORY = "Please record that rule in QWEN.md.";
-const SHELL = "!git status --short";
 const COMPACT = "/compress";
-const AFTER_COMPACT = "What is left to do?";
-const BEARS_ON_DECISION = "Should I install lodash with npm or pnpm?";
-const SMALL_TALK = "thanks, that is all for now";
-const ASK_RECALL = "Check with the recall tool what we decided about package managers.";
-const HEADLESS = "From now on always run the linter before committing.";
-const AFTER_UNINSTALL = "Say hello after the uninstall.";
 const NOTE_TEXT = "# Rules\n\n- Use pnpm, never npm.\n";
 
-interface Story {
-  readonly requests: readonly RecordedRequest[];
-  readonly marks: Readonly<Record<string, number>>;
+interface Story extends shared.StoryResult {
   readonly install: { code: number; stdout: string; stderr: string };
   readonly uninstall: { code: number; stdout: string; stderr: string };
   readonly settingsBefore: string;
   readonly settingsAfter: string;
-  readonly records: Record<string, unknown>[];
-  readonly headlessRecords: Record<string, unknown>[];
   readonly chats: Readonly<Record<string, Record<string, unknown>[]>>;
-  readonly headless: { code: number; stdout: string; stderr: string };
   readonly afterUninstall: { code: number; stdout: string; stderr: string };
   readonly handoffFiles: string[];
   readonly seconds: number;
@@ -75,61 +59,28 @@ const story = once(async (): Promise<Story> => {
   await using server = qwenServer(script);
   await seedQwenHome(ws);
   const settingsBefore = await Deno.readTextFile(`${ws.home}/.qwen/settings.json`);
-  const marks: Record<string, number> = {};
-  const mark = (name: string) => (marks[name] = server.requests.length);
+  const steps = new shared.StoryRun(ws, server, (prompt) => qwenPrint(ws, server, prompt));
 
   const install = await ws.verdict(["install"]);
 
-  {
-    await using tui = await QwenTui.start(ws, server);
-    mark("decision");
-    await tui.submit(DECISION, "from now on use pnpm");
-    mark("memory");
-    await tui.submit(MEMORY, "QWEN.md");
-    mark("shell");
-    await tui.submit(SHELL);
-    mark("compact");
-    await tui.submit(COMPACT);
-    mark("after-compact");
-    await tui.submit(AFTER_COMPACT, "what is left to do");
-    mark("quit-a");
-    await tui.quit();
-  }
+  await steps.decideThenCompact(() => QwenTui.start(ws, server), {
+    memory: MEMORY,
+    memoryFile: "QWEN.md",
+    compact: COMPACT,
+  });
   await ws.verdictOk(["collect"]);
 
-  {
-    await using tui = await QwenTui.start(ws, server);
-    mark("hint");
-    await tui.submit(BEARS_ON_DECISION, "lodash");
-    mark("small-talk");
-    await tui.submit(SMALL_TALK, "thanks");
-    mark("recall");
-    await tui.submit(ASK_RECALL, "recall tool");
-    mark("quit-b");
-    await tui.quit();
-  }
-
-  mark("headless");
-  const headless = await qwenPrint(ws, server, HEADLESS);
-  await ws.verdictOk(["collect"]);
-  const records = await ws.readRecords();
-  const headlessRecords = await ws.collectIncludingHeadless();
+  await steps.askInNewSession(() => QwenTui.start(ws, server));
+  const { headless, records, headlessRecords } = await steps.headlessThenCollect();
 
   const uninstall = await ws.verdict(["uninstall"]);
-  mark("after-uninstall");
-  const afterUninstall = await qwenPrint(ws, server, AFTER_UNINSTALL);
+  const afterUninstall = await steps.printAfterUninstall();
 
-  const chats: Record<string, Record<string, unknown>[]> = {};
-  for (const f of await chatFiles(ws)) chats[f] = await readJsonl(f);
-  const handoffFiles: string[] = [];
-  try {
-    for await (const e of Deno.readDir(`${ws.home}/.local/state/verdict/handoff`)) handoffFiles.push(e.name);
-  } catch {
-    // none written
-  }
+  const chats = await shared.readJsonlFiles(await chatFiles(ws));
+  const handoffFiles = await ws.handoffFiles();
   return {
     requests: [...server.requests],
-    marks,
+    marks: steps.marks,
     install,
     uninstall,
     settingsBefore,
@@ -147,15 +98,7 @@ const story = once(async (): Promise<Story> => {
 // ---- reading what was recorded
 
 /** The text of the last user message of a request (Qwen puts hook context in it, as a part). */
-function lastUserText(r: RecordedRequest): string {
-  return chatMessages(r.body).filter((m) => m.role === "user").at(-1)?.text ?? "";
-}
-
-function turnFor(s: Story, typed: string): RecordedRequest {
-  const hit = s.requests.find((r) => r.turn && !r.side && (r.input?.text.includes(typed) ?? false));
-  if (!hit) throw new Error(`no model request carried the prompt "${typed}"`);
-  return hit;
-}
+const promptMessage = (r: RecordedRequest) => lastUserText(r.body);
 
 function allLines(s: Story): Record<string, unknown>[] {
   return Object.values(s.chats).flat();
@@ -192,12 +135,12 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.deepEqual(promptTexts(s.records), [
-      DECISION,
+      shared.DECISION,
       MEMORY,
-      AFTER_COMPACT,
-      BEARS_ON_DECISION,
-      SMALL_TALK,
-      ASK_RECALL,
+      shared.AFTER_COMPACT,
+      shared.BEARS_ON_DECISION,
+      shared.SMALL_TALK,
+      shared.ASK_RECALL,
     ]);
     const notes = s.records.filter((r) => r.kind === "note");
     assert.deepEqual(notes.map((n) => n.text), [NOTE_TEXT.trim()]);
@@ -222,8 +165,8 @@ Deno.test({
     const texts = s.records.map((r) => String(r.text));
     for (
       const bad of [
-        HINT_MARK,
-        HANDOFF_MARK,
+        shared.HINT_MARK,
+        shared.HANDOFF_MARK,
         "qwen:user-prompt-submit-context",
         "Successfully created",
         "git status",
@@ -242,17 +185,10 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.deepEqual(s.headless.code, 0, s.headless.stderr);
-    assert.ok(
-      !promptTexts(s.records).includes(HEADLESS),
-      "a -p prompt was collected without include_headless",
-    );
-    assert.ok(
-      promptTexts(s.headlessRecords).includes(HEADLESS),
-      "include_headless did not collect the -p prompt",
-    );
+    shared.assertCollectedOnlyWithHeadless(s, shared.HEADLESS);
     // The -p session's prompt has no file_history_snapshot after it (the rule collect relies on).
     const file = Object.values(s.chats).find((ls) =>
-      ls.some((l) => JSON.stringify(l.message ?? "").includes(HEADLESS))
+      ls.some((l) => JSON.stringify(l.message ?? "").includes(shared.HEADLESS))
     )!;
     assert.ok(
       !file.some((l) => l.subtype === "file_history_snapshot"),
@@ -267,10 +203,10 @@ Deno.test({
   async fn() {
     const s = await story();
     const turn = turnsOf(s, "hint")[0]!;
-    const text = lastUserText(turn);
-    assertIncludes(text, BEARS_ON_DECISION);
-    assertIncludes(text, HINT_MARK);
-    assertIncludes(text, DECISION);
+    const text = promptMessage(turn);
+    assertIncludes(text, shared.BEARS_ON_DECISION);
+    assertIncludes(text, shared.HINT_MARK);
+    assertIncludes(text, shared.DECISION);
   },
 });
 
@@ -278,13 +214,7 @@ Deno.test({
   name: `${NAME}: nothing reaches the model's request on small talk`,
   ...CLIENT_TEST,
   async fn() {
-    const s = await story();
-    const turns = turnsOf(s, "small-talk");
-    assert.ok(turns.length >= 1, "small talk reached no model request");
-    for (const t of turns) {
-      assert.ok(!lastUserText(t).includes(HINT_MARK), `a hint came with "${SMALL_TALK}"`);
-    }
-    for (const t of turnsOf(s, "decision")) assert.ok(!lastUserText(t).includes(HINT_MARK));
+    shared.assertNoHintOnSmallTalk(await story(), promptMessage);
   },
 });
 
@@ -298,7 +228,7 @@ Deno.test({
     const after = turns.find((t) => toolResults(t.body).length > 0);
     assert.ok(after, "no request after the call carries a tool result");
     const result = toolResults(after.body).at(-1)!;
-    assertIncludes(result.text, DECISION, "the recall tool's result");
+    assertIncludes(result.text, shared.DECISION, "the recall tool's result");
   },
 });
 
@@ -309,11 +239,13 @@ Deno.test({
   async fn() {
     const s = await story();
     assert.deepEqual(s.handoffFiles.length, 1, "the PreCompact hook wrote no handoff");
-    const summary = turnsOf(s, "compact", { withSide: true }).find((r) => r.text.includes(HANDOFF_MARK));
+    const summary = turnsOf(s, "compact", { withSide: true }).find((r) =>
+      r.text.includes(shared.HANDOFF_MARK)
+    );
     assert.ok(summary, "no compaction request carries the PreCompact context");
     assertIncludes(summary.text, "QWEN.md"); // the uncommitted file the handoff lists
     const next = turnsOf(s, "after-compact")[0]!;
-    assertIncludes(next.text, HANDOFF_MARK, "the first request after the compaction");
+    assertIncludes(next.text, shared.HANDOFF_MARK, "the first request after the compaction");
   },
 });
 
@@ -328,7 +260,7 @@ Deno.test({
     assert.deepEqual(after, JSON.parse(s.settingsBefore));
     assert.ok(!s.settingsAfter.includes("verdict"), "settings.json still names verdict");
     assert.deepEqual(s.afterUninstall.code, 0, s.afterUninstall.stderr);
-    const turn = turnFor(s, AFTER_UNINSTALL);
+    const turn = shared.turnFor(s, shared.AFTER_UNINSTALL);
     assert.ok(!turn.text.includes("mcp__verdict"), "the uninstalled MCP server was still offered");
     assert.ok(!turn.text.includes("[verdict"), "verdict text reached the model after uninstall");
   },
