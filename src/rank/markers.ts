@@ -743,6 +743,19 @@ function saysPlease(text: string, m: Span): boolean {
     PLEASE_BEFORE.test(text.slice(Math.max(0, m.start - 8), m.start));
 }
 
+/**
+ * Why the marker `m`, where it stands, sets no rule though no negation cancels it (the plan of
+ * the work, a feature asked for, a report, a please, a menu), or null when it may.
+ */
+function saysNoRule(text: string, m: Span): string | null {
+  if (plansNext(text, m)) return "… next";
+  if (unchosenAlternative(text, m)) return "no verb of choice";
+  if (reportsWhatHappens(text, m)) return "a report of what happens";
+  if (saysPlease(text, m)) return "please";
+  if (namesAMenu(text, m)) return "a menu (choose from)";
+  return null;
+}
+
 /** Does `neg` cancel the marker `m`: contain it, overlap its start (不一定要), or end directly before it? */
 function cancels(text: string, neg: Span, m: Span): boolean {
   if (neg.start === m.start) return neg.end > m.end; // never mind ⊃ never, 不要紧 ⊃ 不要
@@ -892,18 +905,7 @@ export function findMarkers(text: string): MarkerHit[] {
         strength,
         start: m.start,
         end: m.end,
-        negatedBy: neg?.phrase ??
-          (plansNext(t, m)
-            ? "… next"
-            : unchosenAlternative(t, m)
-            ? "no verb of choice"
-            : reportsWhatHappens(t, m)
-            ? "a report of what happens"
-            : saysPlease(t, m)
-            ? "please"
-            : namesAMenu(t, m)
-            ? "a menu (choose from)"
-            : null),
+        negatedBy: neg?.phrase ?? saysNoRule(t, m),
         inQuestion: inQuestion(t, m.end),
       });
     }
@@ -926,8 +928,7 @@ export function markerStrength(text: string): MarkerStrength | null {
   if (openingNos(t).some((start) => !inQuestion(t, start + 2))) return "strong";
   if (openingLabels(t).some((l) => !inQuestion(t, l.end))) return "strong";
   const live = (m: Span) =>
-    !inQuestion(t, m.end) && !negations.some((n) => cancels(t, n, m)) && !plansNext(t, m) &&
-    !unchosenAlternative(t, m) && !reportsWhatHappens(t, m) && !saysPlease(t, m) && !namesAMenu(t, m);
+    !inQuestion(t, m.end) && !negations.some((n) => cancels(t, n, m)) && saysNoRule(t, m) === null;
   if (strong.some(live)) return "strong";
   if (clauseNots(t).some((start) => !inQuestion(t, start + 3))) return "medium";
   if (conditionalRules(t).some((l) => !inQuestion(t, l.end))) return "medium";
