@@ -136,22 +136,24 @@ export function hasLabelFile(history: string, dir: URL = LABELS_DIR): boolean {
 }
 
 /**
- * The labels figures are computed from. All: the first reading. Blind only: per key, the first
- * reading when it is blind, else the second reading when that is blind, else none. Blind only
- * by the second reading: the same with the readings' order turned round, so a figure can be
- * read again through the other reader's eyes where a pair was read twice.
+ * Which readings figures count: "first", the first reading (the rules' authors' too); "blind", per
+ * key the first reading when it is blind, else the second when that is blind, else none;
+ * "blind-second", the same with the readings' order turned round, so a figure can be read again
+ * through the other reader's eyes where a pair was read twice.
  */
+export type Reading = "first" | "blind" | "blind-second";
+
+/** The labels figures are computed from, by `reading`. */
 export function figureLabels(
   history: string,
   dir: URL = LABELS_DIR,
-  blindOnly = false,
-  secondFirst = false,
+  reading: Reading = "first",
 ): Map<string, LabelEntry> {
   const first = loadLabels(history, dir);
-  if (!blindOnly) return first;
+  if (reading === "first") return first;
   const second = loadLabels(history, dir, true);
   const out = new Map<string, LabelEntry>();
-  for (const readings of secondFirst ? [second, first] : [first, second]) {
+  for (const readings of reading === "blind-second" ? [second, first] : [first, second]) {
     for (const [k, l] of readings) if (!out.has(k) && isBlind(l)) out.set(k, l);
   }
   return out;

@@ -67,6 +67,7 @@ import {
   pairKey,
   parseReaderLabels,
   planImport,
+  type Reading,
 } from "./labels.ts";
 import { languageTable, macro, type PersonRow, personTable } from "./per_person.ts";
 import { sameTextKey, statementKey, statementsOf } from "../../src/gate/statements.ts";
@@ -503,10 +504,8 @@ export interface Evaluation {
   /** Shelves that are absent (printed as skipped). */
   readonly skipped: readonly string[];
   readonly unlabelled: readonly Pair[];
-  /** Whether the figures count only blind labels. */
-  readonly blindOnly: boolean;
-  /** With blindOnly: whether a pair's blind second reading comes before its first. */
-  readonly secondFirst: boolean;
+  /** Which readings the figures count (labels.ts Reading). */
+  readonly reading: Reading;
   readonly labelsDir: URL;
 }
 
@@ -546,9 +545,8 @@ export interface EvaluateOptions {
   readonly labelsDir?: URL;
   /** The shared data folder, for its `transcripts/` (default: beside the project). */
   readonly data?: URL;
-  readonly blindOnly?: boolean;
-  /** With blindOnly: a pair's blind second reading counts before its first (--second-reading). */
-  readonly secondFirst?: boolean;
+  /** Which readings the figures count (default "first"; --blind-only "blind", --second-reading "blind-second"). */
+  readonly reading?: Reading;
   /** Shelves found absent, to print. */
   readonly skipped?: readonly string[];
 }
@@ -562,8 +560,7 @@ export function developmentPeople(): PersonRef[] {
 export function evaluate(options: EvaluateOptions = {}): Evaluation {
   const refs = options.people ?? developmentPeople();
   const labelsDir = options.labelsDir ?? LABELS_DIR;
-  const blindOnly = options.blindOnly ?? false;
-  const secondFirst = blindOnly && (options.secondFirst ?? false);
+  const reading = options.reading ?? "first";
   const crossMode = options.cross ?? null;
   const transcriptsDir = new URL("transcripts/", options.data ?? DATA_DIR);
   const histories = refs.map((r) => loadHistory(r.name, r.dir));
@@ -572,7 +569,7 @@ export function evaluate(options: EvaluateOptions = {}): Evaluation {
   const unlabelled: Pair[] = [];
   const labelled = new Set<string>();
   histories.forEach((h, i) => {
-    const labels = figureLabels(h.name, labelsDir, blindOnly, secondFirst);
+    const labels = figureLabels(h.name, labelsDir, reading);
     if (labels.size > 0) labelled.add(h.name);
     const fresh = options.fresh === false
       ? 0
@@ -639,8 +636,7 @@ export function evaluate(options: EvaluateOptions = {}): Evaluation {
     transcriptsSkipped,
     skipped: options.skipped ?? [],
     unlabelled,
-    blindOnly,
-    secondFirst,
+    reading,
     labelsDir,
   };
 }
@@ -738,9 +734,9 @@ export function report(e: Evaluation): string {
     `eval:replay: the hint on ${e.own.length} ${
       e.own.length === 1 ? "person" : "people"
     }, gate as checked out; ${
-      e.secondFirst
+      e.reading === "blind-second"
         ? "BLIND labels only, by the SECOND reading (a blind second reading if any, else the first if blind)"
-        : e.blindOnly
+        : e.reading === "blind"
         ? "BLIND labels only (first reading if blind, else a blind second reading)"
         : "labels: first reading"
     }`,
@@ -799,7 +795,7 @@ function missesJsonl(e: Evaluation): string {
   const out: string[] = [];
   const clip = (t: string) => (t.length > 700 ? `${t.slice(0, 700)}…` : t);
   for (const run of e.runs) {
-    const labels = figureLabels(run.history, e.labelsDir, e.blindOnly, e.secondFirst);
+    const labels = figureLabels(run.history, e.labelsDir, e.reading);
     for (const item of run.pool) {
       for (const c of item.candidates) {
         if (c.shown || labels.get(c.pair.key)?.label !== "relevant") continue;
@@ -839,7 +835,7 @@ function shownJsonl(e: Evaluation): string {
   const out: string[] = [];
   const clip = (t: string) => (t.length > 700 ? `${t.slice(0, 700)}…` : t);
   for (const run of e.runs) {
-    const labels = figureLabels(run.history, e.labelsDir, e.blindOnly, e.secondFirst);
+    const labels = figureLabels(run.history, e.labelsDir, e.reading);
     const details = new Map<string, string>();
     for (const ev of run.events) {
       for (const c of ev.outcome.verdict.checks) {
@@ -1061,8 +1057,11 @@ async function main(args: readonly string[]): Promise<number> {
   }
 
   // The second reading is a blind one: --second-reading implies --blind-only.
-  const secondFirst = args.includes("--second-reading");
-  const blindOnly = secondFirst || args.includes("--blind-only");
+  const reading: Reading = args.includes("--second-reading")
+    ? "blind-second"
+    : args.includes("--blind-only")
+    ? "blind"
+    : "first";
   const misses = args.includes("--misses");
   const digest = args.includes("--digest");
   const sampleArg = countArg(flagValue(args, "--cross-sample"), "--cross-sample");
@@ -1080,8 +1079,7 @@ async function main(args: readonly string[]): Promise<number> {
     fresh: !args.includes("--no-fresh"),
     labelsDir,
     data,
-    blindOnly,
-    secondFirst,
+    reading,
     skipped: found.skipped,
   });
   if (digest) {
@@ -1127,7 +1125,7 @@ async function main(args: readonly string[]): Promise<number> {
           cross: e.cross.map(({ fires: _fires, ...c }) => c),
           transcriptCross: e.transcriptCross.map(({ fires: _fires, ...c }) => c),
           unlabelled: e.unlabelled.length,
-          blindOnly: e.blindOnly,
+          blindOnly: e.reading !== "first",
         },
         null,
         2,
