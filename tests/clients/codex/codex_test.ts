@@ -23,7 +23,8 @@ import { inputItems, inputMessages, responsesServer, toolNames } from "../harnes
 import { assertIncludes, CLIENT_TEST, once, promptTexts, turnsOf } from "../harness/scenario.ts";
 import * as shared from "../harness/story.ts";
 import { testPrefix } from "../harness/versions.ts";
-import { type DoctorCheck, Workspace } from "../harness/workspace.ts";
+import type { Check } from "../../../src/hostfile/checks.ts";
+import { Workspace } from "../harness/workspace.ts";
 import { codexDaemons, codexExec, CodexTui, type HeadlessResult, rollouts, seedCodexHome } from "./codex.ts";
 
 const NAME = testPrefix("codex");
@@ -58,8 +59,8 @@ interface Story extends shared.StoryResult {
   readonly compactScreens: { stopped: string; passed: string };
   /** The handoff files the PreCompact hook wrote. */
   readonly handoffFiles: readonly string[];
-  readonly untrusted: { doctor: DoctorCheck; exec: HeadlessResult };
-  readonly retrusted: { doctor: DoctorCheck; exec: HeadlessResult };
+  readonly untrusted: { doctor: Check; exec: HeadlessResult };
+  readonly retrusted: { doctor: Check; exec: HeadlessResult };
   /** Every line of every rollout, by file. */
   readonly rollouts: Readonly<Record<string, Record<string, unknown>[]>>;
   readonly afterUninstall: HeadlessResult;

@@ -20,7 +20,8 @@ import type { RecordedRequest } from "../harness/model_server.ts";
 import { assertIncludes, CLIENT_TEST, once, promptTexts, turnsOf } from "../harness/scenario.ts";
 import * as shared from "../harness/story.ts";
 import { testPrefix } from "../harness/versions.ts";
-import { type DoctorCheck, Workspace } from "../harness/workspace.ts";
+import type { Check } from "../../../src/hostfile/checks.ts";
+import { Workspace } from "../harness/workspace.ts";
 import { chatFiles, geminiPrint, GeminiTui, type HeadlessResult, seedGeminiHome } from "./gemini.ts";
 
 const NAME = testPrefix("gemini");
@@ -44,11 +45,11 @@ interface Story extends shared.StoryResult {
   readonly after: string;
   readonly installed: string;
   /** Doctor's hook check right after install. */
-  readonly doctor: DoctorCheck | undefined;
+  readonly doctor: Check | undefined;
   /** With verdict's hook named in hooksConfig.disabled: doctor's hook check and a `gemini -p`. */
-  readonly disabled: { doctor: DoctorCheck | undefined; run: HeadlessResult };
+  readonly disabled: { doctor: Check | undefined; run: HeadlessResult };
   /** Doctor's hook check once the setting is put back. */
-  readonly reenabled: DoctorCheck | undefined;
+  readonly reenabled: Check | undefined;
   readonly chats: Readonly<Record<string, Record<string, unknown>[]>>;
   readonly hintScreen: string;
   readonly afterUninstall: HeadlessResult;
@@ -58,7 +59,7 @@ interface Story extends shared.StoryResult {
 }
 
 /** `verdict doctor --json`'s check of Gemini CLI's hooks ("gemini hooks": each agent's checks carry its id). */
-async function hooksCheck(ws: Workspace): Promise<DoctorCheck | undefined> {
+async function hooksCheck(ws: Workspace): Promise<Check | undefined> {
   return (await ws.doctorChecks())["gemini hooks"];
 }
 

@@ -10,6 +10,7 @@
  */
 import { type CliResult, denoDir, exportedRecords, GENEROUS_HOOK_DEADLINE_MS } from "../../cli_helper.ts";
 import { verdictWrapper } from "../../install/_world.ts";
+import type { Check } from "../../../src/hostfile/checks.ts";
 
 /** Commit identity and time of the project's first commit (fixed: the tree is the same every run). */
 const GIT_IDENTITY = {
@@ -182,9 +183,9 @@ export class Workspace {
   }
 
   /** `verdict doctor --json`'s checks, by id ("codex hooks", "opencode plugin"…). */
-  async doctorChecks(): Promise<Record<string, DoctorCheck>> {
+  async doctorChecks(): Promise<Record<string, Check>> {
     const r = await this.verdict(["doctor", "--json"]);
-    const checks = JSON.parse(r.stdout).checks as DoctorCheck[];
+    const checks = JSON.parse(r.stdout).checks as Check[];
     return Object.fromEntries(checks.map((c) => [c.id, c]));
   }
 
@@ -250,14 +251,6 @@ function withoutVerdict(path: string): string {
       return true;
     }
   }).join(":");
-}
-
-/** One check of `verdict doctor --json`. */
-export interface DoctorCheck {
-  readonly id: string;
-  readonly status: string;
-  readonly message: string;
-  readonly fix: string | null;
 }
 
 /** One `verdict hook …` the agent ran. */

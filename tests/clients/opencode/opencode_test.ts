@@ -22,7 +22,8 @@ import { chatServer, lastUserText, systemText, toolNames, toolResults } from "..
 import { assertIncludes, CLIENT_TEST, once, promptTexts, turnsOf } from "../harness/scenario.ts";
 import * as shared from "../harness/story.ts";
 import { testPrefix } from "../harness/versions.ts";
-import { type DoctorCheck, listFiles, Workspace } from "../harness/workspace.ts";
+import type { Check } from "../../../src/hostfile/checks.ts";
+import { listFiles, Workspace } from "../harness/workspace.ts";
 import {
   type HeadlessResult,
   isOpenCodeSide,
@@ -62,7 +63,7 @@ interface Story extends shared.StoryResult {
   readonly configFiles: { before: string[]; installed: string[]; beforeUninstall: string[]; after: string[] };
   /** What ~/.config/opencode/plugin holds after uninstall (null: no such folder). */
   readonly pluginDirAfter: string[] | null;
-  readonly doctor: DoctorCheck | undefined;
+  readonly doctor: Check | undefined;
   /** Every message OpenCode stored, in rowid order. */
   readonly messages: readonly StoredMessage[];
   /** Each session's `permission` column (what tells `opencode run` sessions apart). */
