@@ -45,6 +45,9 @@
  *                  already shown in this session (the same text sent again is one thing), or
  *                  the prompt turns down a thing the statement turns down ("commit, no
  *                  co-authors" against "never add co-authors": the person is saying it now)
+ *   repeat         the prompt was sent word for word before, after the candidate was said (a
+ *                  template: hint.ts REPEAT_MIN_KEY_CHARS key characters or more): it was there to be
+ *                  quoted then (lastSending)
  * And between quotes:
  *   weak-tail      a second quote scoring under TAIL_SCORE_SHARE of the first
  */
@@ -193,6 +196,11 @@ export interface GateContext {
   readonly literals: readonly Literal[];
   /** The prompt's typed text (its statements, pasted material left out). */
   readonly typed: string;
+  /**
+   * Whether record `doc` is this prompt word for word: a template the person sent before. False,
+   * without reading the record, for a prompt too short to be a template.
+   */
+  readonly sendsAgain: (doc: number) => boolean;
 }
 
 /**
@@ -1452,6 +1460,20 @@ function supersede(
   }
 }
 
+/**
+ * When the person sent this prompt before, word for word (a template they keep), the time of the
+ * latest sending among the candidates, else -Infinity. Only a prompt record holding every word of
+ * the prompt can be it, so only those are compared.
+ */
+function lastSending(hits: readonly SearchHit[], ctx: GateContext): number {
+  let latest = -Infinity;
+  for (const hit of hits) {
+    if (hit.meta.kind !== "prompt" || hit.coverage < 1 - 1e-9 || hit.meta.timeMs <= latest) continue;
+    if (ctx.sendsAgain(hit.doc)) latest = hit.meta.timeMs;
+  }
+  return latest;
+}
+
 /** Decides from a search result; `top` caps the quotes (≤ MAX_HINT_QUOTES). */
 export function decide(result: SearchResult, top: number, ctx: GateContext): GateVerdict {
   const limit = Math.max(1, Math.min(top, MAX_HINT_QUOTES));
@@ -1480,6 +1502,7 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
   /** The names each spoken quote matched, by quote (for a later decision replacing it). */
   const namesOf = new Map<GateQuote, readonly string[]>();
   const read = new Set<SearchHit>();
+  const sentBefore = lastSending(result.hits, ctx);
   for (const hit of result.hits) {
     if (spoken.length >= limit) break;
     // Hits come best first: once one scores under TAIL_SCORE_SHARE of the first quote, so do all
@@ -1491,6 +1514,15 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
           detail: `score under ${TAIL_SCORE_SHARE * 100}% of the first quote's`,
         }),
       );
+      continue;
+    }
+    if (hit.meta.timeMs < sentBefore) {
+      checks.push(checkOf(hit, {
+        rule: "repeat",
+        detail: `the prompt was sent word for word on ${
+          isoDay(sentBefore)
+        }, after this was said: it was there to be quoted then`,
+      }));
       continue;
     }
     const c = gate.checkHit(hit);

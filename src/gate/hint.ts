@@ -190,6 +190,9 @@ function gateContext(
     origins,
     promptKeys: typed.keys,
     shownKeys: req.shown,
+    // A short prompt ("commit and push") is said again in passing; a long one resent is a template.
+    sendsAgain: (doc) =>
+      typed.whole.length >= REPEAT_MIN_KEY_CHARS && typedPrompt(req.textOf(doc)).whole === typed.whole,
     repeats: (statement) => {
       const k = sameTextKey(statement);
       return k.length >= REPEAT_MIN_KEY_CHARS && typed.whole.includes(k);

@@ -155,3 +155,27 @@ Deno.test("a statement the prompt turns down too, decision or not, is never quot
   const v = hint(records, "commit the release notes, no co-author");
   assert.equal(v.speak, false, why(v));
 });
+
+Deno.test("a long prompt sent again word for word gets no quote it could have had the first time; a newer one, a short prompt and a near copy still can", () => {
+  const template =
+    "Read @TODO.md, update @CHANGELOG.md with the changes we have done, then continue the work";
+  const rule = "never put the release dates in CHANGELOG.md, they belong in the git tags";
+  const at = (day: string) => ({ time: `2026-02-${day}T10:00:00.000Z` });
+  const older = [...filler(50), promptRecord(++n, rule, { id: "rule", ...at("10") })];
+  // Without an earlier sending, the rule is quoted.
+  assert.equal(hint(older, template).speak, true);
+  const sentBefore = [...older, promptRecord(++n, template, { id: "sent", ...at("12") })];
+  const v = hint(sentBefore, template);
+  assert.equal(v.speak, false, why(v));
+  assert.match(why(v), /the prompt was sent word for word on 2026-02-12, after this was said/);
+  // A rule said after the last sending is new to this prompt, and is quoted.
+  const newer = [...filler(50), promptRecord(++n, template, at("09")), promptRecord(++n, rule, at("10"))];
+  assert.equal(hint(newer, template).speak, true, why(hint(newer, template)));
+  // Another prompt sharing the template's words is not the template sent again.
+  const edited = hint(sentBefore, `${template}, and bump the version`);
+  assert.equal(edited.speak, true, why(edited));
+  // A short prompt is said again in passing ("release notes to CHANGELOG.md"), not a template kept.
+  const short = "CHANGELOG.md release dates";
+  const shortAgain = [...older, promptRecord(++n, short, at("12"))];
+  assert.equal(hint(shortAgain, short).speak, true, why(hint(shortAgain, short)));
+});
