@@ -83,6 +83,33 @@ export function summarize(
   return lines.join("\n");
 }
 
+/**
+ * Runs this checkout's verdict once, so every package its lock names is in Deno's cache before an
+ * agent runs a hook: a first run on an empty cache downloads them all (about 10 s here), longer
+ * than the agents let a hook take, and a hook they cut off never finishes the download.
+ */
+async function cacheVerdictPackages(): Promise<boolean> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      ...lockFlags(),
+      "--allow-all",
+      new URL("../../main.ts", import.meta.url).pathname,
+      "--version",
+    ],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (out.success) return true;
+  console.error(
+    `Cannot run the client tests: this checkout's verdict did not start (main.ts --version):\n${
+      new TextDecoder().decode(out.stderr)
+    }hint: run \`deno install --lock=deno.lock --frozen --entrypoint main.ts\` and try again`,
+  );
+  return false;
+}
+
 async function main(args: readonly string[]): Promise<number> {
   const split = args.indexOf("--");
   const own = split === -1 ? args : args.slice(0, split);
@@ -103,6 +130,8 @@ async function main(args: readonly string[]): Promise<number> {
   console.error(
     `client tests against ${list.join(", ")}${latest ? " (newest on the registry)" : " (pinned)"}`,
   );
+
+  if (!(await cacheVerdictPackages())) return 1;
 
   const junit = await Deno.makeTempFile({ prefix: "verdict-client-tests-", suffix: ".xml" });
   try {
