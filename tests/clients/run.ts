@@ -9,7 +9,7 @@
  *   deno task test:clients --keep          # keep each temp HOME and project (paths printed)
  *   deno task test:clients -- --filter Codex
  */
-import { lockFlags } from "../../src/task_flags.ts";
+import { lockFlags, verdictRunFlags } from "../../src/task_flags.ts";
 import { latestVersion } from "./harness/install_cli.ts";
 import { type ClientId, CLIENTS, VERSIONS_ENV } from "./harness/versions.ts";
 
@@ -84,19 +84,13 @@ export function summarize(
 }
 
 /**
- * Runs this checkout's verdict once, so every package its lock names is in Deno's cache before an
+ * Runs this checkout's verdict once, as the verdict task does, so every package its lock names is in Deno's cache before an
  * agent runs a hook: a first run on an empty cache downloads them all (about 10 s here), longer
  * than the agents let a hook take, and a hook they cut off never finishes the download.
  */
 async function cacheVerdictPackages(): Promise<boolean> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      ...lockFlags(),
-      "--allow-all",
-      new URL("../../main.ts", import.meta.url).pathname,
-      "--version",
-    ],
+    args: ["run", ...verdictRunFlags(), new URL("../../main.ts", import.meta.url).pathname, "--version"],
     stdin: "null",
     stdout: "null",
     stderr: "piped",

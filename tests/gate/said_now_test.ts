@@ -169,13 +169,16 @@ Deno.test("a long prompt sent again word for word gets no quote it could have ha
   assert.equal(v.speak, false, why(v));
   assert.match(why(v), /the prompt was sent word for word on 2026-02-12, after this was said/);
   // A rule said after the last sending is new to this prompt, and is quoted.
-  const newer = [...filler(50), promptRecord(++n, template, at("09")), promptRecord(++n, rule, at("10"))];
-  assert.equal(hint(newer, template).speak, true, why(hint(newer, template)));
+  const newer = hint(
+    [...filler(50), promptRecord(++n, template, at("09")), promptRecord(++n, rule, at("10"))],
+    template,
+  );
+  assert.equal(newer.speak, true, why(newer));
   // Another prompt sharing the template's words is not the template sent again.
   const edited = hint(sentBefore, `${template}, and bump the version`);
   assert.equal(edited.speak, true, why(edited));
   // A short prompt is said again in passing ("release notes to CHANGELOG.md"), not a template kept.
   const short = "CHANGELOG.md release dates";
-  const shortAgain = [...older, promptRecord(++n, short, at("12"))];
-  assert.equal(hint(shortAgain, short).speak, true, why(hint(shortAgain, short)));
+  const shortAgain = hint([...older, promptRecord(++n, short, at("12"))], short);
+  assert.equal(shortAgain.speak, true, why(shortAgain));
 });
