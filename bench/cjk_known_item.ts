@@ -17,6 +17,9 @@ import { bm25Rank, type DocMeta, type QueryTerm } from "../src/rank/bm25.ts";
 import { deriveCjkWords } from "../src/rank/cjk_words.ts";
 import { MemoryIndex } from "../src/rank/memory_index.ts";
 import { cjkRuns, isCjkTerm, tokenize } from "../src/rank/tokenize.ts";
+import { taskArgs } from "../scripts/task_args.ts";
+
+taskArgs("bench:cjk", import.meta.url, Deno.args, { positionals: 2 });
 
 const RECORDS = Number(Deno.args[0] ?? 20_000);
 const QUERIES = Number(Deno.args[1] ?? 1_000);

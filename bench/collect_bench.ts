@@ -12,6 +12,9 @@
 import { readLines } from "../src/collect/lines.ts";
 import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
+import { taskArgs } from "../scripts/task_args.ts";
+
+taskArgs("bench:collect", import.meta.url, Deno.args, { values: ["--gib"] });
 
 const GIB = Number(Deno.args[Deno.args.indexOf("--gib") + 1] ?? "1") || 1;
 const TARGET_BYTES = GIB * 1024 * 1024 * 1024;

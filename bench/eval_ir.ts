@@ -16,6 +16,7 @@ import { bm25Rank, type DocMeta, type QueryTerm } from "../src/rank/bm25.ts";
 import { MemoryIndex } from "../src/rank/memory_index.ts";
 import { porterStem } from "../src/rank/stem.ts";
 import { tokenize } from "../src/rank/tokenize.ts";
+import { taskArgs } from "../scripts/task_args.ts";
 
 const DATA = new URL("../../shared/data/ir/", import.meta.url);
 /** Each query's ranking is cut here, as in the reference runs. */
@@ -275,4 +276,7 @@ async function main(): Promise<number> {
   return ok ? 0 : 1;
 }
 
-if (import.meta.main) Deno.exit(await main());
+if (import.meta.main) {
+  taskArgs("eval:ir", import.meta.url, Deno.args, {});
+  Deno.exit(await main());
+}

@@ -23,6 +23,9 @@ import { termOrigins } from "../src/rank/tokenize.ts";
 import type { Corpus } from "../src/rank/bm25.ts";
 import { makeRecords, queries } from "./hint_bench_data.ts";
 import { historiesMissing, historyNames, loadHistory } from "../tests/replay/histories.ts";
+import { taskArgs } from "../scripts/task_args.ts";
+
+taskArgs("bench:gate", import.meta.url, Deno.args, { values: ["--records", "--rounds", "--against"] });
 
 function arg(name: string): string | undefined {
   const i = Deno.args.indexOf(name);

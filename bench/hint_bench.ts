@@ -29,6 +29,9 @@ import { tokenize } from "../src/rank/tokenize.ts";
 import { binaryLikeRunFlags, MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
 import { untilHelperAnswers } from "./warm_helper.ts";
+import { taskArgs } from "../scripts/task_args.ts";
+
+taskArgs("bench:hint", import.meta.url, Deno.args, { values: ["--records"] });
 
 const argN = Deno.args.indexOf("--records");
 const N = argN >= 0 ? Number(Deno.args[argN + 1]) : 200_000;

@@ -16,6 +16,9 @@ import { buildMemoryIndex, docMetaOf, MemoryIndex } from "../src/rank/memory_ind
 import { SegmentBuilder } from "../src/rank/segment_write.ts";
 import { CjkWordSet, tokenize } from "../src/rank/tokenize.ts";
 import { buildArchive } from "../src/store/build.ts";
+import { taskArgs } from "../scripts/task_args.ts";
+
+taskArgs("bench:index", import.meta.url, Deno.args, { values: ["--records"] });
 
 function sizes(): number[] {
   const i = Deno.args.indexOf("--records");

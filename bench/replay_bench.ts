@@ -17,6 +17,9 @@ import { replayArchive, replayerFor, sortedRecords } from "../src/replay/replay.
 import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
 import { makeRecords } from "./hint_bench_data.ts";
+import { taskArgs } from "../scripts/task_args.ts";
+
+taskArgs("bench:replay", import.meta.url, Deno.args, { values: ["--records", "--last"] });
 
 function arg(name: string, fallback: number): number {
   const i = Deno.args.indexOf(name);

@@ -29,6 +29,9 @@ import { queries } from "./hint_bench_data.ts";
 import { bundledHook, compiledHook, type Variant } from "./hook_variants.ts";
 import { ensureHistory, type History, promptLine } from "./scale_history.ts";
 import { stopHelper, untilHelperAnswers } from "./warm_helper.ts";
+import { taskArgs } from "../scripts/task_args.ts";
+
+taskArgs("bench:scale", import.meta.url, Deno.args, { values: ["--sizes", "--runs", "--cache"] });
 
 function option(name: string): string | undefined {
   const i = Deno.args.indexOf(name);

@@ -18,6 +18,12 @@
  */
 import process from "node:process";
 import * as here from "../src/record/secrets.ts";
+import { taskArgs } from "../scripts/task_args.ts";
+
+taskArgs("bench:secrets", import.meta.url, Deno.args, {
+  values: ["--rounds", "--against"],
+  switches: ["--show"],
+});
 
 type Screen = Pick<typeof here, "compileCredentialRules" | "findCredential">;
 

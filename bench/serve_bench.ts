@@ -23,6 +23,7 @@ import { formatRecall } from "../src/serve/format.ts";
 import { Client, StreamableHTTPClientTransport } from "../src/serve/mcp_client_deps.ts";
 import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
+import { taskArgs } from "../scripts/task_args.ts";
 
 function arg(name: string, fallback: number): number {
   const i = Deno.args.indexOf(`--${name}`);
@@ -216,4 +217,7 @@ async function main(): Promise<void> {
   if (errors > 0 || mismatches > 0 || status.code !== 0) Deno.exitCode = 1;
 }
 
-if (import.meta.main) await main();
+if (import.meta.main) {
+  taskArgs("bench:serve", import.meta.url, Deno.args, { values: ["--records", "--clients", "--seconds"] });
+  await main();
+}

@@ -18,6 +18,9 @@ import { writeAll } from "../src/fsutil/bytes.ts";
 import { queries } from "./hint_bench_data.ts";
 import { ensureHistory } from "./scale_history.ts";
 import { helperConn, stopHelper, untilHelperAnswers } from "./warm_helper.ts";
+import { taskArgs } from "../scripts/task_args.ts";
+
+taskArgs("bench:soak", import.meta.url, Deno.args, { values: ["--sizes", "--prompts", "--cache"] });
 
 function option(name: string): string | undefined {
   const i = Deno.args.indexOf(name);

@@ -18,6 +18,7 @@
  * and no --target, only the host target is built.
  */
 import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
+import { taskArgs } from "./task_args.ts";
 
 export interface Target {
   /** Short name used with --target and in the output file name. */
@@ -128,4 +129,7 @@ async function main(argv: string[]): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) {
+  taskArgs("compile", import.meta.url, Deno.args, { values: ["--target"], switches: ["--dry-run"] });
+  Deno.exit(await main(Deno.args));
+}

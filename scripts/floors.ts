@@ -9,6 +9,8 @@
 // Type-only imports count too: a loop a reader has to follow is a loop whether or not the
 // runtime sees it.
 
+import { taskArgs } from "./task_args.ts";
+
 /**
  * Each folder of src/ (and its top files, and main.ts) with its floor, bottom first. A file may
  * import files of its own folder and of any folder on a lower floor; two folders on one floor
@@ -216,6 +218,7 @@ export function upwardPairs(upward: readonly Edge[]): Map<string, number> {
 }
 
 if (import.meta.main) {
+  taskArgs("floors", import.meta.url, Deno.args, { switches: ["--edges"] });
   const root = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
   const { files, edges } = await scanImports(root);
   const p = picture(files, edges);

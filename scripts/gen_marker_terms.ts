@@ -7,6 +7,7 @@
  * names another file than src/rank/marker_terms.ts (the tests check a stale copy).
  */
 import { deriveMarkerTerms } from "../src/rank/markers.ts";
+import { taskArgs } from "./task_args.ts";
 
 export const MARKER_TERMS_FILE: string = new URL("../src/rank/marker_terms.ts", import.meta.url).pathname;
 
@@ -39,6 +40,7 @@ export function markerTermsSource(terms: readonly string[]): string {
 }
 
 if (import.meta.main) {
+  taskArgs("gen:marker-terms", import.meta.url, Deno.args, { values: ["--file"], switches: ["--check"] });
   const at = Deno.args.indexOf("--file");
   const file = at >= 0 ? Deno.args[at + 1] ?? "" : MARKER_TERMS_FILE;
   const want = markerTermsSource(deriveMarkerTerms());

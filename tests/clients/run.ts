@@ -12,6 +12,7 @@
 import { lockFlags, verdictRunFlags } from "../../src/task_flags.ts";
 import { latestVersion } from "./harness/install_cli.ts";
 import { type ClientId, CLIENTS, VERSIONS_ENV } from "./harness/versions.ts";
+import { taskArgs } from "../../scripts/task_args.ts";
 
 export interface CaseResult {
   readonly name: string;
@@ -108,13 +109,6 @@ async function main(args: readonly string[]): Promise<number> {
   const split = args.indexOf("--");
   const own = split === -1 ? args : args.slice(0, split);
   const passOn = split === -1 ? [] : args.slice(split + 1);
-  for (const a of own) {
-    if (a !== "--latest" && a !== "--keep") {
-      console.error(`Cannot run the client tests: unknown option "${a}"`);
-      console.error("hint: deno task test:clients [--latest] [--keep] [-- <deno test options>]");
-      return 3;
-    }
-  }
   const latest = own.includes("--latest");
   const versions = {} as Record<ClientId, string>;
   for (const id of Object.keys(CLIENTS) as ClientId[]) {
@@ -160,4 +154,7 @@ async function main(args: readonly string[]): Promise<number> {
   }
 }
 
-if (import.meta.main) Deno.exit(await main(Deno.args));
+if (import.meta.main) {
+  taskArgs("test:clients", import.meta.url, Deno.args, { switches: ["--latest", "--keep"], passOn: true });
+  Deno.exit(await main(Deno.args));
+}

@@ -6,6 +6,7 @@ import { asRecord, type VerdictRecord } from "../../src/record/record.ts";
 import { RECORD_ORIGINS } from "../../src/agents/registry.ts";
 import { hintFor } from "../../src/gate/hint.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
+import { taskArgs } from "../../scripts/task_args.ts";
 
 export const GATE_AS_OF = Date.parse("2026-11-29T12:00:00Z");
 
@@ -88,6 +89,7 @@ export function scoreGate(): GateScore {
 }
 
 if (import.meta.main) {
+  taskArgs("eval:gate", import.meta.url, Deno.args, {});
   const s = scoreGate();
   for (const o of s.outcomes.filter((x) => !x.correct)) {
     console.log(

@@ -28,6 +28,7 @@ import {
   type PersonPoint,
   type PointRun,
 } from "./leave_one_out.ts";
+import { taskArgs } from "../../scripts/task_args.ts";
 
 /** One constant's declaration, rewritten. */
 interface Rewrite {
@@ -74,6 +75,11 @@ export const POINTS: readonly Point[] = [
   point("prompt coverage 0.20", forwardCoverage(0.2)),
   point("statement coverage 0.15", reverseCoverage(0.15)),
   point("statement coverage 0.10", reverseCoverage(0.1)),
+  point("statement coverage 0.35", reverseCoverage(0.35)),
+  point("statement coverage 0.45", reverseCoverage(0.45)),
+  point("prompt coverage 0.30", forwardCoverage(0.3)),
+  point("prompt coverage 0.35", forwardCoverage(0.35)),
+  point("prompt coverage 0.40", forwardCoverage(0.4)),
   point("anchor idf share 0.50", constant(GATE, "ANCHOR_IDF_SHARE", "0.5", "0.6")),
   point("anchor idf share 0.55", constant(GATE, "ANCHOR_IDF_SHARE", "0.55", "0.6")),
   point("anchor idf share 0.70", constant(GATE, "ANCHOR_IDF_SHARE", "0.7", "0.6")),
@@ -112,6 +118,11 @@ export const LOO_POINTS: readonly string[] = [
   "baseline",
   "coverage 0.20",
   "coverage 0.30",
+  "statement coverage 0.35",
+  "statement coverage 0.45",
+  "prompt coverage 0.30",
+  "prompt coverage 0.35",
+  "prompt coverage 0.40",
   "anchor idf share 0.50",
   "anchor idf share 0.70",
   "anchor max df 5",
@@ -153,7 +164,7 @@ export interface PointFigures {
 
 const ROOT = new URL("../../", import.meta.url);
 /** What a point's copy needs: the program and its evaluations. */
-const COPIED = ["src", "tests", "deno.json", "deno.lock", "main.ts"];
+const COPIED = ["src", "tests", "scripts", "deno.json", "deno.lock", "main.ts"];
 
 async function run(cmd: string, args: string[], cwd?: string): Promise<string> {
   const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
@@ -265,13 +276,21 @@ async function pooled<T, R>(
 ): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
+  // The first failure stops new work; the points already running finish before it is thrown, so
+  // the caller's cleanup never races a job still writing into the temp folder.
+  let failed: { error: unknown } | null = null;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && failed === null) {
       const i = next++;
-      out[i] = await work(items[i]!, i);
+      try {
+        out[i] = await work(items[i]!, i);
+      } catch (error) {
+        failed ??= { error };
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(jobs, items.length) }, worker));
+  if (failed !== null) throw (failed as { error: unknown }).error;
   return out;
 }
 
@@ -344,6 +363,10 @@ export function table(rows: readonly PointFigures[]): string {
 }
 
 if (import.meta.main) {
+  taskArgs("eval:sweep", import.meta.url, Deno.args, {
+    values: ["--only", "--unlabelled", "--jobs"],
+    switches: ["--curve"],
+  });
   const onlyAt = Deno.args.indexOf("--only");
   const only = onlyAt >= 0 ? new Set(Deno.args[onlyAt + 1]!.split(",")) : null;
   const outAt = Deno.args.indexOf("--unlabelled");

@@ -32,6 +32,7 @@
  */
 import { fnv1a64, type VerdictRecord } from "../../src/record/record.ts";
 import { EXIT } from "../../src/errors.ts";
+import { taskArgs } from "../../scripts/task_args.ts";
 import { searchDistinct } from "../../src/lookup/recall.ts";
 import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
 import {
@@ -1136,6 +1137,31 @@ async function main(args: readonly string[]): Promise<number> {
 }
 
 if (import.meta.main) {
+  taskArgs("eval:replay", import.meta.url, Deno.args, {
+    values: [
+      "--data",
+      "--labels",
+      "--only",
+      "--import-labels",
+      "--labeller",
+      "--export-pairs",
+      "--cross-sample",
+    ],
+    optional: ["--second"],
+    switches: [
+      "--agreement",
+      "--blind-only",
+      "--digest",
+      "--fires",
+      "--fix",
+      "--json",
+      "--misses",
+      "--no-fresh",
+      "--second-reading",
+      "--shown",
+      "--unlabelled",
+    ],
+  });
   try {
     Deno.exit(await main(Deno.args));
   } catch (err) {
