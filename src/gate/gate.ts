@@ -20,7 +20,7 @@
  *                  words, file extensions and the pieces of the prompt's paths are no topic, and
  *                  the name of a file the prompt names counts only with the file (app.html is
  *                  not the word app)
- *   low-coverage   the record matches less than MIN_COVERAGE of the prompt's informative weight
+ *   low-coverage   the record matches less than PROMPT_MIN_COVERAGE of the prompt's informative weight
  *   (a record holding every word of a literal the prompt quotes in backticks — `bun run` — is
  *    judged by its statements, and a statement quoting that literal the same way passes the
  *    anchor and few-terms rules: a literal is one specific thing)
@@ -32,7 +32,7 @@
  *   repeat         the same text as a candidate already judged (a resend, a template)
  *   paste          most of the record is pasted material
  *   (the topic rules above, now within one statement, and both ways: the statement covers
- *    MIN_COVERAGE of the prompt, and the prompt MIN_COVERAGE of the statement's rare words; a
+ *    PROMPT_MIN_COVERAGE of the prompt, and the prompt MIN_COVERAGE of the statement's rare words; a
  *    decision failing them alone passes when it shares one of the prompt's uncommon words with an
  *    earlier statement of the record that passed them, and is quoted after it: tiedTopic)
  *   not-a-decision no statement that matches is a decision: a prompt's or a commit's statement
@@ -104,8 +104,18 @@ const DECISION_LABEL =
 
 /** A statement needs this many distinct rare things of the prompt (anchors), unless one is sharp. */
 export const MIN_DISTINCT_THINGS = 2;
-/** Share of the prompt's informative idf a statement must match: more than a stray word of it. */
+/**
+ * Share of a statement's rare words the prompt must hold (a long sentence that shares a word or two
+ * with the prompt is about something else); also the share of the prompt's weight a statement
+ * quoting one of the prompt's literals needs, the literal being one specific thing.
+ */
 export const MIN_COVERAGE = 0.25;
+/**
+ * Share of the prompt's informative idf a quote must match: a good third of what the prompt says,
+ * not one of its several subjects. Chosen as a new user meets it, leaving one person out
+ * (`deno task eval:sweep`: each person's value chosen on the other thirteen).
+ */
+export const PROMPT_MIN_COVERAGE = 0.35;
 /** …and a decision turning down a name the prompt says, half as much: the name is a fair part of the prompt. */
 export const RULED_MIN_COVERAGE = MIN_COVERAGE / 2;
 /** For --explain: the everyday words that would have anchored but for a young archive. */
@@ -727,7 +737,7 @@ class PromptGate {
   /**
    * Anchor, distinct things and coverage, on the terms some text (`where`) matched. With `ownMass`
    * (a statement's own rare-word idf, weighed on demand), coverage is checked both ways: the statement must cover
-   * MIN_COVERAGE of the prompt and the prompt MIN_COVERAGE of the statement — a long sentence that
+   * PROMPT_MIN_COVERAGE of the prompt and the prompt MIN_COVERAGE of the statement — a long sentence that
    * shares a word or two is not about the prompt.
    */
   topicRule(
@@ -735,6 +745,7 @@ class PromptGate {
     where: string,
     ownMass?: () => number,
     fileAlone = false,
+    minCoverage = MIN_COVERAGE,
   ): TopicCheck {
     const { shape, facts } = this;
     // A file the prompt names is the topic of a record that names it, however many conversations
@@ -786,12 +797,12 @@ class PromptGate {
         coverage,
       };
     }
-    if (coverage < MIN_COVERAGE) {
+    if (coverage < minCoverage) {
       return {
         pass: false,
         rule: "low-coverage",
         detail: `${where} matches ${(coverage * 100).toFixed(0)}% of the prompt's informative weight (needs ${
-          MIN_COVERAGE * 100
+          Math.round(minCoverage * 100)
         }%)`,
         coverage,
       };
@@ -1043,7 +1054,18 @@ class PromptGate {
       }
       // The statement's weight is weighed only when the other topic rules have passed: it looks up
       // every word of the statement.
-      let v = this.topicRule(matched, "no statement", () => this.statementMass(terms, s.text), true);
+      // A firm rule (always, never, must, 必须; under "We decided:"; in a doc, written down on
+      // purpose) is quoted on a quarter of what the prompt says: a prompt walks into it while asking
+      // about much else. A softer one (should, let's use) needs a third: it is as often a one-off
+      // request as a standing choice.
+      const firm = decides || governedHere || statementDecision(s.text) === "strong";
+      let v = this.topicRule(
+        matched,
+        "no statement",
+        () => this.statementMass(terms, s.text),
+        true,
+        firm ? MIN_COVERAGE : PROMPT_MIN_COVERAGE,
+      );
       // A prompt whose every word is common, or a record matching only its common words, speaks
       // only through a literal the prompt quotes.
       if (v.pass && (this.topicMass === 0 || hit.commonOnly)) {

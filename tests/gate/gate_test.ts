@@ -356,7 +356,7 @@ Deno.test("a folder named by an identifier is a topic; plain folder words and ro
   const records = [
     ...filler(40),
     rec(
-      "When selecting a procedure, a callback should be sent out from src/components/export_to_audit/modal.svelte",
+      "When selecting a procedure, a callback must always be sent out from src/components/export_to_audit/modal.svelte",
       {
         id: "callback",
       },
@@ -540,4 +540,35 @@ Deno.test("a decision after the sentence naming the topic is on it when the two 
   // Nor is a statement that shares the word but decides nothing.
   const plain = "Each warning on a cached widget is listed in the build log.";
   assert.equal(hint([...filler(40), rec(`${topic}\n\n${plain}`, { id: "plan" })], prompt).speak, false);
+});
+
+Deno.test("a firm rule speaks on a quarter of the prompt; a soft 'should' needs a third of it", () => {
+  const soft = rec(
+    "When selecting a procedure, a callback should be sent out from src/components/export_to_audit/modal.svelte",
+    { id: "soft" },
+  );
+  const firm = rec(
+    "When selecting a procedure, a callback must always be sent out from src/components/export_to_audit/modal.svelte",
+    { id: "firm" },
+  );
+  // The prompt's one subject shared with each is export_to_audit: about a third of its weight.
+  const prompt = "@audit/src/components/export_to_audit/export.ts clean up the FIXMEs";
+  const f = hint([...filler(40), firm], prompt);
+  assert.equal(f.speak, true, `${f.rule}: ${f.detail}`);
+  const s = hint([...filler(40), soft], prompt);
+  assert.equal(s.speak, false, "a 'should' on one of the prompt's subjects is as often a one-off request");
+  assert.equal(s.rule, "low-coverage");
+  assert.match(s.detail, /needs 35%/);
+  // The same soft statement speaks when it is most of what the prompt is about.
+  const t = hint(
+    [...filler(40), soft],
+    "the export_to_audit modal: is a callback sent out when selecting a procedure?",
+  );
+  assert.equal(t.speak, true, `${t.rule}: ${t.detail}`);
+  // Under "We decided:" a statement is firm without a marker of its own.
+  const label = rec("We decided:\nA callback is sent out from src/components/export_to_audit/modal.svelte", {
+    id: "label",
+  });
+  const l = hint([...filler(40), label], prompt);
+  assert.equal(l.speak, true, `${l.rule}: ${l.detail}`);
 });

@@ -53,9 +53,9 @@ function constant(file: string, name: string, value: string, was: string): Rewri
   return { file, from: `export const ${name} = ${was};`, to: `export const ${name} = ${value};` };
 }
 
-/** The prompt-side coverage test (a statement covers this share of the prompt's weight). */
+/** The prompt-side coverage test, for every statement and record (a statement covers this share of the prompt's weight). */
 function forwardCoverage(value: number): Rewrite {
-  return { file: GATE, from: "if (coverage < MIN_COVERAGE) {", to: `if (coverage < ${value}) {` };
+  return { file: GATE, from: "if (coverage < minCoverage) {", to: `if (coverage < ${value}) {` };
 }
 
 /** The statement-side coverage test (the prompt covers this share of the statement's rare words). */
@@ -71,15 +71,18 @@ export const POINTS: readonly Point[] = [
   point("coverage 0.15", constant(GATE, "MIN_COVERAGE", "0.15", "0.25")),
   point("coverage 0.20", constant(GATE, "MIN_COVERAGE", "0.2", "0.25")),
   point("coverage 0.30", constant(GATE, "MIN_COVERAGE", "0.3", "0.25")),
-  point("prompt coverage 0.15", forwardCoverage(0.15)),
   point("prompt coverage 0.20", forwardCoverage(0.2)),
+  point("prompt coverage 0.25", forwardCoverage(0.25)),
   point("statement coverage 0.15", reverseCoverage(0.15)),
   point("statement coverage 0.10", reverseCoverage(0.1)),
   point("statement coverage 0.35", reverseCoverage(0.35)),
   point("statement coverage 0.45", reverseCoverage(0.45)),
   point("prompt coverage 0.30", forwardCoverage(0.3)),
   point("prompt coverage 0.35", forwardCoverage(0.35)),
-  point("prompt coverage 0.40", forwardCoverage(0.4)),
+  point("soft coverage 0.25", constant(GATE, "PROMPT_MIN_COVERAGE", "0.25", "0.35")),
+  point("soft coverage 0.30", constant(GATE, "PROMPT_MIN_COVERAGE", "0.3", "0.35")),
+  point("soft coverage 0.40", constant(GATE, "PROMPT_MIN_COVERAGE", "0.4", "0.35")),
+  point("soft coverage 0.45", constant(GATE, "PROMPT_MIN_COVERAGE", "0.45", "0.35")),
   point("anchor idf share 0.50", constant(GATE, "ANCHOR_IDF_SHARE", "0.5", "0.6")),
   point("anchor idf share 0.55", constant(GATE, "ANCHOR_IDF_SHARE", "0.55", "0.6")),
   point("anchor idf share 0.70", constant(GATE, "ANCHOR_IDF_SHARE", "0.7", "0.6")),
@@ -104,8 +107,8 @@ export const POINTS: readonly Point[] = [
     constant(GATE, "ANCHOR_IDF_SHARE", "0.7", "0.6"),
   ),
   point(
-    "prompt coverage 0.15 + statement coverage 0.15",
-    forwardCoverage(0.15),
+    "prompt coverage 0.20 + statement coverage 0.15",
+    forwardCoverage(0.2),
     reverseCoverage(0.15),
   ),
 ];
@@ -120,9 +123,9 @@ export const LOO_POINTS: readonly string[] = [
   "coverage 0.30",
   "statement coverage 0.35",
   "statement coverage 0.45",
-  "prompt coverage 0.30",
-  "prompt coverage 0.35",
-  "prompt coverage 0.40",
+  "soft coverage 0.25",
+  "soft coverage 0.30",
+  "soft coverage 0.40",
   "anchor idf share 0.50",
   "anchor idf share 0.70",
   "anchor max df 5",
