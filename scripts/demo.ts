@@ -12,6 +12,7 @@ import { loadAgents } from "../src/agents/loaded.ts";
 import type { SessionRoot } from "../src/config/roots.ts";
 import { statementDecision } from "../src/rank/markers.ts";
 import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
+import { taskArgs } from "./task_args.ts";
 
 const EXAMPLES = new URL("../examples/", import.meta.url).pathname;
 /** The look-up when the archive holds no decision to find (the bundled examples' own question). */
@@ -128,6 +129,7 @@ async function recentDecision(
 }
 
 if (import.meta.main) {
+  taskArgs("demo", import.meta.url, Deno.args, { freeText: true });
   const home = Deno.env.get("HOME") ?? "";
   const at = { env: Deno.env.toObject(), home, cwd: Deno.cwd() };
   const agents = await loadAgents();

@@ -18,6 +18,11 @@ export interface TaskFlags {
   readonly positionals?: number;
   /** Whether everything after a bare `--` is passed on unread (`test:clients -- --filter Codex`). */
   readonly passOn?: boolean;
+  /**
+   * Whether the task's words are free text (the demo's query): only a first word of --help or -h
+   * asks for help, and nothing else is read.
+   */
+  readonly freeText?: boolean;
 }
 
 /** A command line the task cannot run: the message says what was wrong and what to do. */
@@ -56,6 +61,7 @@ export function checkTaskArgs(task: string, args: readonly string[], flags: Task
   const allowed = () =>
     [...values].map((f) => `${f} VALUE`).concat([...switches], [...optional].map((f) => `${f} [VALUE]`))
       .sort().join(", ") || "none";
+  if (flags.freeText) return args[0] === "--help" || args[0] === "-h" ? "help" : "run";
   let plain = 0;
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;

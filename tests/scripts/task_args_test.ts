@@ -78,7 +78,8 @@ function taskFiles(): { task: string; file: string }[] {
     const words = command.split(/\s+/);
     if (words[0] !== "deno" || words[1] !== "run" || words.includes("scripts/private_tmp.ts")) continue;
     const file = words.find((w) => /^(?:bench|scripts|tests)\/.+\.ts$/.test(w));
-    // The demo's words are its query and the conformance run passes its flags on: neither reads flags itself.
+    // The conformance run passes its flags on to the suite it runs; the demo's words are its query
+    // (its own test below).
     if (file === undefined || task === "demo" || task === "conformance") continue;
     out.push({ task, file });
   }
@@ -117,4 +118,27 @@ Deno.test("every measuring task answers --help with its own description and refu
     assert.match(err, new RegExp(`${task.replace(":", "\\:")}: unknown flag --no-such-flag`));
     assert.equal(new TextDecoder().decode(bad.stdout), "", `${task} does no work on a flag it does not know`);
   }
+});
+
+Deno.test("the demo's words are its query: only a first --help asks for help", async () => {
+  assert.equal(checkTaskArgs("demo", ["--help"], { freeText: true }), "help");
+  assert.equal(checkTaskArgs("demo", ["-h"], { freeText: true }), "help");
+  assert.equal(checkTaskArgs("demo", ["never", "use", "--force", "-h"], { freeText: true }), "run");
+  assert.equal(checkTaskArgs("demo", ["--force", "pushes"], { freeText: true }), "run");
+  const root = new URL("../../", import.meta.url).pathname;
+  const help = await new Deno.Command("deno", {
+    args: ["task", "-q", "demo", "--help"],
+    cwd: root,
+    stdout: "piped",
+    stderr: "piped",
+    stdin: "null",
+  }).output();
+  assert.equal(help.code, 0, new TextDecoder().decode(help.stderr));
+  const doc = headerDoc(await Deno.readTextFile(`${root}scripts/demo.ts`));
+  assert.equal(
+    new TextDecoder().decode(help.stdout).trim(),
+    doc,
+    "demo --help prints its description and collects nothing",
+  );
+  assert.equal(new TextDecoder().decode(help.stderr), "", "no collect ran");
 });
