@@ -803,7 +803,7 @@ class PromptGate {
         rule: "low-coverage",
         detail: `${where} matches ${(coverage * 100).toFixed(0)}% of the prompt's informative weight (needs ${
           Math.round(minCoverage * 100)
-        }%)`,
+        }%${minCoverage > MIN_COVERAGE ? ": a softer decision, with no always, never or must" : ""})`,
         coverage,
       };
     }
