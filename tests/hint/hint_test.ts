@@ -3,7 +3,7 @@
  * records collected from the bundled examples in a temp HOME, clock pinned.
  */
 import assert from "node:assert/strict";
-import { copyTree, runCli, tempHome } from "../cli_helper.ts";
+import { copyTree, denoDir, runCli, tempHome } from "../cli_helper.ts";
 
 const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
 const AS_OF = "2026-03-05T00:00:00Z";
@@ -227,7 +227,8 @@ Deno.test("hint reads the hook JSON up to its first value: a host that keeps std
   const { MAIN_TS, verdictRunFlags } = await import("../../src/task_flags.ts");
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", ...verdictRunFlags(), MAIN_TS, "hint"],
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", NO_COLOR: "1", ...env },
+    // The parent's Deno cache: a temp HOME's empty one would download every package first.
+    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", DENO_DIR: denoDir(), NO_COLOR: "1", ...env },
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
