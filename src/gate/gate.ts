@@ -20,7 +20,7 @@
  *                  words, file extensions and the pieces of the prompt's paths are no topic, and
  *                  the name of a file the prompt names counts only with the file (app.html is
  *                  not the word app)
- *   low-coverage   the record matches less than PROMPT_MIN_COVERAGE of the prompt's informative weight
+ *   low-coverage   the record matches less than MIN_COVERAGE of the prompt's informative weight
  *   (a record holding every word of a literal the prompt quotes in backticks — `bun run` — is
  *    judged by its statements, and a statement quoting that literal the same way passes the
  *    anchor and few-terms rules: a literal is one specific thing)
@@ -32,7 +32,8 @@
  *   repeat         the same text as a candidate already judged (a resend, a template)
  *   paste          most of the record is pasted material
  *   (the topic rules above, now within one statement, and both ways: the statement covers
- *    PROMPT_MIN_COVERAGE of the prompt, and the prompt MIN_COVERAGE of the statement's rare words; a
+ *    MIN_COVERAGE of the prompt, PROMPT_MIN_COVERAGE when its decision is soft, and the prompt
+ *    MIN_COVERAGE of the statement's rare words; a
  *    decision failing them alone passes when it shares one of the prompt's uncommon words with an
  *    earlier statement of the record that passed them, and is quoted after it: tiedTopic)
  *   not-a-decision no statement that matches is a decision: a prompt's or a commit's statement
@@ -105,15 +106,16 @@ const DECISION_LABEL =
 /** A statement needs this many distinct rare things of the prompt (anchors), unless one is sharp. */
 export const MIN_DISTINCT_THINGS = 2;
 /**
- * Share of a statement's rare words the prompt must hold (a long sentence that shares a word or two
- * with the prompt is about something else); also the share of the prompt's weight a statement
- * quoting one of the prompt's literals needs, the literal being one specific thing.
+ * Share of the prompt's informative idf a record, a firm decision and a statement quoting one of
+ * the prompt's literals must match: more than a stray word of it. Also the share of a statement's
+ * rare words the prompt must hold (a long sentence that shares a word or two with the prompt is
+ * about something else).
  */
 export const MIN_COVERAGE = 0.25;
 /**
- * Share of the prompt's informative idf a quote must match: a good third of what the prompt says,
- * not one of its several subjects. Chosen as a new user meets it, leaving one person out
- * (`deno task eval:sweep`: each person's value chosen on the other thirteen).
+ * …and a soft decision (should, let's use): a good third of what the prompt says, not one of its
+ * several subjects. Chosen as a new user meets it, leaving one person out (`deno task eval:sweep`:
+ * each person's value chosen on the other thirteen).
  */
 export const PROMPT_MIN_COVERAGE = 0.35;
 /** …and a decision turning down a name the prompt says, half as much: the name is a fair part of the prompt. */
@@ -737,7 +739,7 @@ class PromptGate {
   /**
    * Anchor, distinct things and coverage, on the terms some text (`where`) matched. With `ownMass`
    * (a statement's own rare-word idf, weighed on demand), coverage is checked both ways: the statement must cover
-   * PROMPT_MIN_COVERAGE of the prompt and the prompt MIN_COVERAGE of the statement — a long sentence that
+   * `minCoverage` of the prompt and the prompt MIN_COVERAGE of the statement — a long sentence that
    * shares a word or two is not about the prompt.
    */
   topicRule(
