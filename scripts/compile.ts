@@ -100,11 +100,8 @@ async function main(argv: string[]): Promise<number> {
   const dryRun = argv.includes("--dry-run");
   const named: string[] = [];
   for (let i = 0; i < argv.length; i++) {
+    // taskArgs (below) has refused anything but --dry-run and --target NAME.
     if (argv[i] === "--target") named.push(argv[++i] ?? "");
-    else if (argv[i] !== "--dry-run") {
-      console.error(`compile: unknown argument "${argv[i]}" (use --dry-run, --target NAME)`);
-      return 3;
-    }
   }
   const denortBin = Deno.env.get("DENORT_BIN") || undefined;
   const targets = selectTargets(named, denortBin, hostTarget(Deno.build.os, Deno.build.arch));

@@ -68,20 +68,23 @@ export function checkTaskArgs(task: string, args: readonly string[], flags: Task
     if (a === "--help" || a === "-h") return "help";
     if (a === "--" && flags.passOn) break;
     if (a.startsWith("-") && !/^-\d/.test(a)) {
-      const [name, inline] = a.includes("=") ? [a.slice(0, a.indexOf("=")), true] : [a, false];
-      if (values.has(name)) {
-        if (inline) continue;
+      // The tasks read a flag's value as the next word: `--records=5` would be a silent default.
+      const eq = a.indexOf("=");
+      if (eq > 0 && (values.has(a.slice(0, eq)) || optional.has(a.slice(0, eq)))) {
+        throw new TaskArgsError(`${task}: write ${a.slice(0, eq)} ${a.slice(eq + 1)}, not ${a}`);
+      }
+      if (values.has(a)) {
         const v = args[i + 1];
         if (v === undefined || (v.startsWith("-") && !/^-\d/.test(v))) {
-          throw new TaskArgsError(`${task}: ${name} needs a value (run with --help to see what it takes)`);
+          throw new TaskArgsError(`${task}: ${a} needs a value (run with --help to see what it takes)`);
         }
         i++;
         continue;
       }
-      if (switches.has(name) && !inline) continue;
-      if (optional.has(name)) {
+      if (switches.has(a)) continue;
+      if (optional.has(a)) {
         const v = args[i + 1];
-        if (!inline && v !== undefined && !v.startsWith("-")) i++;
+        if (v !== undefined && !v.startsWith("-")) i++;
         continue;
       }
       throw new TaskArgsError(

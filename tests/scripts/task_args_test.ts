@@ -21,7 +21,6 @@ Deno.test("checkTaskArgs: --help or -h anywhere asks for help; known flags and v
   assert.equal(checkTaskArgs("t", ["-h"], flags), "help");
   assert.equal(checkTaskArgs("t", [], flags), "run");
   assert.equal(checkTaskArgs("t", ["--records", "5", "--json"], flags), "run");
-  assert.equal(checkTaskArgs("t", ["--records=5"], flags), "run");
   assert.equal(checkTaskArgs("t", ["--records", "-3"], flags), "run", "a negative number is a value");
   assert.equal(checkTaskArgs("t", ["--second", "all", "--json"], flags), "run");
   assert.equal(checkTaskArgs("t", ["--json", "--second"], flags), "run", "an optional value may be left out");
@@ -44,6 +43,15 @@ Deno.test("checkTaskArgs: an unknown flag is refused by name, with what the task
     () => checkTaskArgs("t", ["200000"], flags),
     (e: unknown) => e instanceof TaskArgsError && e.message.includes('unexpected argument "200000"'),
   );
+});
+
+Deno.test("checkTaskArgs: a value joined by = is refused with the form the tasks read", () => {
+  const flags = { values: ["--records"], optional: ["--second"] };
+  assert.throws(
+    () => checkTaskArgs("t", ["--records=5"], flags),
+    (e: unknown) => e instanceof TaskArgsError && e.message.includes("write --records 5, not --records=5"),
+  );
+  assert.throws(() => checkTaskArgs("t", ["--second=all"], flags), TaskArgsError);
 });
 
 Deno.test("checkTaskArgs: a flag missing its value is refused, not read as the next flag", () => {
