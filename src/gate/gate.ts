@@ -26,7 +26,9 @@
  *    anchor and few-terms rules: a literal is one specific thing)
  *   (a record naming a file the prompt names — todo.md, pyproject.toml — passes these three
  *    rules, however many conversations name the file, when it shares one more uncommon word
- *    with the prompt, or the file itself is uncommon: a named file is one specific thing)
+ *    with the prompt, or the file itself is uncommon: a named file is one specific thing; it is
+ *    the topic when the prompt asks to change the file — EDIT_VERB in the sentence naming it —
+ *    or when the file, weighed as one rare word, is the share of the prompt a statement needs)
  *   not-a-decision a prompt or commit without a live marker anywhere (the index's marker)
  * Then on its typed statements (statements.ts), the record's text read only now:
  *   repeat         the same text as a candidate already judged (a resend, a template)
@@ -98,6 +100,10 @@ export function canAnchor(term: string, docCount: number): boolean {
 export function anchorIdf(docCount: number): number {
   return Math.min(ANCHOR_IDF_SHARE * bm25Idf(docCount, 1), bm25Idf(docCount, ANCHOR_MAX_DF));
 }
+
+/** A verb asking to change a file: "add … to tasks.md", "update @TODO.md", "config.jsonに…を追加して". */
+const EDIT_VERB =
+  /\b(?:add|adds|adding|update|updating|edit|write|rewrite|change|modify|move|create|remove|delete|rename|clean|fold|insert|append|replace|mark|put|record|reorgani[sz]e|adjust|restructure)\b|追加|更新|編集|修正|変更|移動|作成|削除|書い|書き|記載|添加|加上|修改|编辑|删除|移动|创建|写|替换|добав|обнов|измен|исправ|удал|перемест|созда|напиш|замен|переимен/i;
 
 /** A statement that announces decisions: a decision word or label followed by a colon. */
 const DECISION_LABEL =
@@ -762,9 +768,37 @@ class PromptGate {
       return wholes === undefined || matched.some((m) => wholes.has(m));
     });
     // A file many conversations name needs one more uncommon word of the prompt in the record.
+    // The file is the topic when the prompt asks to change it ("add task … to @tasks.md"), or when
+    // it is a fair part of what the prompt says; named in passing ("we've just completed week 6 of
+    // @PLAN.md; now the dark mode…"), it is one word of the prompt among the others.
     if (named.length > 0 && (fileAlone || matched.some((t) => facts.get(t)?.common === false))) {
-      return { pass: true, coverage: 1, anchors: named };
+      if (named.some((f) => this.filesActedOn.has(f))) return { pass: true, coverage: 1, anchors: named };
+      const share = this.namedFileCoverage(named, matched);
+      if (share >= minCoverage) return { pass: true, coverage: share, anchors: named };
+      const byWords = this.wordTopic(informative, where, ownMass, minCoverage);
+      if (byWords.pass) return byWords;
+      return {
+        pass: false,
+        rule: "low-coverage",
+        detail: `${where} names ${named.join(", ")}, ${
+          (share * 100).toFixed(0)
+        }% of the prompt's informative weight, and the prompt does not ask to change it (needs ${
+          Math.round(minCoverage * 100)
+        }%${minCoverage > MIN_COVERAGE ? ": a softer decision, with no always, never or must" : ""})`,
+        coverage: share,
+      };
     }
+    return this.wordTopic(informative, where, ownMass, minCoverage);
+  }
+
+  /** topicRule on the matched words, a named file among them weighed as a word. */
+  wordTopic(
+    informative: readonly string[],
+    where: string,
+    ownMass: (() => number) | undefined,
+    minCoverage: number,
+  ): TopicCheck {
+    const { shape, facts } = this;
     if (informative.length === 0) {
       return { pass: false, rule: "common-only", detail: `${where} matched only common words`, coverage: 0 };
     }
@@ -827,6 +861,47 @@ class PromptGate {
       }
     }
     return { pass: true, coverage, anchors };
+  }
+
+  #filesActedOn: ReadonlySet<string> | undefined;
+  /** The named files the prompt asks to change: a sentence naming the file holds an edit verb. */
+  get filesActedOn(): ReadonlySet<string> {
+    if (this.#filesActedOn !== undefined) return this.#filesActedOn;
+    const out = new Set<string>();
+    if (this.shape.files.size > 0) {
+      for (const sentence of this.ctx.typed.split(/[.!?。！？\n]+(?=\s|$)|[。！？\n]/)) {
+        if (!EDIT_VERB.test(sentence)) continue;
+        for (const t of this.ctx.tokenize(sentence)) if (this.shape.files.has(t)) out.add(t);
+      }
+    }
+    return this.#filesActedOn = out;
+  }
+
+  /**
+   * The share of the prompt a text naming `named` (files the prompt names) covers, each named file
+   * weighed as a rare thing (at least the anchor idf, however many conversations name it) and the
+   * other matched words at their idf: a file named in passing in a long prompt is not its topic.
+   */
+  namedFileCoverage(named: readonly string[], matched: readonly string[]): number {
+    const { shape } = this;
+    const isFilePart = (t: string) => {
+      const wholes = shape.fileNameParts.get(t);
+      return wholes !== undefined && named.some((f) => wholes.has(f));
+    };
+    let fileWeight = 0;
+    let fileTopic = 0;
+    for (const f of new Set(named)) {
+      fileWeight += Math.max(this.topicIdf.get(f) ?? 0, this.anchor);
+      fileTopic += this.topicIdf.get(f) ?? 0;
+    }
+    for (const [t, idf] of this.topicIdf) if (isFilePart(t)) fileTopic += idf;
+    let covered = fileWeight;
+    for (const t of new Set(matched)) {
+      if (shape.files.has(t) || isFilePart(t)) continue;
+      covered += this.topicIdf.get(t) ?? 0;
+    }
+    const whole = this.topicMass - fileTopic + fileWeight;
+    return whole > 0 ? Math.min(1, covered / whole) : 1;
   }
 
   /** A candidate's verdict: refused by a rule, or its decision statements. */

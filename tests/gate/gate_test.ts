@@ -310,6 +310,42 @@ Deno.test("a file the prompt names is its topic; a file every conversation names
   assert.deepEqual(quoted(w), ["no, tasks.md should always use that normal format."]);
 });
 
+Deno.test("a named file is the topic when the prompt asks to change it, or is mostly about it; named in passing it is one word", () => {
+  const rule = rec(
+    "wrong, now we have portal/PLAN_TODO.md which should not exist, we should use only PLAN_TODO.md at the root",
+    { id: "plan" },
+  );
+  const records = [...filler(40), rule];
+  // Asked to change the file: the rule on where it lives is for this prompt, whatever else it says.
+  const edit = hint(
+    records,
+    "ok, then let's update @PLAN_TODO.md and make a prompt to start week 7 of the portal work",
+  );
+  assert.equal(edit.speak, true, `${edit.rule}: ${edit.detail}`);
+  assert.deepEqual(quoted(edit), [rule.text]);
+  // The file and little else: it is the topic.
+  const about = hint(records, "what is left in @PLAN_TODO.md?");
+  assert.equal(about.speak, true, `${about.rule}: ${about.detail}`);
+  // Named in passing in a prompt about the dark mode styles: silent, and --explain says why.
+  const passing = hint(
+    records,
+    "we've just completed week 6 of @PLAN_TODO.md, i've just noticed our styles are massively bad on dark mode: the sidebar colours, the card borders and the table headers",
+  );
+  assert.equal(passing.speak, false, `${passing.rule}: ${passing.detail}`);
+  const check = passing.checks.find((c) => c.id === "plan");
+  assert.match(
+    check?.detail ?? "",
+    /names plan_todo\.md, \d+% of the prompt's informative weight, and the prompt does not ask to change it/,
+  );
+  // The same in Japanese: config.jsonに…を追加して asks to change the file.
+  const moved = rec("targetUrlをconfig.jsonじゃなくて、setting launchのほうに移動して。", { id: "moved" });
+  const ja = hint(
+    [...filler(40), moved],
+    "config.jsonに https://bakusai.com/thr_res/acode=10/ctgid=136/bid=1331 bid 1331 boardName Shangri-La を追加して",
+  );
+  assert.equal(ja.speak, true, `${ja.rule}: ${ja.detail}`);
+});
+
 Deno.test("a file's name counts with the file: app of app.html is not the word app", () => {
   const records = [
     ...filler(40),
