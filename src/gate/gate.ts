@@ -712,6 +712,8 @@ class PromptGate {
   #promptRules: readonly PromptRule[] | undefined;
   /** The things the prompt turns down (turnedDownTerms), worked out when a decision first passes. */
   #promptTurnsDown: ReadonlySet<string> | undefined;
+  /** The files the prompt names and asks to change (filesActedOn), worked out when a named file first matches. */
+  #filesActedOn: ReadonlySet<string> | undefined;
   readonly docCount: number;
   /** The scanned texts of the candidates read so far, by the hash of their sameTextKey. */
   readonly #judged = new Map<string, readonly string[]>();
@@ -863,7 +865,6 @@ class PromptGate {
     return { pass: true, coverage, anchors };
   }
 
-  #filesActedOn: ReadonlySet<string> | undefined;
   /** The named files the prompt asks to change: a sentence naming the file holds an edit verb. */
   get filesActedOn(): ReadonlySet<string> {
     if (this.#filesActedOn !== undefined) return this.#filesActedOn;
