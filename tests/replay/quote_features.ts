@@ -10,7 +10,7 @@
  * its left-out figure near its in-sample one.
  */
 
-import { findMarkers, markerTerms } from "../../src/rank/markers.ts";
+import { markerTerms, statementDecision } from "../../src/rank/markers.ts";
 import { isStopword } from "../../src/rank/stopwords.ts";
 import { tokenize } from "../../src/rank/tokenize.ts";
 import { taskArgs } from "../../scripts/task_args.ts";
@@ -52,12 +52,10 @@ function quoteWordsHeld(q: ShownQuote): number {
   return held / own.size;
 }
 
-/** Firm: a doc or note, or a live strong marker in the quote (always, never, must, 必须). */
+/** Firm as the gate reads it: a doc or note, or a statement whose live marker is strong (markers.ts). */
 function firm(q: ShownQuote): number {
   if (q.kind !== "prompt" && q.kind !== "commit") return 1;
-  return findMarkers(q.quoted).some((m) => m.strength === "strong" && m.negatedBy === null && !m.inQuestion)
-    ? 1
-    : 0;
+  return statementDecision(q.quoted) === "strong" ? 1 : 0;
 }
 
 export const FEATURES: readonly Feature[] = [
