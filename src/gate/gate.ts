@@ -59,14 +59,7 @@ import { durableFact, markerTerms, ruledOut, statementDecision, turnedDown } fro
 import { COMMON_SESSION_SHARE, type SearchHit, type SearchResult } from "../rank/score.ts";
 import { isEverydayWord, isStopword } from "../rank/stopwords.ts";
 import { isCjkTerm, type TermOrigin, termOrigins } from "../rank/tokenize.ts";
-import {
-  analyseRecord,
-  PASTED_SHARE,
-  sameTextKey,
-  type Statement,
-  statementKey,
-  statementsOf,
-} from "./statements.ts";
+import { analyseRecord, PASTED_SHARE, sameTextKey, type Statement, statementKey } from "./statements.ts";
 
 /**
  * A matched word is an anchor when its idf is at least this share of the largest idf the archive
@@ -214,6 +207,11 @@ export interface GateContext {
   readonly literals: readonly Literal[];
   /** The prompt's typed text (its statements, pasted material left out). */
   readonly typed: string;
+  /**
+   * The prompt's typed statements, one sentence each (typed is them joined by newlines). Split
+   * again, the joined text can read as a hard-wrapped paste and lose its first sentences.
+   */
+  readonly sentences: readonly string[];
   /**
    * Whether record `doc` is this prompt word for word: a template the person sent before. False,
    * without reading the record, for a prompt too short to be a template.
@@ -627,13 +625,17 @@ const RULES_FILE =
  * them without co-authors"), and the files it names by @
  * (@dont-ignore-errors.mdc), each with its terms.
  */
-function promptRules(typed: string, tokenize: (text: string) => readonly string[]): PromptRule[] {
+function promptRules(
+  sentences: readonly string[],
+  typed: string,
+  tokenize: (text: string) => readonly string[],
+): PromptRule[] {
   const out: PromptRule[] = [];
-  for (const s of statementsOf(typed).statements) {
-    const choice = CHOICE_OPENING.test(s.text) && s.text.trim().split(/\s+/).length <= CHOICE_SENTENCE_WORDS;
-    if (choice || WITHOUT.test(s.text) || statementDecision(s.text) !== null) {
-      const turnedDown = ruledOut(s.text).flatMap((c) => tokenize(c));
-      out.push({ text: s.text, terms: new Set(tokenize(s.text)), invoked: false, out: turnedDown });
+  for (const text of sentences) {
+    const choice = CHOICE_OPENING.test(text) && text.trim().split(/\s+/).length <= CHOICE_SENTENCE_WORDS;
+    if (choice || WITHOUT.test(text) || statementDecision(text) !== null) {
+      const turnedDown = ruledOut(text).flatMap((c) => tokenize(c));
+      out.push({ text, terms: new Set(tokenize(text)), invoked: false, out: turnedDown });
     }
   }
   for (const m of typed.matchAll(AT_NAME)) {
@@ -870,7 +872,7 @@ class PromptGate {
     if (this.#filesActedOn !== undefined) return this.#filesActedOn;
     const out = new Set<string>();
     if (this.shape.files.size > 0) {
-      for (const sentence of this.ctx.typed.split(/[.!?。！？\n]+(?=\s|$)|[。！？\n]/)) {
+      for (const sentence of this.ctx.sentences) {
         if (!EDIT_VERB.test(sentence)) continue;
         for (const t of this.ctx.tokenize(sentence)) if (this.shape.files.has(t)) out.add(t);
       }
@@ -958,7 +960,7 @@ class PromptGate {
    */
   promptSays(anchors: readonly string[], terms: ReadonlySet<string>, text: string): string | null {
     if (anchors.length === 0) return null;
-    this.#promptRules ??= promptRules(this.ctx.typed, this.ctx.tokenize);
+    this.#promptRules ??= promptRules(this.ctx.sentences, this.ctx.typed, this.ctx.tokenize);
     for (const r of this.#promptRules) {
       if (!anchors.every((a) => r.terms.has(a))) continue;
       if (r.invoked) return `the prompt invokes this rule by name (${clip(r.text)})`;

@@ -106,15 +106,19 @@ export const REPEAT_MIN_KEY_CHARS = 24;
 const PROMPT_LIMITS = { maxChars: HINT_PROMPT_MAX_CHARS + 1, maxStatementChars: HINT_PROMPT_MAX_CHARS + 1 };
 
 /** The typed part of a prompt: its statements, pasted material left out (statements.ts). */
-export function typedPrompt(prompt: string): { text: string; keys: Set<string>; readonly whole: string } {
+export function typedPrompt(
+  prompt: string,
+): { text: string; sentences: readonly string[]; keys: Set<string>; readonly whole: string } {
   // The prompt's start and end within the bound, read whole: what a person typed may run long.
   const statements = statementsOf(promptForSearch(prompt), PROMPT_LIMITS).statements;
-  const text = statements.map((s) => s.text).join("\n");
+  const sentences = statements.map((s) => s.text);
+  const text = sentences.join("\n");
   const keys = new Set(statements.map((s) => statementKey(s.text)));
   if (text !== "") keys.add(statementKey(text));
   let whole: string | undefined;
   return {
     text,
+    sentences,
     keys,
     // sameTextKey of the typed text, made only when a statement is compared with it.
     get whole() {
@@ -184,6 +188,7 @@ function gateContext(
     textOf: req.textOf,
     literals,
     typed: typed.text,
+    sentences: typed.sentences,
     tokenize: (text) => tokenize(text, lexicon),
     termIdf: (term) => bm25Idf(corpus.docCount, dfOf(term)),
     isCommon: (term) => isCommonTerm(corpus, term, dfOf(term), threshold),

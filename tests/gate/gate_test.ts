@@ -608,3 +608,22 @@ Deno.test("a firm rule speaks on a quarter of the prompt; a soft 'should' needs 
   const l = hint([...filler(40), label], prompt);
   assert.equal(l.speak, true, `${l.rule}: ${l.detail}`);
 });
+
+Deno.test("a prompt stating the rule in its first paragraph is a repeat however its paragraphs wrap", () => {
+  const decision = rec("From now on we always deploy the shop with flyctl.", { id: "flyctl" });
+  const records = [...filler(49), decision];
+  // Three paragraphs, none closed by a full stop, each but the first opening lower-case: joined
+  // by single newlines they read as one hard-wrapped paste, and the rule in the first would be lost.
+  const prompt = [
+    "remember that we always deploy the shop with flyctl, that stays",
+    "and so tell me which one of these it should be then, ok",
+    "flyctl deploy or flyctl launch",
+  ].join("\n\n");
+  const v = hint(records, prompt);
+  assert.equal(v.speak, false, `${v.rule}: ${v.detail}`);
+  assert.equal(v.checks.find((c) => c.id === "flyctl")?.rule, "repeat", JSON.stringify(v.checks));
+  // Asked without saying the rule, the rule speaks.
+  assert.deepEqual(quoted(hint(records, "how do I deploy the shop: flyctl deploy or flyctl launch?")), [
+    "From now on we always deploy the shop with flyctl.",
+  ]);
+});
