@@ -208,8 +208,8 @@ function gateContext(
 /**
  * Why the hook would not quote document `doc` for this request (for evaluation: a relevant
  * record the hint missed): a pre-ranking rule, "not a candidate" (no anchor word of the prompt
- * starts it, or it is excluded), its rank when the gate never reached it, and the rule the gate
- * gives it judged alone.
+ * starts it, or it is excluded), the rule on the whole prompt that refused every candidate, its
+ * rank when the hint was full before reaching it, and the rule the gate gives it judged alone.
  */
 export function whyNotQuoted(
   corpus: Corpus,
@@ -250,12 +250,16 @@ export function whyNotQuoted(
     gateContext(corpus, req, typed, origins, literals),
   );
   const mine = inHint.checks.find((c) => c.id === hit.id);
-  return {
-    rule: mine?.rule ?? "unjudged",
-    detail: mine?.detail ?? `the hint had its ${req.top} quote(s) before reaching it`,
-    rank: rank + 1,
-    judgedAlone,
-  };
+  if (mine !== undefined) return { rule: mine.rule, detail: mine.detail, rank: rank + 1, judgedAlone };
+  // Not judged: the hint was full before it, or a rule on the whole prompt refused every candidate.
+  return inHint.speak
+    ? {
+      rule: "unjudged",
+      detail: `the hint had its ${inHint.quotes.length} quote(s) before reaching it`,
+      rank: rank + 1,
+      judgedAlone,
+    }
+    : { rule: inHint.rule, detail: inHint.detail, rank: rank + 1, judgedAlone };
 }
 
 /** Decides one prompt's hint over `corpus`. Deterministic: same inputs, same outcome. */

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { recordId, type VerdictRecord } from "../../src/record/record.ts";
 import { record } from "../_records.ts";
-import { HINT_PROMPT_MAX_CHARS, hintFor, promptForSearch } from "../../src/gate/hint.ts";
+import { HINT_PROMPT_MAX_CHARS, hintFor, promptForSearch, whyNotQuoted } from "../../src/gate/hint.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 
 function rec(i: number, text: string): VerdictRecord {
@@ -55,4 +55,22 @@ Deno.test("promptForSearch() keeps a prompt within the bound whole, and cuts a l
   const emoji = "😀".repeat(HINT_PROMPT_MAX_CHARS);
   const cutEmoji = promptForSearch(emoji);
   assert.ok(!/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(cutEmoji));
+});
+
+Deno.test("whyNotQuoted() names the rule that refused the whole prompt, and unjudged only behind a full hint", () => {
+  const doc = (id: string) => RECORDS.findIndex((r) => r.id === id);
+  // "always" is a decision word and wombatctl here a folder of a path, a place: the prompt names no topic,
+  // so the gate refuses every candidate at once and judges none of them.
+  const empty = whyNotQuoted(CORPUS, request("always in /srv/wombatctl/"), doc(recordId("prompt", "h2")));
+  assert.equal(empty.rule, "empty", JSON.stringify(empty));
+  assert.match(empty.detail, /names nothing but places and decision words/);
+  assert.equal(empty.rank, 1);
+  // A hint of one quote, full before the second candidate: that one is unjudged.
+  const both = "zebracorn backups nightly, or the quokkadb queue?";
+  const spoke = hintFor(CORPUS, { ...request(both), top: 1 }).verdict;
+  assert.equal(spoke.speak, true, `${spoke.rule}: ${spoke.detail}`);
+  const other = RECORDS.findIndex((r) => r.id !== spoke.hits[0]!.id && /zebracorn|quokkadb/.test(r.text));
+  const behind = whyNotQuoted(CORPUS, { ...request(both), top: 1 }, other);
+  assert.equal(behind.rule, "unjudged", JSON.stringify(behind));
+  assert.equal(behind.detail, "the hint had its 1 quote(s) before reaching it");
 });
