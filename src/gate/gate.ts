@@ -1593,7 +1593,10 @@ export function decide(result: SearchResult, top: number, ctx: GateContext): Gat
   }
   const gate = new PromptGate(result, ctx);
   if (gate.topicMass === 0 && gate.literalWeight.size === 0) {
-    return silent("empty", "the prompt names nothing but places and decision words");
+    return silent(
+      "empty",
+      "the prompt names nothing but places, decision words and words common in this archive",
+    );
   }
   const checks: HitCheck[] = [];
   const spoken: GateQuote[] = [];

@@ -452,7 +452,7 @@ Deno.test("a literal the prompt quotes in backticks, quoted the same way by a de
 
 Deno.test("a phrase the prompt quotes in double quotes is a literal however common its words; one quoted word is not", () => {
   // `uv` and `pip` are in twenty conversations of sixty-one records: common words, no anchor, and
-  // a prompt of them alone weighs nothing (it "names nothing but places and decision words").
+  // a prompt of them alone weighs nothing (it "names nothing but places, decision words and words common in this archive").
   const chatter = Array.from(
     { length: 20 },
     (_, i) => rec(`set up the venv with uv pip and pip freeze the deps ${i}`),

@@ -63,7 +63,7 @@ Deno.test("whyNotQuoted() names the rule that refused the whole prompt, and unju
   // so the gate refuses every candidate at once and judges none of them.
   const empty = whyNotQuoted(CORPUS, request("always in /srv/wombatctl/"), doc(recordId("prompt", "h2")));
   assert.equal(empty.rule, "empty", JSON.stringify(empty));
-  assert.match(empty.detail, /names nothing but places and decision words/);
+  assert.match(empty.detail, /names nothing but places, decision words and words common in this archive/);
   assert.equal(empty.rank, 1);
   // A hint of one quote, full before the second candidate: that one is unjudged.
   const both = "zebracorn backups nightly, or the quokkadb queue?";
