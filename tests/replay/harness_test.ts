@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { cohen, exportJsonl, parseLabels, parseReaderLabels, planImport } from "./labels.ts";
-import { macro, type PersonRow, personTable, unserved } from "./per_person.ts";
+import { macro, macroInterval, type PersonRow, personTable, unserved } from "./per_person.ts";
 import { type OwnFigures, pairKey } from "./replay_eval.ts";
 import { outsideRepository } from "./replay_eval.ts";
 
@@ -544,4 +544,20 @@ Deno.test("--second-reading counts a pair read twice by its blind second reading
   } finally {
     Deno.removeSync(dir, { recursive: true });
   }
+});
+
+Deno.test("macroInterval(): the same interval every run, around the macro share, narrowing as people agree and grow", () => {
+  const people: [number, number][] = [[3, 5], [1, 2], [6, 8], [7, 15], [2, 2], [16, 45]];
+  const once = macroInterval(people)!;
+  assert.deepEqual(macroInterval(people), once);
+  const point = people.reduce((s, [n, d]) => s + n / d, 0) / people.length;
+  assert.ok(once.low < point && point < once.high, JSON.stringify({ once, point }));
+  // Everyone relevant every time: nothing to draw but 100%.
+  assert.deepEqual(macroInterval([[4, 4], [2, 2]]), { low: 1, high: 1 });
+  // People who agree (all at 50%), and more quotes each: a narrower interval than people who do not.
+  const spread = macroInterval([[0, 4], [4, 4], [1, 4], [3, 4]])!;
+  const agree = macroInterval([[20, 40], [20, 40], [20, 40], [20, 40]])!;
+  assert.ok(agree.high - agree.low < spread.high - spread.low, JSON.stringify({ agree, spread }));
+  // No person with a share: no interval.
+  assert.equal(macroInterval([[0, 0]]), null);
 });

@@ -46,6 +46,65 @@ function mean(shares: readonly (readonly [number, number])[]): Mean {
   return { value: defined.reduce((s, [n, d]) => s + n / d, 0) / defined.length, persons: defined.length };
 }
 
+/** Draws, share of them kept and seed of macroInterval: the same interval on every run. */
+export const INTERVAL_DRAWS = 2_000;
+export const INTERVAL_LEVEL = 0.9;
+const INTERVAL_SEED = 0x27;
+
+/** Uniform numbers in [0, 1) from a 32-bit seed (mulberry32): a draw no clock or run order changes. */
+function uniformFrom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * Where the macro share of `shares` (n of d per person) would fall for another set of people like
+ * these: the people drawn again with replacement, each drawn person's d outcomes drawn again at
+ * their own share, the macro share of every draw; the middle `level` of them. A change of the
+ * point figure well inside it is no change anyone could tell from these people. Null when no
+ * person has the share.
+ */
+export function macroInterval(
+  shares: readonly (readonly [number, number])[],
+  draws = INTERVAL_DRAWS,
+  level = INTERVAL_LEVEL,
+): { low: number; high: number } | null {
+  const defined = shares.filter(([, d]) => d > 0);
+  if (defined.length === 0) return null;
+  const next = uniformFrom(INTERVAL_SEED);
+  const means: number[] = [];
+  for (let k = 0; k < draws; k++) {
+    let sum = 0;
+    for (let i = 0; i < defined.length; i++) {
+      const [n, d] = defined[Math.floor(next() * defined.length)]!;
+      let hits = 0;
+      for (let j = 0; j < d; j++) if (next() < n / d) hits++;
+      sum += hits / d;
+    }
+    means.push(sum / defined.length);
+  }
+  means.sort((a, b) => a - b);
+  const cut = Math.floor(draws * (1 - level) / 2);
+  return { low: means[cut]!, high: means[draws - 1 - cut]! };
+}
+
+/** The macro precision and recall's intervals (macroInterval), as eval:replay prints them. */
+export function macroIntervals(rows: readonly PersonRow[]): {
+  precision: { low: number; high: number } | null;
+  recall: { low: number; high: number } | null;
+} {
+  return {
+    precision: macroInterval(rows.map((r) => [r.own.relevantQuotes, labelledQuotes(r.own)])),
+    recall: macroInterval(rows.map((r) => [r.own.poolRelevantShown, r.own.poolRelevant])),
+  };
+}
+
 export function macro(rows: readonly PersonRow[]): Macro {
   return {
     fireRate: mean(rows.map((r) => [r.own.fired, r.own.prompts])),
@@ -189,11 +248,24 @@ export function personTable(rows: readonly PersonRow[]): string[] {
   lines.push(
     "cross fires: the person's prompts against every other archive; drawn: every other person's prompts against this person's archive",
     "macro: the mean of the per-person shares, over the (n) persons for whom the share is defined (precision: a labelled shown quote; recall: a relevant candidate in the pool; opportunities: any label)",
+    intervalLine(rows),
     `persons with relevant earlier decisions in their pool and no relevant hint: ${
       flagged.size === 0 ? "none" : [...flagged].join(", ")
     }`,
   );
   return lines;
+}
+
+/** The intervals' line of the per-person table. */
+function intervalLine(rows: readonly PersonRow[]): string {
+  const { precision, recall } = macroIntervals(rows);
+  const range = (i: { low: number; high: number } | null) =>
+    i === null ? "-" : `${(100 * i.low).toFixed(1)}%–${(100 * i.high).toFixed(1)}%`;
+  return `macro precision ${range(precision)}, macro recall ${range(recall)}: the middle ${
+    INTERVAL_LEVEL * 100
+  }% of ${
+    INTERVAL_DRAWS.toLocaleString("en-US")
+  } draws of these people again, and of each one's quotes (a fixed seed)`;
 }
 
 /** The cross pairs summed by (prompts' language → archive's language), sorted. */

@@ -70,7 +70,7 @@ import {
   planImport,
   type Reading,
 } from "./labels.ts";
-import { languageTable, macro, type PersonRow, personTable } from "./per_person.ts";
+import { languageTable, macro, macroIntervals, type PersonRow, personTable } from "./per_person.ts";
 import { sameTextKey, statementKey, statementsOf } from "../../src/gate/statements.ts";
 import { loadTranscriptPeople, transcriptsMissing } from "./transcripts.ts";
 
@@ -1122,6 +1122,7 @@ async function main(args: readonly string[]): Promise<number> {
           total: e.total,
           rows: e.rows,
           macro: macro(e.rows),
+          macroIntervals: macroIntervals(e.rows),
           crossSample: e.crossSample,
           cross: e.cross.map(({ fires: _fires, ...c }) => c),
           transcriptCross: e.transcriptCross.map(({ fires: _fires, ...c }) => c),
