@@ -52,7 +52,7 @@ export const INTERVAL_LEVEL = 0.9;
 const INTERVAL_SEED = 0x27;
 
 /** Uniform numbers in [0, 1) from a 32-bit seed (mulberry32): a draw no clock or run order changes. */
-function uniformFrom(seed: number): () => number {
+export function uniformFrom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
