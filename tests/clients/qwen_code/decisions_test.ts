@@ -1,0 +1,26 @@
+/**
+ * Issue 27's prompts on the real Qwen Code CLI (pinned in harness/versions.ts), offline: the
+ * scripted OpenAI Chat model on 127.0.0.1, a temp HOME, a git project, `verdict install`, then the
+ * three sessions of harness/decisions.ts (four decisions; a prompt walking into each; a repeat, an
+ * act against the pnpm rule, small talk) and their claims. Qwen Code sends the hook's context in
+ * the person's latest message.
+ */
+import { chatMessages, lastUserText } from "../harness/openai_chat.ts";
+import { once } from "../harness/scenario.ts";
+import { testPrefix } from "../harness/versions.ts";
+import { Workspace } from "../harness/workspace.ts";
+import { DECISION_REPLIES, decisionClaims, driveDecisions } from "../harness/decisions.ts";
+import { qwenServer, QwenTui, seedQwenHome } from "./qwen_code.ts";
+
+const story = once(async () => {
+  await using ws = await Workspace.create("qwen-code-decisions");
+  await using server = qwenServer([...DECISION_REPLIES]);
+  await seedQwenHome(ws);
+  await ws.verdictOk(["install"]);
+  return await driveDecisions(ws, server, () => QwenTui.start(ws, server));
+});
+
+decisionClaims(testPrefix("qwen-code"), story, {
+  contextOf: (r) => lastUserText(r.body),
+  usersOf: (r) => chatMessages(r.body).filter((m) => m.role === "user").map((m) => m.text).join("\n"),
+});
