@@ -18,6 +18,7 @@ import { deriveCjkWords } from "../src/rank/cjk_words.ts";
 import { MemoryIndex } from "../src/rank/memory_index.ts";
 import { cjkRuns, isCjkTerm, tokenize } from "../src/rank/tokenize.ts";
 import { taskArgs } from "../scripts/task_args.ts";
+import { seededRandom } from "../scripts/seeded_random.ts";
 
 taskArgs("bench:cjk", import.meta.url, Deno.args, { positionals: 2 });
 
@@ -65,20 +66,7 @@ const PREPS = w(`在 把 给 到 从 对 跟 里的 上的 中的`);
 /** Content words are what queries are made of. */
 const CONTENT = new Set([...NOUNS, ...VERBS, ...ADJECTIVES]);
 
-// --- a seeded generator -------------------------------------------------------------------
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rand = mulberry32(SEED);
+const rand = seededRandom(SEED);
 const chance = (p: number) => rand() < p;
 
 /** Zipf-like choice: the list's order is a fixed shuffle, item k has weight 1/(k+1)^0.9. */

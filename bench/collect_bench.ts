@@ -13,24 +13,13 @@ import { readLines } from "../src/collect/lines.ts";
 import { MAIN_TS, verdictRunFlags } from "../src/task_flags.ts";
 import { denoDir } from "../tests/cli_helper.ts";
 import { taskArgs } from "../scripts/task_args.ts";
+import { seededRandom } from "../scripts/seeded_random.ts";
 
 taskArgs("bench:collect", import.meta.url, Deno.args, { values: ["--gib"] });
 
 const GIB = Number(Deno.args[Deno.args.indexOf("--gib") + 1] ?? "1") || 1;
 const TARGET_BYTES = GIB * 1024 * 1024 * 1024;
 const FILE_BYTES = 8 * 1024 * 1024;
-
-/** Deterministic PRNG (mulberry32) so every run writes the same bytes. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a |= 0;
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORDS = (
   "the a to of and in is for on with that this it be as are was by we use data file test run build " +
@@ -157,7 +146,7 @@ function codexSession(r: () => number, session: string, blob: string): string {
 }
 
 async function generate(home: string): Promise<{ files: string[]; bytes: number }> {
-  const r = rng(42);
+  const r = seededRandom(42);
   let blob = "";
   while (blob.length < 2_000_000) {
     blob += sentence(r, 20) + (r() < 0.1 ? "\n" + zhSentence(r, 20) : "") + "\n";

@@ -1,15 +1,6 @@
 /** Synthetic records and queries for the hint benchmark (deterministic). */
 import { recordId, type RecordKind, type VerdictRecord } from "../src/record/record.ts";
-
-export function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../scripts/seeded_random.ts";
 
 // Vocabularies with a Zipf distribution, as natural text has: English function words, a 20,000-
 // word technical vocabulary of made-up words (a few hundred frequent, a long tail of rare ones),
@@ -28,7 +19,7 @@ function madeUpWord(r: () => number): string {
   return w;
 }
 
-const VOCAB_RNG = rng(7);
+const VOCAB_RNG = seededRandom(7);
 const WORDS: string[] = Array.from({ length: 20_000 }, () => madeUpWord(VOCAB_RNG));
 const ZH_WORDS: string[] = Array.from({ length: 3000 }, () => {
   const n = VOCAB_RNG() < 0.7 ? 2 : 3;
@@ -83,7 +74,7 @@ export function syntheticText(r: () => number): string {
 }
 
 export function makeRecords(n: number): VerdictRecord[] {
-  const r = rng(1);
+  const r = seededRandom(1);
   const kinds: RecordKind[] = [
     "prompt",
     "prompt",
@@ -117,7 +108,7 @@ export function makeRecords(n: number): VerdictRecord[] {
 }
 
 export function queries(count: number): string[] {
-  const r = rng(99);
+  const r = seededRandom(99);
   const word = () => WORDS[zipf(r, WORDS.length)]!;
   const zh = () => ZH_WORDS[zipf(r, ZH_WORDS.length)]!;
   return Array.from(

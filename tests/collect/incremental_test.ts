@@ -12,6 +12,7 @@ import type { Roots } from "../../src/config/roots.ts";
 import { git } from "./git_fixture.ts";
 import { exportedRecords } from "../cli_helper.ts";
 import { claudePrompt } from "./_claude_lines.ts";
+import { seededRandom } from "../../scripts/seeded_random.ts";
 
 interface World {
   readonly dir: string;
@@ -199,25 +200,13 @@ Deno.test("after collect --since D, a plain collect picks up the older lines, se
   assert.deepEqual(brief(got), brief(await fresh(w)));
 });
 
-/** A small deterministic PRNG (mulberry32), so a failing sequence can be replayed by its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Sequences tried, and edits per sequence (each edit followed by an incremental collect). */
 const SEQUENCES = 12;
 const EDITS = 10;
 
 Deno.test("incremental collect equals a full collect over random edit sequences", async () => {
   for (let seed = 1; seed <= SEQUENCES; seed++) {
-    const rand = prng(seed);
+    const rand = seededRandom(seed);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rand() * xs.length)]!;
     const w = await world();
     const records = `${w.dir}/records.jsonl`;

@@ -10,7 +10,8 @@
  * version in HASHES; the test finds no hashes for an unbumped version's new outputs.
  */
 import assert from "node:assert/strict";
-import { makeRecords, rng } from "../../bench/hint_bench_data.ts";
+import { makeRecords } from "../../bench/hint_bench_data.ts";
+import { seededRandom } from "../../scripts/seeded_random.ts";
 import type { VerdictRecord } from "../../src/record/record.ts";
 import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
 import { findMarkers, markerStrength } from "../../src/rank/markers.ts";
@@ -304,7 +305,7 @@ const SEPARATORS: readonly string[] = [
 
 /** A few thousand deterministic inputs mixing the fragments, plus the empty string and each fragment alone. */
 function variedInputs(): string[] {
-  const r = rng(2024);
+  const r = seededRandom(2024);
   const inputs = ["", " ", "\n", ...FRAGMENTS];
   for (let i = 0; i < 3000; i++) {
     const n = Math.floor(r() * (r() < 0.1 ? 40 : 12));
@@ -320,7 +321,7 @@ function variedInputs(): string[] {
 
 /** Chinese-heavy texts with recurring words, so deriveCjkWords has real words to find. */
 function chineseTexts(): string[] {
-  const r = rng(31);
+  const r = seededRandom(31);
   const hanzi = "数据库备份迁移部署服务订单支付队列缓存索引查询配置日志监控的了是在我们用和不要必须决定";
   const words = Array.from({ length: 300 }, () => {
     let w = "";

@@ -4,14 +4,14 @@
  * thresholds, and reads its texts through a function as well as from an array.
  */
 import assert from "node:assert/strict";
-import { rng } from "../../bench/hint_bench_data.ts";
+import { seededRandom } from "../../scripts/seeded_random.ts";
 import { deriveCjkWords } from "../../src/rank/cjk_words.ts";
 import { deriveCjkWordsReference } from "./_cjk_words_reference.ts";
 
 const HANZI = "数据库备份迁移部署服务订单支付队列缓存索引查询配置日志监控的了是在不要统一用以后都决定";
 
 function corpus(seed: number, n: number): string[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const words = Array.from({ length: 60 }, () => {
     let w = "";
     for (let i = 0, len = 2 + Math.floor(r() * 3); i < len; i++) w += HANZI[Math.floor(r() * HANZI.length)]!;

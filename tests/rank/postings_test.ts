@@ -8,10 +8,10 @@ import {
   SKIP_BLOCK,
   skipsOf,
 } from "../../src/rank/postings.ts";
-import { rng } from "../../bench/hint_bench_data.ts";
+import { seededRandom } from "../../scripts/seeded_random.ts";
 
 Deno.test("looking documents up together, through a skip table or not, finds what a binary search finds, and no other", () => {
-  const r = rng(5);
+  const r = seededRandom(5);
   for (const length of [1, 2, 3, 100, 4095, 4096, 4097, 5000, 64 * 100, 64 * 100 + 1, 20_000]) {
     // Sorted, distinct, with gaps: both present and absent documents to look up.
     const list = new Int32Array(length);
@@ -41,7 +41,7 @@ Deno.test("looking documents up together, through a skip table or not, finds wha
 });
 
 Deno.test("a dense list's bitmap finds each document where a binary search finds it, and no other", () => {
-  const r = rng(11);
+  const r = seededRandom(11);
   // Gaps of 1 (every document), 1-4, and 1-30 (a share of about 1/15.5, just over DENSE_MIN_SHARE).
   for (const maxGap of [1, 4, 30]) {
     for (const length of [4096, 4097, 5000, 20_000]) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { rng } from "../../bench/hint_bench_data.ts";
+import { seededRandom } from "../../scripts/seeded_random.ts";
 import {
   CjkStartFilter,
   CjkWordSet,
@@ -140,7 +140,7 @@ Deno.test("tokenize() keeps an acronym's plural one word: APIs, PRs, FIXMEs", ()
 });
 
 Deno.test("a lexicon that says where no word starts (CjkStartFilter) gives the terms and origins one without it gives", () => {
-  const r = rng(3);
+  const r = seededRandom(3);
   // Common characters, one outside the BMP (a surrogate pair), and kana.
   const chars = [..."数据库备份迁移部署服务订单支付队列缓存索引查询配置日志监控", "𠮷", ..."のをにはがで"];
   const pick = () => chars[Math.floor(r() * chars.length)]!;

@@ -11,7 +11,8 @@
  */
 
 import { taskArgs } from "../../scripts/task_args.ts";
-import { INTERVAL_DRAWS, INTERVAL_LEVEL, uniformFrom } from "./per_person.ts";
+import { INTERVAL_DRAWS, INTERVAL_LEVEL } from "./per_person.ts";
+import { seededRandom } from "../../scripts/seeded_random.ts";
 
 /** A file the comparison cannot read: the message says which and what to do. */
 export class CompareInputError extends Error {}
@@ -114,7 +115,7 @@ export function changeInterval(
 ): { low: number; high: number } | null {
   const both = people.filter((p) => p.before !== null && p.after !== null);
   if (both.length === 0) return null;
-  const next = uniformFrom(0x27);
+  const next = seededRandom(0x27);
   const deltas: number[] = [];
   for (let k = 0; k < draws; k++) {
     let sum = 0;

@@ -4,6 +4,7 @@
  * cross-paired false fires by language pair. Pure: figures in, lines out.
  */
 import type { CrossRun, OwnFigures } from "./replay_eval.ts";
+import { seededRandom } from "../../scripts/seeded_random.ts";
 
 /** One person's row: own replay and pooled recall, and their prompts against the others' archives. */
 export interface PersonRow {
@@ -51,18 +52,6 @@ export const INTERVAL_DRAWS = 2_000;
 export const INTERVAL_LEVEL = 0.9;
 const INTERVAL_SEED = 0x27;
 
-/** Uniform numbers in [0, 1) from a 32-bit seed (mulberry32): a draw no clock or run order changes. */
-export function uniformFrom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Where the macro share of `shares` (n of d per person) would fall for another set of people like
  * these: the people drawn again with replacement, each drawn person's d outcomes drawn again at
@@ -77,7 +66,7 @@ export function macroInterval(
 ): { low: number; high: number } | null {
   const defined = shares.filter(([, d]) => d > 0);
   if (defined.length === 0) return null;
-  const next = uniformFrom(INTERVAL_SEED);
+  const next = seededRandom(INTERVAL_SEED);
   const means: number[] = [];
   for (let k = 0; k < draws; k++) {
     let sum = 0;

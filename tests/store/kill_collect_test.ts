@@ -11,7 +11,8 @@
  * time an uninterrupted collect takes in the same run.
  */
 import assert from "node:assert/strict";
-import { rng, syntheticText } from "../../bench/hint_bench_data.ts";
+import { syntheticText } from "../../bench/hint_bench_data.ts";
+import { seededRandom } from "../../scripts/seeded_random.ts";
 import { promptLine } from "../../bench/scale_history.ts";
 import { asRecord, type VerdictRecord } from "../../src/record/record.ts";
 import { RECORD_ORIGINS } from "../../src/agents/registry.ts";
@@ -42,7 +43,7 @@ function projectDir(home: string, p: number): string {
 /** Session `s`'s prompts `from` to `to` (exclusive), as Claude Code writes them. */
 function sessionLines(s: number, from: number, to: number, variant: number): string {
   const session = `${SESSION_PREFIX}${String(s).padStart(12, "0")}`;
-  const r = rng(1000 * s + 7 * variant + 1);
+  const r = seededRandom(1000 * s + 7 * variant + 1);
   const lines: string[] = [];
   for (let k = 0; k < to; k++) {
     const text = syntheticText(r); // drawn for every k, so a prefix is the same text
@@ -190,7 +191,7 @@ async function fullCollect(world: World, step: number): Promise<{ exported: stri
 Deno.test("collect SIGKILLed at random moments leaves the old or the new archive; the next collect completes and equals a full collect", async () => {
   const seed = Number(Deno.env.get("VERDICT_KILL_SEED") ?? "20260601");
   console.log(`kill moments from VERDICT_KILL_SEED=${seed}`);
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const home = await tempHome();
   const world: World = {
     home,

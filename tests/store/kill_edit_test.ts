@@ -10,7 +10,8 @@
 import { RECORD_ORIGINS } from "../../src/agents/registry.ts";
 import assert from "node:assert/strict";
 import { DatabaseSync } from "node:sqlite";
-import { rng, syntheticText } from "../../bench/hint_bench_data.ts";
+import { syntheticText } from "../../bench/hint_bench_data.ts";
+import { seededRandom } from "../../scripts/seeded_random.ts";
 import { promptLine } from "../../bench/scale_history.ts";
 import { asRecord, type VerdictRecord } from "../../src/record/record.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
@@ -24,7 +25,7 @@ const ROUNDS = 12;
 const AS_OF = "2026-06-01T00:00:00Z";
 
 async function writeHistory(home: string, seed = 77, first = 0): Promise<void> {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   for (let s = first; s < first + 30; s++) {
     const dir = `${home}/.claude/projects/-home-dev-forget${s % 3}`;
     await Deno.mkdir(dir, { recursive: true });
@@ -84,7 +85,7 @@ function tombstones(records: string): number {
 Deno.test("forget SIGKILLed at random moments leaves the old or the new archive, never one between", async () => {
   const seed = Number(Deno.env.get("VERDICT_KILL_SEED") ?? "20261207");
   console.log(`kill moments from VERDICT_KILL_SEED=${seed}`);
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const home = await tempHome();
   const env = { HOME: home, VERDICT_ASOF: AS_OF };
   const records = `${home}/.local/share/verdict/records.db`;
@@ -199,7 +200,7 @@ async function killedRun(env: Record<string, string>, args: string[], delay: num
 Deno.test("import SIGKILLed at random moments leaves the old archive or the old with every imported record, never one between", async () => {
   const seed = Number(Deno.env.get("VERDICT_KILL_SEED") ?? "20261207") + 1;
   console.log(`kill moments from VERDICT_KILL_SEED=${seed - 1} (+1)`);
-  const random = rng(seed);
+  const random = seededRandom(seed);
   const home = await tempHome();
   const other = await tempHome();
   const env = { HOME: home, VERDICT_ASOF: AS_OF };

@@ -9,7 +9,7 @@ import { HISTORY_REPEATS } from "../../src/agents/claude/history.ts";
 import { mergeRecords } from "../../src/collect/merge.ts";
 import { compareRecords, recordId, recordLine, type VerdictRecord } from "../../src/record/record.ts";
 import type { SourceResult } from "../../src/record/source.ts";
-import { rng } from "../../bench/hint_bench_data.ts";
+import { seededRandom } from "../../scripts/seeded_random.ts";
 import { buildMemoryIndex } from "../../src/rank/memory_index.ts";
 import { search } from "../../src/rank/score.ts";
 import type { Corpus } from "../../src/rank/bm25.ts";
@@ -126,7 +126,7 @@ for (const [name, policy] of Object.entries(POLICIES)) {
 
 async function equivalence(policy: (segments: readonly SegmentSize[]) => number[][]) {
   for (let seed = 1; seed <= 12; seed++) {
-    const r = rng(seed);
+    const r = seededRandom(seed);
     const dir = await Deno.makeTempDir({ prefix: "verdict-merge-eq-" });
     const paths = storePaths(`${dir}/records.db`);
     await Deno.mkdir(paths.segments);
@@ -182,7 +182,7 @@ Deno.test("beyond the exact limit the CJK words come from a moving window, and s
   assert.equal(w.end - w.start, LEXICON_WINDOW_RECORDS);
 
   // An archive past the exact limit: batches of Chinese records, in time order, then one old record.
-  const r = rng(77);
+  const r = seededRandom(77);
   let n = 0;
   const make = (time: number): VerdictRecord => {
     const words = Array.from({ length: 2 + Math.floor(r() * 5) }, () => ZH[Math.floor(r() * ZH.length)]!);
