@@ -11,8 +11,7 @@
  */
 
 import { taskArgs } from "../../scripts/task_args.ts";
-import { INTERVAL_DRAWS, INTERVAL_LEVEL } from "./per_person.ts";
-import { seededRandom } from "../../scripts/seeded_random.ts";
+import { INTERVAL_DRAWS, INTERVAL_LEVEL, middleOfDraws } from "./per_person.ts";
 
 /** A file the comparison cannot read: the message says which and what to do. */
 export class CompareInputError extends Error {}
@@ -81,13 +80,9 @@ export function changes(
   after: RunFigures,
   figure: "precision" | "recall",
 ): PersonChange[] {
-  const afterOf = new Map(after.people.map((p) => [p.history, p]));
-  const names = [
-    ...before.people.map((p) => p.history),
-    ...after.people.map((p) => p.history).filter((h) => !before.people.some((p) => p.history === h)),
-  ];
   const beforeOf = new Map(before.people.map((p) => [p.history, p]));
-  return names.map((history) => {
+  const afterOf = new Map(after.people.map((p) => [p.history, p]));
+  return [...new Set([...beforeOf.keys(), ...afterOf.keys()])].map((history) => {
     const b = beforeOf.get(history);
     const a = afterOf.get(history);
     const x = b ? shareOf(b[figure]) : null;
@@ -115,19 +110,18 @@ export function changeInterval(
 ): { low: number; high: number } | null {
   const both = people.filter((p) => p.before !== null && p.after !== null);
   if (both.length === 0) return null;
-  const next = seededRandom(0x27);
-  const deltas: number[] = [];
-  for (let k = 0; k < draws; k++) {
-    let sum = 0;
-    for (let i = 0; i < both.length; i++) {
-      const p = both[Math.floor(next() * both.length)]!;
-      sum += p.after! - p.before!;
-    }
-    deltas.push(sum / both.length);
-  }
-  deltas.sort((a, b) => a - b);
-  const cut = Math.floor(draws * (1 - level) / 2);
-  return { low: deltas[cut]!, high: deltas[draws - 1 - cut]! };
+  return middleOfDraws(
+    (next) => {
+      let sum = 0;
+      for (let i = 0; i < both.length; i++) {
+        const p = both[Math.floor(next() * both.length)]!;
+        sum += p.after! - p.before!;
+      }
+      return sum / both.length;
+    },
+    draws,
+    level,
+  );
 }
 
 const pct = (x: number | null) => (x === null ? "-" : `${(100 * x).toFixed(1)}%`);

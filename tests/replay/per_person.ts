@@ -47,7 +47,7 @@ function mean(shares: readonly (readonly [number, number])[]): Mean {
   return { value: defined.reduce((s, [n, d]) => s + n / d, 0) / defined.length, persons: defined.length };
 }
 
-/** Draws, share of them kept and seed of macroInterval: the same interval on every run. */
+/** Draws, share of them kept and seed of the intervals (middleOfDraws): the same interval on every run. */
 export const INTERVAL_DRAWS = 2_000;
 export const INTERVAL_LEVEL = 0.9;
 const INTERVAL_SEED = 0x27;
@@ -66,21 +66,35 @@ export function macroInterval(
 ): { low: number; high: number } | null {
   const defined = shares.filter(([, d]) => d > 0);
   if (defined.length === 0) return null;
+  return middleOfDraws(
+    (next) => {
+      let sum = 0;
+      for (let i = 0; i < defined.length; i++) {
+        const [n, d] = defined[Math.floor(next() * defined.length)]!;
+        let hits = 0;
+        for (let j = 0; j < d; j++) if (next() < n / d) hits++;
+        sum += hits / d;
+      }
+      return sum / defined.length;
+    },
+    draws,
+    level,
+  );
+}
+
+/**
+ * The middle `level` of `draws` values of `draw`, each drawn from one seeded sequence (`next`):
+ * the same interval on every run.
+ */
+export function middleOfDraws(
+  draw: (next: () => number) => number,
+  draws = INTERVAL_DRAWS,
+  level = INTERVAL_LEVEL,
+): { low: number; high: number } {
   const next = seededRandom(INTERVAL_SEED);
-  const means: number[] = [];
-  for (let k = 0; k < draws; k++) {
-    let sum = 0;
-    for (let i = 0; i < defined.length; i++) {
-      const [n, d] = defined[Math.floor(next() * defined.length)]!;
-      let hits = 0;
-      for (let j = 0; j < d; j++) if (next() < n / d) hits++;
-      sum += hits / d;
-    }
-    means.push(sum / defined.length);
-  }
-  means.sort((a, b) => a - b);
+  const values = Array.from({ length: draws }, () => draw(next)).sort((a, b) => a - b);
   const cut = Math.floor(draws * (1 - level) / 2);
-  return { low: means[cut]!, high: means[draws - 1 - cut]! };
+  return { low: values[cut]!, high: values[draws - 1 - cut]! };
 }
 
 /** The macro precision and recall's intervals (macroInterval), as eval:replay prints them. */
