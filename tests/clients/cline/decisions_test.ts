@@ -6,7 +6,7 @@
  * the screen shows its reply, so every prompt gets a reply of its own. The plugin sends the hint as
  * a message of its own after the person's prompt: the request's latest run of user messages.
  */
-import { chatMessages, latestInput } from "../harness/openai_chat.ts";
+import { latestInput, userTexts } from "../harness/openai_chat.ts";
 import { once } from "../harness/scenario.ts";
 import type { StoryTui } from "../harness/story.ts";
 import { testPrefix } from "../harness/versions.ts";
@@ -41,5 +41,5 @@ const story = once(async () => {
 
 decisionClaims(testPrefix("cline"), story, {
   contextOf: (r) => latestInput(r.body).text,
-  usersOf: (r) => chatMessages(r.body).filter((m) => m.role === "user").map((m) => m.text).join("\n"),
+  usersOf: (r) => userTexts(r.body).join("\n"),
 });

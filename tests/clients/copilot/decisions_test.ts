@@ -5,7 +5,7 @@
  * act against the pnpm rule, small talk) and their claims. Copilot CLI sends the hook's context in
  * the person's latest message, on a request the server may count as a side one.
  */
-import { chatMessages, lastUserText } from "../harness/openai_chat.ts";
+import { lastUserText, userTexts } from "../harness/openai_chat.ts";
 import { once } from "../harness/scenario.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { Workspace } from "../harness/workspace.ts";
@@ -22,6 +22,6 @@ const story = once(async () => {
 
 decisionClaims(testPrefix("copilot"), story, {
   contextOf: (r) => lastUserText(r.body),
-  usersOf: (r) => chatMessages(r.body).filter((m) => m.role === "user").map((m) => m.text).join("\n"),
+  usersOf: (r) => userTexts(r.body).join("\n"),
   withSide: true,
 });

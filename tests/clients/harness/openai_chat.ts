@@ -113,9 +113,14 @@ export function toolResults(body: unknown): { id: string; text: string }[] {
   }));
 }
 
+/** The texts of the request's user messages, first to last: the conversation the person typed so far. */
+export function userTexts(body: unknown): string[] {
+  return chatMessages(body).filter((m) => m.role === "user").map((m) => m.text);
+}
+
 /** The text of the request's last user message ("" when it has none): where hook context rides with the prompt. */
 export function lastUserText(body: unknown): string {
-  return chatMessages(body).filter((m) => m.role === "user").at(-1)?.text ?? "";
+  return userTexts(body).at(-1) ?? "";
 }
 
 /**
@@ -123,7 +128,7 @@ export function lastUserText(body: unknown): string {
  * does): the prompt, then any hook context sent as messages of its own after it.
  */
 export function userTextsFrom(body: unknown, typed: string): string[] {
-  const users = chatMessages(body).filter((m) => m.role === "user").map((m) => m.text);
+  const users = userTexts(body);
   const at = users.findLastIndex((t) => t.includes(typed));
   return at < 0 ? [] : users.slice(at);
 }

@@ -5,7 +5,7 @@
  * each; a repeat, an act against the pnpm rule, small talk) and their claims. The plugin adds the
  * hint to the person's latest message.
  */
-import { chatMessages, chatServer, lastUserText } from "../harness/openai_chat.ts";
+import { chatServer, lastUserText, userTexts } from "../harness/openai_chat.ts";
 import { once } from "../harness/scenario.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { Workspace } from "../harness/workspace.ts";
@@ -22,5 +22,5 @@ const story = once(async () => {
 
 decisionClaims(testPrefix("opencode"), story, {
   contextOf: (r) => lastUserText(r.body),
-  usersOf: (r) => chatMessages(r.body).filter((m) => m.role === "user").map((m) => m.text).join("\n"),
+  usersOf: (r) => userTexts(r.body).join("\n"),
 });

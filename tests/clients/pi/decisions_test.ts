@@ -5,7 +5,7 @@
  * repeat, an act against the pnpm rule, small talk) and their claims. pi sends the hint as a
  * message of its own after the person's prompt: the request's latest run of user messages.
  */
-import { chatMessages, latestInput } from "../harness/openai_chat.ts";
+import { latestInput, userTexts } from "../harness/openai_chat.ts";
 import { once } from "../harness/scenario.ts";
 import { testPrefix } from "../harness/versions.ts";
 import { Workspace } from "../harness/workspace.ts";
@@ -22,5 +22,5 @@ const story = once(async () => {
 
 decisionClaims(testPrefix("pi"), story, {
   contextOf: (r) => latestInput(r.body).text,
-  usersOf: (r) => chatMessages(r.body).filter((m) => m.role === "user").map((m) => m.text).join("\n"),
+  usersOf: (r) => userTexts(r.body).join("\n"),
 });
